@@ -1,0 +1,554 @@
+//! The syntax tree of a BIR system exactly as written. Every node keeps the spans of its
+//! first and last tokens so that diagnostics can underline the whole construct; no node
+//! carries meaning beyond the text (names are resolved by `check`).
+
+use proc_macro2::Span;
+
+/// The first and last token of a construct. Diagnostics underline from `first` to `last`.
+#[derive(Clone, Copy, Debug)]
+pub struct Spans {
+    /// The construct's first token.
+    pub first: Span,
+    /// The construct's last token.
+    pub last: Span,
+}
+
+impl Spans {
+    /// A construct of one token.
+    pub fn one(span: Span) -> Spans {
+        Spans {
+            first: span,
+            last: span,
+        }
+    }
+
+    /// From the start of `self` to the end of `other`.
+    pub fn to(self, other: Spans) -> Spans {
+        Spans {
+            first: self.first,
+            last: other.last,
+        }
+    }
+}
+
+/// A name as written (an identifier token).
+#[derive(Clone, Debug)]
+pub struct Name {
+    /// The identifier's text.
+    pub text: String,
+    /// Where it stands.
+    pub span: Span,
+}
+
+impl Name {
+    /// The name's one-token span.
+    pub fn spans(&self) -> Spans {
+        Spans::one(self.span)
+    }
+}
+
+/// `system Name { decl* }`.
+#[derive(Clone, Debug)]
+pub struct System {
+    /// The doc comments written before `system`.
+    pub doc: String,
+    /// The system's name; it becomes the name of the generated Rust type.
+    pub name: Name,
+    /// The declarations in source order.
+    pub decls: Vec<Decl>,
+}
+
+/// A top-level declaration.
+#[derive(Clone, Debug)]
+pub enum Decl {
+    /// `const Name { X = e; ... }`
+    Const(ConstBlock),
+    /// `typealias Name type;`
+    Alias(Alias),
+    /// `enum Name { A, B }`
+    Enum(EnumDecl),
+    /// `type name [:= init];`
+    Global(VarDecl),
+    /// `invariant Name: expr;`
+    Invariant(Invariant),
+    /// `[active [k]] thread Name(...) { ... }`
+    Thread(Thread),
+}
+
+/// `const Param { N = 5; M = Param.N + 1; }`: constants used as `Param.N`.
+#[derive(Clone, Debug)]
+pub struct ConstBlock {
+    /// Doc comments before the block.
+    pub doc: String,
+    /// The block's name (`Param`).
+    pub name: Name,
+    /// The constants in source order.
+    pub entries: Vec<ConstEntry>,
+}
+
+/// One `X = e;` of a const block.
+#[derive(Clone, Debug)]
+pub struct ConstEntry {
+    /// The constant's name.
+    pub name: Name,
+    /// Its defining expression, which must be constant.
+    pub value: Expr,
+}
+
+/// `typealias Name type;`
+#[derive(Clone, Debug)]
+pub struct Alias {
+    /// Doc comments before the alias.
+    pub doc: String,
+    /// The alias's name.
+    pub name: Name,
+    /// The aliased type (a scalar type).
+    pub ty: Type,
+}
+
+/// `enum Name { A, B, C }`
+#[derive(Clone, Debug)]
+pub struct EnumDecl {
+    /// Doc comments before the enum.
+    pub doc: String,
+    /// The enum's name.
+    pub name: Name,
+    /// Its variants in declaration order (the first is the default value).
+    pub variants: Vec<Name>,
+}
+
+/// A variable declaration: a global, a thread local, or (without init) a parameter.
+#[derive(Clone, Debug)]
+pub struct VarDecl {
+    /// Doc comments before the declaration.
+    pub doc: String,
+    /// The declared type.
+    pub ty: Type,
+    /// The variable's name.
+    pub name: Name,
+    /// The initialiser after `:=`, if any.
+    pub init: Option<Init>,
+}
+
+/// An initialiser: one constant, or one constant per array element.
+#[derive(Clone, Debug)]
+pub enum Init {
+    /// `:= e`
+    Scalar(Expr),
+    /// `:= { e1, e2, ... }`
+    List {
+        /// The braces.
+        spans: Spans,
+        /// The element values.
+        items: Vec<Expr>,
+    },
+}
+
+/// `invariant Name: expr;`
+#[derive(Clone, Debug)]
+pub struct Invariant {
+    /// Doc comments before the invariant.
+    pub doc: String,
+    /// The `invariant` keyword.
+    pub keyword: Span,
+    /// The invariant's name.
+    pub name: Name,
+    /// The boolean condition every reachable state must satisfy.
+    pub expr: Expr,
+}
+
+/// A type as written: a base type, optionally an array of it.
+#[derive(Clone, Debug)]
+pub struct Type {
+    /// The scalar type.
+    pub base: BaseType,
+    /// `[n]`: the array length expression.
+    pub len: Option<Expr>,
+    /// From the base type's first token to the closing bracket.
+    pub spans: Spans,
+}
+
+/// A scalar type as written.
+#[derive(Clone, Debug)]
+pub enum BaseType {
+    /// `boolean`
+    Boolean(Span),
+    /// `byte`, i.e. `int wrap (0, 255)`
+    Byte(Span),
+    /// `int`, `int (lo, hi)` or `int wrap (lo, hi)`.
+    Int {
+        /// The `int` keyword.
+        span: Span,
+        /// The range, if given.
+        range: Option<IntRange>,
+    },
+    /// A typealias or an enum.
+    Named(Name),
+}
+
+/// `(lo, hi)` of an int type, with `wrap` if written.
+#[derive(Clone, Debug)]
+pub struct IntRange {
+    /// True for `int wrap (lo, hi)`.
+    pub wrap: bool,
+    /// Lower bound (a constant expression).
+    pub lo: Expr,
+    /// Upper bound (a constant expression).
+    pub hi: Expr,
+    /// The parenthesised range.
+    pub spans: Spans,
+}
+
+/// `[active [k]] thread Name([type name]) { locals locations }`
+#[derive(Clone, Debug)]
+pub struct Thread {
+    /// Doc comments before the thread.
+    pub doc: String,
+    /// `active` or `active [k]`, if written.
+    pub active: Option<Active>,
+    /// The `thread` keyword.
+    pub keyword: Span,
+    /// The thread's name.
+    pub name: Name,
+    /// The parameter, if declared.
+    pub param: Option<Param>,
+    /// The parenthesised parameter list.
+    pub param_spans: Spans,
+    /// Local variable declarations.
+    pub locals: Vec<VarDecl>,
+    /// The locations; the first is the initial one.
+    pub locations: Vec<Location>,
+}
+
+/// `active` or `active [k]`.
+#[derive(Clone, Debug)]
+pub struct Active {
+    /// The `active` keyword.
+    pub keyword: Span,
+    /// The replication count `k`, if written.
+    pub count: Option<Expr>,
+}
+
+/// A thread parameter: `int index`.
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// Its type.
+    pub ty: Type,
+    /// Its name.
+    pub name: Name,
+}
+
+/// `loc name: transform+`
+#[derive(Clone, Debug)]
+pub struct Location {
+    /// Doc comments before the location.
+    pub doc: String,
+    /// The `loc` keyword.
+    pub keyword: Span,
+    /// The location's name.
+    pub name: Name,
+    /// Its guarded transformations in source order.
+    pub transforms: Vec<Transform>,
+}
+
+/// `[when guard] do { actions [jump] } [jump]`
+#[derive(Clone, Debug)]
+pub struct Transform {
+    /// Doc comments before the transformation.
+    pub doc: String,
+    /// The first token (`when` or `do`) to the last (the jump's `;` or the closing brace).
+    pub spans: Spans,
+    /// The guard after `when`.
+    pub guard: Option<Expr>,
+    /// The `do` keyword.
+    pub do_keyword: Span,
+    /// The actions in order.
+    pub actions: Vec<Action>,
+    /// The jump written inside the braces, as their last statement.
+    pub inner_jump: Option<Jump>,
+    /// The jump written after the braces.
+    pub outer_jump: Option<Jump>,
+}
+
+/// `goto loc;` or `return;`
+#[derive(Clone, Debug)]
+pub enum Jump {
+    /// `goto name;`
+    Goto {
+        /// The `goto` keyword to the `;`.
+        spans: Spans,
+        /// The target location.
+        target: Name,
+    },
+    /// `return;`: ends the instance.
+    Return {
+        /// The `return` keyword to the `;`.
+        spans: Spans,
+    },
+}
+
+impl Jump {
+    /// The jump's tokens.
+    pub fn spans(&self) -> Spans {
+        match self {
+            Jump::Goto { spans, .. } | Jump::Return { spans } => *spans,
+        }
+    }
+}
+
+/// One statement of a transformation's block.
+#[derive(Clone, Debug)]
+pub enum Action {
+    /// `target := value;`
+    Assign {
+        /// The assigned place (parsed as an expression, checked to be assignable).
+        target: Expr,
+        /// The new value.
+        value: Expr,
+        /// The whole statement.
+        spans: Spans,
+    },
+    /// `assert (e);`
+    Assert {
+        /// The condition.
+        expr: Expr,
+        /// The whole statement.
+        spans: Spans,
+    },
+    /// `assume (e);`
+    Assume {
+        /// The condition.
+        expr: Expr,
+        /// The whole statement.
+        spans: Spans,
+    },
+    /// `start T(args);`
+    Start {
+        /// The thread to start.
+        thread: Name,
+        /// The arguments (at most one is valid).
+        args: Vec<Expr>,
+        /// The whole statement.
+        spans: Spans,
+    },
+    /// `exit;`: ends the instance; the rest of the block is not executed.
+    Exit {
+        /// The whole statement.
+        spans: Spans,
+    },
+}
+
+impl Action {
+    /// The statement's tokens.
+    pub fn spans(&self) -> Spans {
+        match self {
+            Action::Assign { spans, .. }
+            | Action::Assert { spans, .. }
+            | Action::Assume { spans, .. }
+            | Action::Start { spans, .. }
+            | Action::Exit { spans } => *spans,
+        }
+    }
+}
+
+/// A unary operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    /// `!`
+    Not,
+    /// `-`
+    Neg,
+}
+
+/// A binary operator, in precedence groups as in the grammar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `||` (short-circuit)
+    Or,
+    /// `&&` (short-circuit)
+    And,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (truncating)
+    Div,
+    /// `%` (sign of the dividend)
+    Rem,
+}
+
+impl BinOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "||",
+            BinOp::And => "&&",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+        }
+    }
+
+    /// Binding strength: higher binds tighter.
+    pub fn precedence(self) -> u8 {
+        match self {
+            BinOp::Or => 1,
+            BinOp::And => 2,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 3,
+            BinOp::Add | BinOp::Sub => 4,
+            BinOp::Mul | BinOp::Div | BinOp::Rem => 5,
+        }
+    }
+}
+
+/// `forall` or `exists`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantifier {
+    /// True when the body holds for every value of the range.
+    Forall,
+    /// True when the body holds for some value of the range.
+    Exists,
+}
+
+/// An expression as written.
+#[derive(Clone, Debug)]
+pub enum Expr {
+    /// A decimal literal (at most 2147483648, so that `-2147483648` can be written).
+    Int {
+        /// Its value.
+        value: i64,
+        /// The literal token.
+        span: Span,
+    },
+    /// `true` or `false`.
+    Bool {
+        /// Its value.
+        value: bool,
+        /// The keyword.
+        span: Span,
+    },
+    /// A variable, parameter or quantified variable.
+    Name(Name),
+    /// `Scope.Member`: a constant or an enum value.
+    Member {
+        /// The const block or enum.
+        scope: Name,
+        /// The constant or variant.
+        member: Name,
+    },
+    /// `a[i]`
+    Index {
+        /// The array.
+        array: Name,
+        /// The index.
+        index: Box<Expr>,
+        /// From the array's name to the closing bracket.
+        spans: Spans,
+    },
+    /// `T@loc` or `T[i]@loc`: that instance is running and at `loc`.
+    At {
+        /// The thread.
+        thread: Name,
+        /// The instance index of a replicated thread.
+        index: Option<Box<Expr>>,
+        /// The location.
+        location: Name,
+    },
+    /// `forall k in lo .. hi : (body)` (half-open range).
+    Quant {
+        /// `forall` or `exists`.
+        kind: Quantifier,
+        /// The keyword.
+        keyword: Span,
+        /// The bound variable.
+        var: Name,
+        /// Lower bound, inclusive (constant).
+        lo: Box<Expr>,
+        /// Upper bound, exclusive (constant).
+        hi: Box<Expr>,
+        /// The condition.
+        body: Box<Expr>,
+        /// The whole quantifier.
+        spans: Spans,
+    },
+    /// `!e` or `-e`
+    Unary {
+        /// The operator.
+        op: UnOp,
+        /// The operator token.
+        span: Span,
+        /// The operand.
+        expr: Box<Expr>,
+    },
+    /// `lhs op rhs`
+    Binary {
+        /// The operator.
+        op: BinOp,
+        /// The operator token(s).
+        op_span: Span,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+    },
+    /// `cond ? then : otherwise`
+    Cond {
+        /// The condition.
+        cond: Box<Expr>,
+        /// The value when the condition holds.
+        then: Box<Expr>,
+        /// The value otherwise.
+        otherwise: Box<Expr>,
+    },
+    /// `(e)`
+    Paren {
+        /// The inner expression.
+        expr: Box<Expr>,
+        /// The parentheses.
+        spans: Spans,
+    },
+}
+
+impl Expr {
+    /// The expression's first and last tokens.
+    pub fn spans(&self) -> Spans {
+        match self {
+            Expr::Int { span, .. } | Expr::Bool { span, .. } => Spans::one(*span),
+            Expr::Name(name) => name.spans(),
+            Expr::Member { scope, member } => scope.spans().to(member.spans()),
+            Expr::Index { spans, .. } | Expr::Quant { spans, .. } | Expr::Paren { spans, .. } => {
+                *spans
+            }
+            Expr::At {
+                thread, location, ..
+            } => thread.spans().to(location.spans()),
+            Expr::Unary { span, expr, .. } => Spans::one(*span).to(expr.spans()),
+            Expr::Binary { lhs, rhs, .. } => lhs.spans().to(rhs.spans()),
+            Expr::Cond {
+                cond, otherwise, ..
+            } => cond.spans().to(otherwise.spans()),
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! [`ast::System`] to [`ir::System`]: names resolved, types and constants evaluated, every
+//! rule of LANGUAGE.md's "Compile-time checks" enforced. Each pass records its errors and
+//! carries on with a placeholder, so that one run reports every independent mistake.
+//!
+//! Passes, in order: top-level names ([`names`]), enums, constants and aliases (lazily,
+//! with cycle detection), globals ([`types`]), thread signatures then thread bodies
+//! ([`threads`]), invariants. Expressions are checked by [`expr`].
+
+mod expr;
+mod names;
+mod threads;
+mod types;
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+
+use crate::ast;
+use crate::diag::Diagnostics;
+use crate::ir::{self, FaultKind, FaultSite, SiteId};
+
+/// Checks a parsed system. Returns `None` when errors were recorded in `diags`.
+pub fn check(system: &ast::System, diags: &mut Diagnostics) -> Option<ir::System> {
+    let errors_before = diags.len();
+    let mut checker = Checker::new(system, diags);
+    checker.collect_names();
+    checker.check_enums();
+    checker.check_consts();
+    checker.check_aliases();
+    checker.check_globals();
+    checker.check_thread_signatures();
+    checker.check_thread_bodies();
+    checker.check_invariants();
+    let system = checker.finish();
+    (diags.len() == errors_before).then_some(system)
+}
+
+/// What a top-level name denotes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Symbol {
+    /// A const block, by index into `Checker::const_blocks`.
+    ConstBlock(usize),
+    /// A typealias, by index into `Checker::aliases`.
+    Alias(usize),
+    /// An enum.
+    Enum(ir::EnumId),
+    /// A global variable.
+    Global(ir::GlobalId),
+    /// A thread.
+    Thread(ir::ThreadId),
+}
+
+impl Symbol {
+    /// How users would call it, for messages.
+    fn describe(self) -> &'static str {
+        match self {
+            Symbol::ConstBlock(_) => "a const block",
+            Symbol::Alias(_) => "a typealias",
+            Symbol::Enum(_) => "an enum",
+            Symbol::Global(_) => "a global variable",
+            Symbol::Thread(_) => "a thread",
+        }
+    }
+}
+
+/// Resolution state of a lazily evaluated constant or alias, for cycle detection.
+#[derive(Clone, Copy, Debug)]
+enum Lazy<T> {
+    Pending,
+    InProgress,
+    Done(Option<T>),
+}
+
+/// The kind of an expression's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Bool,
+    Int,
+    Enum(ir::EnumId),
+    /// The expression had an error, already reported: accept it anywhere.
+    Error,
+}
+
+/// The pieces of a thread that other threads and invariants refer to.
+#[derive(Clone, Debug)]
+struct ThreadSig {
+    kind: ir::ThreadKind,
+    index_param: Option<String>,
+    start_param: Option<ir::LocalId>,
+    locals: Vec<ir::Var>,
+    /// False for locals whose type had an error.
+    local_ok: Vec<bool>,
+    locations: HashMap<String, ir::LocationId>,
+    location_names: Vec<String>,
+}
+
+struct Checker<'a> {
+    ast: &'a ast::System,
+    diags: &'a mut Diagnostics,
+    symbols: HashMap<String, Symbol>,
+    const_blocks: Vec<&'a ast::ConstBlock>,
+    consts: HashMap<(usize, usize), Lazy<(i64, Kind)>>,
+    aliases: Vec<&'a ast::Alias>,
+    alias_types: Vec<Lazy<ir::Scalar>>,
+    enum_decls: Vec<&'a ast::EnumDecl>,
+    enums: Vec<ir::Enum>,
+    global_decls: Vec<&'a ast::VarDecl>,
+    globals: Vec<ir::Var>,
+    /// False for globals whose type had an error: their uses are not reported again.
+    global_ok: Vec<bool>,
+    thread_decls: Vec<&'a ast::Thread>,
+    sigs: Vec<ThreadSig>,
+    threads: Vec<ir::Thread>,
+    invariants: Vec<ir::Invariant>,
+    sites: Vec<FaultSite>,
+    next_quant_var: ir::QuantVarId,
+}
+
+impl<'a> Checker<'a> {
+    fn new(ast: &'a ast::System, diags: &'a mut Diagnostics) -> Self {
+        Checker {
+            ast,
+            diags,
+            symbols: HashMap::new(),
+            const_blocks: Vec::new(),
+            consts: HashMap::new(),
+            aliases: Vec::new(),
+            alias_types: Vec::new(),
+            enum_decls: Vec::new(),
+            enums: Vec::new(),
+            global_decls: Vec::new(),
+            globals: Vec::new(),
+            global_ok: Vec::new(),
+            thread_decls: Vec::new(),
+            sigs: Vec::new(),
+            threads: Vec::new(),
+            invariants: Vec::new(),
+            sites: Vec::new(),
+            next_quant_var: 0,
+        }
+    }
+
+    /// Records a fault site and returns its id.
+    fn site(&mut self, kind: FaultKind, message: String, span: Span) -> SiteId {
+        self.sites.push(FaultSite {
+            kind,
+            message,
+            line: line_of(span),
+        });
+        (self.sites.len() - 1) as SiteId
+    }
+
+    fn finish(self) -> ir::System {
+        let consts = self
+            .consts
+            .iter()
+            .filter_map(|(&(block, entry), state)| match state {
+                Lazy::Done(Some((value, kind))) => Some((block, entry, *value, *kind)),
+                _ => None,
+            })
+            .collect::<Vec<_>>();
+        let mut consts: Vec<_> = consts
+            .into_iter()
+            .map(|(block, entry, value, kind)| {
+                let decl = self.const_blocks[block];
+                (
+                    (block, entry),
+                    ir::Const {
+                        block: decl.name.text.clone(),
+                        name: decl.entries[entry].name.text.clone(),
+                        value,
+                        is_bool: kind == Kind::Bool,
+                    },
+                )
+            })
+            .collect();
+        consts.sort_by_key(|(key, _)| *key);
+        ir::System {
+            name: self.ast.name.text.clone(),
+            name_span: self.ast.name.span,
+            doc: self.ast.doc.clone(),
+            consts: consts.into_iter().map(|(_, c)| c).collect(),
+            enums: self.enums,
+            globals: self.globals,
+            threads: self.threads,
+            invariants: self.invariants,
+            fault_sites: self.sites,
+        }
+    }
+}
+
+/// The 1-based source line of a span, or 0 when the span carries no position.
+pub(crate) fn line_of(span: Span) -> u32 {
+    span.start().line as u32
+}
+
+#[cfg(test)]
+mod tests;

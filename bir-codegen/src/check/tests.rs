@@ -1,0 +1,324 @@
+use std::str::FromStr;
+
+use proc_macro2::TokenStream;
+
+use crate::ir::{self, Scalar, ThreadKind};
+
+/// The reference models, byte-identical copies of `../shared/models`.
+pub(crate) const MODELS: &[(&str, &str)] = &[
+    (
+        "two_dining_philosophers",
+        include_str!("../../../models/two_dining_philosophers.bir"),
+    ),
+    (
+        "bounded_buffer",
+        include_str!("../../../models/bounded_buffer.bir"),
+    ),
+    (
+        "readers_writers",
+        include_str!("../../../models/readers_writers.bir"),
+    ),
+    ("sum_to_n", include_str!("../../../models/sum_to_n.bir")),
+    (
+        "dining_philosophers",
+        include_str!("../../../models/dining_philosophers.bir"),
+    ),
+    (
+        "dining_philosophers_fixed",
+        include_str!("../../../models/dining_philosophers_fixed.bir"),
+    ),
+    (
+        "peterson_filter",
+        include_str!("../../../models/peterson_filter.bir"),
+    ),
+];
+
+fn checked(source: &str) -> ir::System {
+    let tokens = TokenStream::from_str(source).expect("tokenizes");
+    match crate::front_end(tokens) {
+        Ok(system) => system,
+        Err(diags) => panic!(
+            "unexpected errors: {:?}",
+            diags.iter().map(|d| d.message.clone()).collect::<Vec<_>>()
+        ),
+    }
+}
+
+/// The messages of the errors a model produces.
+fn errors(source: &str) -> Vec<String> {
+    let tokens = TokenStream::from_str(source).expect("tokenizes");
+    match crate::front_end(tokens) {
+        Ok(_) => Vec::new(),
+        Err(diags) => diags.iter().map(|d| d.message.clone()).collect(),
+    }
+}
+
+#[test]
+fn every_reference_model_checks() {
+    for (name, source) in MODELS {
+        let system = checked(source);
+        assert!(!system.threads.is_empty(), "{name}");
+    }
+}
+
+#[test]
+fn dining_philosophers_resolves_constants_replication_and_parameters() {
+    let system = checked(MODELS[4].1);
+    assert_eq!(system.name, "DiningPhilosophers");
+    assert_eq!(system.consts[0].value, 5);
+    assert_eq!(system.globals[0].ty.len, Some(5));
+    let thread = &system.threads[0];
+    assert_eq!(
+        thread.kind,
+        ThreadKind::Active {
+            count: 5,
+            replicated: true
+        }
+    );
+    assert_eq!(thread.index_param.as_deref(), Some("index"));
+    assert!(thread.locals.is_empty());
+    assert!(!thread.can_end);
+    assert_eq!(thread.status_count(), 4);
+    assert_eq!(
+        thread.transforms[0].text,
+        "when !fork[index] do { fork[index] := true; } goto takeRight;"
+    );
+}
+
+#[test]
+fn peterson_ranges_fold_from_constants() {
+    let system = checked(MODELS[6].1);
+    assert_eq!(
+        system.globals[0].ty,
+        ir::Ty {
+            scalar: Scalar::Int {
+                lo: 0,
+                hi: 2,
+                wrap: false
+            },
+            len: Some(3)
+        }
+    );
+    assert_eq!(
+        system.globals[2].ty.scalar,
+        Scalar::Int {
+            lo: 0,
+            hi: 3,
+            wrap: false
+        }
+    );
+    assert_eq!(system.invariants[0].name, "MutualExclusion");
+}
+
+#[test]
+fn sum_to_n_bytes_wrap_and_thread0_can_end() {
+    let system = checked(MODELS[3].1);
+    assert_eq!(system.globals[0].ty.scalar, Scalar::BYTE);
+    assert_eq!(system.globals[0].init, vec![1]);
+    assert!(system.threads[0].can_end);
+    assert_eq!(system.threads[0].status_count(), 2);
+    assert!(!system.threads[1].can_end);
+}
+
+#[test]
+fn widths_are_ceil_log2_of_the_number_of_values() {
+    assert_eq!(ir::bits_for(1), 0);
+    assert_eq!(ir::bits_for(2), 1);
+    assert_eq!(ir::bits_for(3), 2);
+    assert_eq!(ir::bits_for(4), 2);
+    assert_eq!(ir::bits_for(5), 3);
+    assert_eq!(ir::bits_for(256), 8);
+    assert_eq!(ir::bits_for(1 << 32), 32);
+    let enums = [];
+    assert_eq!(
+        Scalar::Int {
+            lo: -4,
+            hi: 4,
+            wrap: false
+        }
+        .width(&enums),
+        4
+    );
+    assert_eq!(Scalar::INT.width(&enums), 32);
+    assert_eq!(Scalar::BYTE.width(&enums), 8);
+    assert_eq!(Scalar::Bool.width(&enums), 1);
+    assert_eq!(
+        Scalar::Int {
+            lo: 7,
+            hi: 7,
+            wrap: false
+        }
+        .width(&enums),
+        0
+    );
+}
+
+#[test]
+fn defaults_are_zero_or_the_lower_bound() {
+    assert_eq!(
+        Scalar::Int {
+            lo: -4,
+            hi: 4,
+            wrap: false
+        }
+        .default_value(),
+        0
+    );
+    assert_eq!(
+        Scalar::Int {
+            lo: 3,
+            hi: 9,
+            wrap: false
+        }
+        .default_value(),
+        3
+    );
+    assert_eq!(
+        Scalar::Int {
+            lo: -9,
+            hi: -3,
+            wrap: true
+        }
+        .default_value(),
+        -9
+    );
+}
+
+#[test]
+fn constants_fold_across_blocks_and_order() {
+    let system = checked(
+        "system S {
+            const A { X = B.Y * 2 + 1; F = !(A.X > 3) || true; }
+            const B { Y = 7 / 2; Z = -7 % 3; }
+            int (0, A.X) v := A.X;
+            active thread T() { loc l: do { v := B.Z + 1; } goto l; }
+        }",
+    );
+    let value = |name: &str| {
+        system
+            .consts
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| c.value)
+    };
+    assert_eq!(value("X"), Some(7));
+    assert_eq!(value("Y"), Some(3));
+    assert_eq!(value("Z"), Some(-1));
+    assert_eq!(value("F"), Some(1));
+    assert_eq!(system.globals[0].init, vec![7]);
+}
+
+#[test]
+fn enums_aliases_and_array_initialisers_resolve() {
+    let system = checked(
+        "system S {
+            enum Color { Red, Green, Blue, }
+            typealias Level int (-2, 5);
+            Color c := Color.Blue;
+            Level[3] levels := { -2, 0, 5 };
+            Color[2] cs;
+            active [2] thread T(Level me) {
+                boolean seen;
+                loc l: when c != Color.Red && levels[me] < 5 do { seen := true; cs[me] := c; } goto l;
+            }
+        }",
+    );
+    assert_eq!(system.enums[0].variants, ["Red", "Green", "Blue"]);
+    assert_eq!(system.globals[0].init, vec![2]);
+    assert_eq!(system.globals[1].init, vec![-2, 0, 5]);
+    assert_eq!(system.globals[2].init, vec![0, 0]);
+    assert_eq!(system.globals[1].ty.scalar.width(&system.enums), 3);
+}
+
+#[test]
+fn started_threads_store_their_parameter_as_a_local() {
+    let system = checked(
+        "system S {
+            thread Worker(int (0, 3) job) {
+                int count;
+                loc run: do { count := job; } return;
+            }
+            active thread Main() { loc go: do { start Worker(2); } goto go; }
+        }",
+    );
+    let worker = &system.threads[0];
+    assert_eq!(worker.kind, ThreadKind::Started);
+    assert_eq!(worker.start_param, Some(0));
+    assert_eq!(worker.locals[0].name, "job");
+    assert_eq!(worker.locals[1].name, "count");
+    assert_eq!(worker.status_count(), 3);
+    assert_eq!(system.threads[1].first_instance, 1);
+}
+
+#[test]
+fn read_and_write_sets_are_recorded() {
+    let system = checked(MODELS[4].1);
+    let take_left = &system.threads[0].transforms[0];
+    assert_eq!(
+        take_left.reads,
+        vec![ir::Access::Global {
+            var: 0,
+            element: None
+        }]
+    );
+    assert_eq!(
+        take_left.writes,
+        vec![ir::Access::Global {
+            var: 0,
+            element: None
+        }]
+    );
+    let system = checked(
+        "system S {
+            boolean[2] a; int x;
+            active thread T() { loc l: when Q@m do { a[1] := x > 0; } goto l; }
+            thread Q() { loc m: do { start Q(); } goto m; }
+        }",
+    );
+    let t = &system.threads[0].transforms[0];
+    assert_eq!(
+        t.reads,
+        vec![
+            ir::Access::Global {
+                var: 1,
+                element: None
+            },
+            ir::Access::Status(1)
+        ]
+    );
+    assert_eq!(
+        t.writes,
+        vec![ir::Access::Global {
+            var: 0,
+            element: Some(1)
+        }]
+    );
+}
+
+#[test]
+fn independent_mistakes_are_all_reported() {
+    let errors = errors(
+        "system S {
+            boolean b := 3;
+            int x;
+            active thread T() {
+                loc l: when x do { y := 1; } goto nowhere;
+            }
+        }",
+    );
+    assert_eq!(errors.len(), 4, "{errors:#?}");
+}
+
+#[test]
+fn cyclic_constants_and_aliases_are_reported_once() {
+    let errors = errors(
+        "system S {
+            const C { A = C.B; B = C.A; }
+            typealias T U; typealias U T;
+            active thread P() { loc l: do {} goto l; }
+        }",
+    );
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert!(errors[0].contains("cyclic constant"));
+    assert!(errors[1].contains("cyclic typealias"));
+}

@@ -1,0 +1,645 @@
+//! Threads (signatures, then bodies), their actions and jumps, and invariants.
+
+use std::collections::HashMap;
+
+use super::expr::{Resolved, Scope};
+use super::{line_of, Checker, Kind, Symbol, ThreadSig};
+use crate::ast::{self, Name};
+use crate::ir::{self, Access, Expr, FaultKind, Place, Scalar, ThreadKind, VarRef};
+
+/// The most instances bir accepts in one model.
+const MAX_INSTANCES: i64 = 1 << 12;
+
+impl<'a> Checker<'a> {
+    /// What other threads and invariants see of each thread: its instances, parameter,
+    /// locals and location names.
+    pub(super) fn check_thread_signatures(&mut self) {
+        for (id, decl) in self.thread_decls.clone().into_iter().enumerate() {
+            let kind = self.thread_kind(decl);
+            self.sigs.push(ThreadSig {
+                kind,
+                index_param: None,
+                start_param: None,
+                locals: Vec::new(),
+                local_ok: Vec::new(),
+                locations: HashMap::new(),
+                location_names: Vec::new(),
+            });
+            if let Some(param) = &decl.param {
+                self.param(id, param);
+            }
+            for local in &decl.locals {
+                let fresh = self.check_new_name(&local.name, &Scope::runtime(Some(id)), "a local");
+                let (mut var, ok) = self.var(local);
+                if !fresh {
+                    // A clashing local is kept (ids stay dense) but can never be found.
+                    var.name.clear();
+                }
+                let sig = &mut self.sigs[id];
+                sig.locals.push(var);
+                sig.local_ok.push(ok);
+            }
+            for location in &decl.locations {
+                let sig = &mut self.sigs[id];
+                if sig.locations.contains_key(&location.name.text) {
+                    self.diags.error(
+                        location.name.spans(),
+                        format!(
+                            "duplicate location `{}` in thread `{}`",
+                            location.name.text, decl.name.text
+                        ),
+                    );
+                } else {
+                    sig.locations
+                        .insert(location.name.text.clone(), sig.location_names.len());
+                }
+                sig.location_names.push(location.name.text.clone());
+            }
+        }
+    }
+
+    /// Rule: `active [k]` takes a constant k >= 1.
+    fn thread_kind(&mut self, decl: &ast::Thread) -> ThreadKind {
+        match &decl.active {
+            None => ThreadKind::Started,
+            Some(ast::Active { count: None, .. }) => ThreadKind::Active {
+                count: 1,
+                replicated: false,
+            },
+            Some(ast::Active {
+                count: Some(expr), ..
+            }) => {
+                let count = match self.const_int(expr, "a replication count") {
+                    Some(count) if count < 1 => {
+                        self.diags.error(
+                            expr.spans(),
+                            format!("a thread needs at least 1 instance; the count is {count}"),
+                        );
+                        1
+                    }
+                    Some(count) if count > MAX_INSTANCES => {
+                        self.diags.error(
+                            expr.spans(),
+                            format!(
+                                "too many instances: {count} (bir runs at most {MAX_INSTANCES})"
+                            ),
+                        );
+                        1
+                    }
+                    Some(count) => count,
+                    None => 1,
+                };
+                ThreadKind::Active {
+                    count: count as u32,
+                    replicated: true,
+                }
+            }
+        }
+    }
+
+    /// Rule: the parameter of an active thread is an int type containing 0..k-1 (it is the
+    /// instance index, read-only); a started thread's parameter is a scalar local.
+    fn param(&mut self, id: ir::ThreadId, param: &ast::Param) {
+        let fresh = self.check_new_name(&param.name, &Scope::runtime(Some(id)), "a parameter");
+        let ty = self.ty(&param.ty);
+        if let Some(ir::Ty { len: Some(_), .. }) = ty {
+            self.diags.error(
+                param.ty.spans,
+                "a thread parameter is a scalar, not an array",
+            );
+        }
+        let ty = ty.filter(|ty| ty.len.is_none());
+        match self.sigs[id].kind {
+            ThreadKind::Active { count, .. } => {
+                let fits = matches!(ty, Some(ir::Ty { scalar: Scalar::Int { lo, hi, .. }, .. })
+                    if lo <= 0 && hi >= i64::from(count) - 1);
+                if ty.is_some() && !fits {
+                    self.diags.error(
+                        param.ty.spans,
+                        format!(
+                            "the parameter of an active thread is its instance index: \
+                             an int type containing 0..{} (`int index`)",
+                            count - 1
+                        ),
+                    );
+                }
+                if fresh {
+                    self.sigs[id].index_param = Some(param.name.text.clone());
+                }
+            }
+            ThreadKind::Started => {
+                let scalar = ty.map_or(Scalar::INT, |ty| ty.scalar);
+                let var = ir::Var {
+                    name: if fresh {
+                        param.name.text.clone()
+                    } else {
+                        String::new()
+                    },
+                    span: param.name.span,
+                    doc: String::new(),
+                    ty: ir::Ty { scalar, len: None },
+                    init: vec![scalar.default_value()],
+                };
+                let sig = &mut self.sigs[id];
+                sig.start_param = Some(sig.locals.len());
+                sig.locals.push(var);
+                sig.local_ok.push(ty.is_some());
+            }
+        }
+    }
+
+    /// Every thread's locations and transformations.
+    pub(super) fn check_thread_bodies(&mut self) {
+        let mut first_instance = 0;
+        for (id, decl) in self.thread_decls.clone().into_iter().enumerate() {
+            let mut transforms = Vec::new();
+            let mut locations = Vec::new();
+            for (location_id, location) in decl.locations.iter().enumerate() {
+                if location.transforms.is_empty() {
+                    self.diags.error(
+                        location.name.spans(),
+                        format!(
+                            "location `{}` has no transformations; add at least one \
+                             `[when guard] do {{ ... }} goto loc;`",
+                            location.name.text
+                        ),
+                    );
+                }
+                let mut ids = Vec::new();
+                for transform in &location.transforms {
+                    ids.push(transforms.len());
+                    transforms.push(self.transform(id, decl, location_id, transform));
+                }
+                locations.push(ir::Location {
+                    name: location.name.text.clone(),
+                    span: location.name.span,
+                    doc: location.doc.clone(),
+                    transforms: ids,
+                });
+            }
+            let can_end = transforms.iter().any(|t: &ir::Transform| {
+                t.jump == ir::Jump::Return
+                    || t.actions.iter().any(|a| matches!(a, ir::Action::Exit))
+            });
+            let sig = &self.sigs[id];
+            let thread = ir::Thread {
+                name: decl.name.text.clone(),
+                span: decl.name.span,
+                doc: decl.doc.clone(),
+                kind: sig.kind,
+                index_param: sig.index_param.clone(),
+                start_param: sig.start_param,
+                locals: sig.locals.clone(),
+                locations,
+                transforms,
+                can_end,
+                first_instance,
+            };
+            first_instance += thread.instances();
+            self.threads.push(thread);
+        }
+    }
+
+    fn transform(
+        &mut self,
+        thread: ir::ThreadId,
+        decl: &ast::Thread,
+        location: ir::LocationId,
+        transform: &ast::Transform,
+    ) -> ir::Transform {
+        let mut scope = Scope::runtime(Some(thread));
+        let guard = transform
+            .guard
+            .as_ref()
+            .map(|guard| self.expr_of(guard, &mut scope, Kind::Bool, "the guard"));
+        let actions = transform
+            .actions
+            .iter()
+            .filter_map(|action| self.action(thread, action))
+            .collect();
+        let jump = self.jump(thread, decl, transform);
+        let mut ir = ir::Transform {
+            location,
+            guard,
+            actions,
+            jump,
+            text: transform.to_string(),
+            line: line_of(transform.spans.first),
+            span: transform.spans.first,
+            doc: transform.doc.clone(),
+            reads: Vec::new(),
+            writes: Vec::new(),
+        };
+        ir.compute_accesses();
+        ir
+    }
+
+    /// Rule: a transformation has exactly one jump, inside its braces or after them, and
+    /// `goto` names a location of the same thread.
+    fn jump(&mut self, thread: ir::ThreadId, decl: &ast::Thread, t: &ast::Transform) -> ir::Jump {
+        let jump = match (&t.inner_jump, &t.outer_jump) {
+            (Some(jump), None) | (None, Some(jump)) => jump,
+            (None, None) => {
+                self.diags.error(
+                    ast::Spans::one(t.spans.first),
+                    "this transformation has no jump: end it with `goto loc;` or `return;`",
+                );
+                return ir::Jump::Return;
+            }
+            (Some(_), Some(second)) => {
+                self.diags.error(
+                    second.spans(),
+                    "this transformation has two jumps: keep either the one inside the braces \
+                     or the one after them",
+                );
+                second
+            }
+        };
+        match jump {
+            ast::Jump::Return { .. } => ir::Jump::Return,
+            ast::Jump::Goto { target, .. } => {
+                if let Some(&id) = self.sigs[thread].locations.get(&target.text) {
+                    return ir::Jump::Goto(id);
+                }
+                let owner = self
+                    .sigs
+                    .iter()
+                    .position(|sig| sig.locations.contains_key(&target.text));
+                let message = match owner {
+                    Some(other) => format!(
+                        "`{}` is a location of thread `{}`; a `goto` stays within its own \
+                         thread (`{}`)",
+                        target.text, self.thread_decls[other].name.text, decl.name.text
+                    ),
+                    None => format!(
+                        "unknown location `{}` in thread `{}`",
+                        target.text, decl.name.text
+                    ),
+                };
+                self.diags.error(target.spans(), message);
+                ir::Jump::Return
+            }
+        }
+    }
+
+    fn action(&mut self, thread: ir::ThreadId, action: &ast::Action) -> Option<ir::Action> {
+        let mut scope = Scope::runtime(Some(thread));
+        match action {
+            ast::Action::Assign { target, value, .. } => {
+                let place = self.place(target, &mut scope);
+                let (value_ir, kind) = self.expr(value, &mut scope);
+                let (place, scalar) = place?;
+                if !self.assignable(scalar, kind) {
+                    self.diags.error(
+                        value.spans(),
+                        format!(
+                            "mismatched types: cannot assign {} to `{target}` of type {}",
+                            self.kind_name(kind),
+                            self.scalar_name(scalar)
+                        ),
+                    );
+                }
+                let site = self.site(
+                    FaultKind::Range,
+                    format!(
+                        "value out of range in `{action}`: `{target}` is {}",
+                        self.scalar_name(scalar)
+                    ),
+                    action.spans().first,
+                );
+                Some(ir::Action::Assign {
+                    place,
+                    value: value_ir,
+                    site,
+                })
+            }
+            ast::Action::Assert { expr, spans } => {
+                let cond = self.expr_of(expr, &mut scope, Kind::Bool, "an assertion");
+                let site = self.site(
+                    FaultKind::Assertion,
+                    format!("assertion failed: {expr}"),
+                    spans.first,
+                );
+                Some(ir::Action::Assert { cond, site })
+            }
+            ast::Action::Assume { expr, .. } => {
+                let cond = self.expr_of(expr, &mut scope, Kind::Bool, "an assumption");
+                Some(ir::Action::Assume(cond))
+            }
+            ast::Action::Start {
+                thread: target,
+                args,
+                spans,
+            } => self.start(target, args, *spans, &mut scope),
+            ast::Action::Exit { .. } => Some(ir::Action::Exit),
+        }
+    }
+
+    /// Rule: only variables and array elements are assigned; never a constant, an enum
+    /// value, an active thread's parameter or a whole array.
+    fn place(&mut self, target: &ast::Expr, scope: &mut Scope) -> Option<(Place, Scalar)> {
+        match target {
+            ast::Expr::Name(name) => match self.lookup_var(name, scope)? {
+                Resolved::Index => {
+                    self.diags.error(
+                        name.spans(),
+                        format!(
+                            "cannot assign to `{}`: the parameter of an active thread is its \
+                             instance index and is read-only",
+                            name.text
+                        ),
+                    );
+                    None
+                }
+                Resolved::Var(var, ty, ok) => {
+                    if let Some(len) = ty.len {
+                        self.diags.error(
+                            name.spans(),
+                            format!(
+                                "cannot assign to the whole array `{}` ({len} elements); assign \
+                                 its elements: `{}[i] := ...`",
+                                name.text, name.text
+                            ),
+                        );
+                        return None;
+                    }
+                    ok.then_some((Place { var, index: None }, ty.scalar))
+                }
+            },
+            ast::Expr::Index {
+                array,
+                index,
+                spans,
+            } => {
+                let resolved = self.lookup_var(array, scope);
+                let index_ir = self.expr_of(index, scope, Kind::Int, "an array index");
+                match resolved? {
+                    Resolved::Var(var, ty, ok) if ty.len.is_some() => {
+                        let len = ty.elements();
+                        let site = self.site(
+                            FaultKind::Index,
+                            format!(
+                                "index out of bounds for `{}[{index}]`: `{}` has {len} elements",
+                                array.text, array.text
+                            ),
+                            spans.first,
+                        );
+                        let place = Place {
+                            var,
+                            index: Some((Box::new(index_ir), site)),
+                        };
+                        ok.then_some((place, ty.scalar))
+                    }
+                    _ => {
+                        self.not_an_array(array);
+                        None
+                    }
+                }
+            }
+            ast::Expr::Member {
+                scope: owner,
+                member,
+            } => {
+                let what = match self.symbols.get(&owner.text) {
+                    Some(Symbol::ConstBlock(_)) => "constant",
+                    Some(Symbol::Enum(_)) => "enum value",
+                    _ => "member",
+                };
+                self.diags.error(
+                    target.spans(),
+                    format!(
+                        "cannot assign to {what} `{}.{}`; only variables can be assigned",
+                        owner.text, member.text
+                    ),
+                );
+                None
+            }
+            _ => {
+                self.diags.error(
+                    target.spans(),
+                    "cannot assign to this expression; expected a variable or an array element",
+                );
+                None
+            }
+        }
+    }
+
+    /// `start T(arg);`: rule: T is a thread declared without `active`, and the argument
+    /// count and type match its parameter.
+    fn start(
+        &mut self,
+        target: &Name,
+        args: &[ast::Expr],
+        spans: ast::Spans,
+        scope: &mut Scope,
+    ) -> Option<ir::Action> {
+        let checked: Vec<_> = args
+            .iter()
+            .map(|arg| (arg, self.expr(arg, scope)))
+            .collect();
+        let id = match self.symbols.get(&target.text).copied() {
+            Some(Symbol::Thread(id)) => id,
+            Some(other) => {
+                self.diags.error(
+                    target.spans(),
+                    format!("`{}` is {}, not a thread", target.text, other.describe()),
+                );
+                return None;
+            }
+            None => {
+                self.diags
+                    .error(target.spans(), format!("unknown thread `{}`", target.text));
+                return None;
+            }
+        };
+        let sig = &self.sigs[id];
+        if let ThreadKind::Active { .. } = sig.kind {
+            self.diags.error(
+                target.spans(),
+                format!(
+                    "cannot start `{}`: it is `active`, so it runs from the initial state; \
+                     declare it without `active` to start it",
+                    target.text
+                ),
+            );
+            return None;
+        }
+        let param = sig
+            .start_param
+            .map(|local| (sig.locals[local].ty.scalar, sig.local_ok[local]));
+        let expected = usize::from(param.is_some());
+        if checked.len() != expected {
+            let plural = |n: usize| if n == 1 { "argument" } else { "arguments" };
+            self.diags.error(
+                spans,
+                format!(
+                    "`{}` takes {expected} {} but {} {} given",
+                    target.text,
+                    plural(expected),
+                    checked.len(),
+                    if checked.len() == 1 { "was" } else { "were" }
+                ),
+            );
+            return None;
+        }
+        let mut arg = None;
+        if let (Some((scalar, ok)), Some((expr, (ir, kind)))) = (param, checked.into_iter().next())
+        {
+            if ok && !self.assignable(scalar, kind) {
+                self.diags.error(
+                    expr.spans(),
+                    format!(
+                        "mismatched types: `{}` takes {}, found {}",
+                        target.text,
+                        self.scalar_name(scalar),
+                        self.kind_name(kind)
+                    ),
+                );
+            }
+            arg = Some(ir);
+        }
+        let param_type = param
+            .map(|(scalar, _)| self.scalar_name(scalar))
+            .unwrap_or_default();
+        let site = self.site(
+            FaultKind::Start,
+            format!("cannot start `{}`: it has already started", target.text),
+            spans.first,
+        );
+        let arg_site = self.site(
+            FaultKind::Range,
+            format!(
+                "argument of `start {}(..)` out of range: the parameter is {param_type}",
+                target.text
+            ),
+            spans.first,
+        );
+        Some(ir::Action::Start {
+            thread: id,
+            arg,
+            site,
+            arg_site,
+        })
+    }
+
+    /// Rule: invariants have distinct names and are boolean expressions over globals,
+    /// constants and `T@loc`.
+    pub(super) fn check_invariants(&mut self) {
+        let ast = self.ast;
+        let mut names = HashMap::new();
+        for decl in &ast.decls {
+            let ast::Decl::Invariant(invariant) = decl else {
+                continue;
+            };
+            if names.insert(invariant.name.text.clone(), ()).is_some() {
+                self.diags.error(
+                    invariant.name.spans(),
+                    format!("duplicate invariant `{}`", invariant.name.text),
+                );
+            }
+            let cond = self.expr_of(
+                &invariant.expr,
+                &mut Scope::runtime(None),
+                Kind::Bool,
+                "an invariant",
+            );
+            self.invariants.push(ir::Invariant {
+                name: invariant.name.text.clone(),
+                cond,
+                text: invariant.expr.to_string(),
+                line: line_of(invariant.keyword),
+            });
+        }
+    }
+}
+
+impl ir::Transform {
+    /// Fills `reads` and `writes`: the variables and statuses the guard and actions touch.
+    fn compute_accesses(&mut self) {
+        let mut reads = Vec::new();
+        let mut writes = Vec::new();
+        if let Some(guard) = &self.guard {
+            expr_reads(guard, &mut reads);
+        }
+        for action in &self.actions {
+            match action {
+                ir::Action::Assign { place, value, .. } => {
+                    expr_reads(value, &mut reads);
+                    let element = place.index.as_ref().and_then(|(index, _)| {
+                        expr_reads(index, &mut reads);
+                        constant_index(index)
+                    });
+                    writes.push(access(place.var, element));
+                }
+                ir::Action::Assert { cond, .. } | ir::Action::Assume(cond) => {
+                    expr_reads(cond, &mut reads)
+                }
+                ir::Action::Start { thread, arg, .. } => {
+                    if let Some(arg) = arg {
+                        expr_reads(arg, &mut reads);
+                    }
+                    reads.push(Access::Status(*thread));
+                    writes.push(Access::Status(*thread));
+                }
+                ir::Action::Exit => {}
+            }
+        }
+        reads.sort();
+        reads.dedup();
+        writes.sort();
+        writes.dedup();
+        self.reads = reads;
+        self.writes = writes;
+    }
+}
+
+fn access(var: VarRef, element: Option<u32>) -> Access {
+    match var {
+        VarRef::Global(var) => Access::Global { var, element },
+        VarRef::Local(id) => Access::Local(id),
+    }
+}
+
+fn constant_index(index: &Expr) -> Option<u32> {
+    match index {
+        Expr::Int(value) => u32::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
+fn expr_reads(expr: &Expr, out: &mut Vec<Access>) {
+    match expr {
+        Expr::Bool(_) | Expr::Int(_) | Expr::InstanceIndex | Expr::QuantVar(_) => {}
+        Expr::Read(var) => out.push(access(*var, None)),
+        Expr::Element { var, index, .. } => {
+            out.push(access(*var, constant_index(index)));
+            expr_reads(index, out);
+        }
+        Expr::Not(inner) | Expr::Neg(inner, _) => expr_reads(inner, out),
+        Expr::Arith { lhs, rhs, .. }
+        | Expr::Cmp { lhs, rhs, .. }
+        | Expr::And(lhs, rhs)
+        | Expr::Or(lhs, rhs) => {
+            expr_reads(lhs, out);
+            expr_reads(rhs, out);
+        }
+        Expr::Cond {
+            cond,
+            then,
+            otherwise,
+        } => {
+            expr_reads(cond, out);
+            expr_reads(then, out);
+            expr_reads(otherwise, out);
+        }
+        Expr::At {
+            thread, instance, ..
+        } => {
+            out.push(Access::Status(*thread));
+            if let Some((index, _)) = instance {
+                expr_reads(index, out);
+            }
+        }
+        Expr::Quant { body, .. } => expr_reads(body, out),
+    }
+}

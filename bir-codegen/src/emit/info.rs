@@ -1,0 +1,248 @@
+//! The model's static tables (slots, transitions, fault sites, invariants) and the
+//! functions that read whole states: `decode`, invariants and the end-state test.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::expr::ExprGen;
+use super::interval::Ranges;
+use super::step::Transition;
+use super::{lit_i64, lit_u32, Gen};
+use crate::ir::{FaultKind, Jump, Scalar, ThreadKind};
+use crate::layout::Owner;
+
+impl Gen<'_> {
+    /// `static INFO: ModelInfo = ...;` and the tables it borrows.
+    pub(super) fn info(&self, transitions: &[Transition]) -> TokenStream {
+        let name = &self.system.name;
+        let enums = self.system.enums.iter().enumerate().map(|(id, e)| {
+            let ident = format_ident!("ENUM_{}", id);
+            let variants = &e.variants;
+            quote! {
+                const #ident: &[::std::borrow::Cow<'static, str>] =
+                    &[#(::std::borrow::Cow::Borrowed(#variants)),*];
+            }
+        });
+        let locations = self.system.threads.iter().enumerate().map(|(id, t)| {
+            let ident = format_ident!("LOCATIONS_{}", id);
+            let names = t.locations.iter().map(|l| &l.name);
+            quote! {
+                const #ident: &[::std::borrow::Cow<'static, str>] =
+                    &[#(::std::borrow::Cow::Borrowed(#names)),*];
+            }
+        });
+        let slots = self.slot_infos();
+        let transitions = transitions.iter().map(|t| self.transition_info(t));
+        let faults = self.system.fault_sites.iter().map(|site| {
+            let kind = match site.kind {
+                FaultKind::Assertion => quote!(Assertion),
+                FaultKind::Range => quote!(Range),
+                FaultKind::Index => quote!(Index),
+                FaultKind::Division => quote!(Division),
+                FaultKind::Start => quote!(Start),
+            };
+            let message = &site.message;
+            let line = site.line;
+            quote! {
+                ::bir::FaultSite {
+                    kind: ::bir::FaultKind::#kind,
+                    message: ::std::borrow::Cow::Borrowed(#message),
+                    line: #line,
+                }
+            }
+        });
+        let invariants = self.system.invariants.iter().map(|inv| {
+            let (name, text, line) = (&inv.name, &inv.text, inv.line);
+            quote! {
+                ::bir::InvariantInfo {
+                    name: ::std::borrow::Cow::Borrowed(#name),
+                    text: ::std::borrow::Cow::Borrowed(#text),
+                    line: #line,
+                }
+            }
+        });
+        quote! {
+            #(#enums)*
+            #(#locations)*
+            static INFO: ::bir::ModelInfo = ::bir::ModelInfo {
+                name: ::std::borrow::Cow::Borrowed(#name),
+                slots: ::std::borrow::Cow::Borrowed(&[#(#slots),*]),
+                transitions: ::std::borrow::Cow::Borrowed(&[#(#transitions),*]),
+                fault_sites: ::std::borrow::Cow::Borrowed(&[#(#faults),*]),
+                invariants: ::std::borrow::Cow::Borrowed(&[#(#invariants),*]),
+            };
+        }
+    }
+
+    fn slot_infos(&self) -> Vec<TokenStream> {
+        let mut slots = Vec::new();
+        for field in &self.layout.fields {
+            let (name, kind) = match field.owner {
+                Owner::Global(id) => (
+                    self.system.globals[id].name.clone(),
+                    self.slot_kind(field.scalar),
+                ),
+                Owner::Status { thread, instance } => {
+                    let t = &self.system.threads[thread];
+                    let ident = format_ident!("LOCATIONS_{}", thread);
+                    let kind = quote!(::bir::SlotKind::Status {
+                        locations: ::std::borrow::Cow::Borrowed(#ident)
+                    });
+                    (t.instance_name(instance - t.first_instance), kind)
+                }
+                Owner::Local {
+                    thread,
+                    instance,
+                    local,
+                } => {
+                    let t = &self.system.threads[thread];
+                    let name = format!(
+                        "{}.{}",
+                        t.instance_name(instance - t.first_instance),
+                        t.locals[local].name
+                    );
+                    (name, self.slot_kind(field.scalar))
+                }
+            };
+            for i in 0..field.elements {
+                let element = if field.is_array {
+                    quote!(::core::option::Option::Some(#i))
+                } else {
+                    quote!(::core::option::Option::None)
+                };
+                slots.push(quote! {
+                    ::bir::SlotInfo {
+                        name: ::std::borrow::Cow::Borrowed(#name),
+                        element: #element,
+                        kind: #kind,
+                    }
+                });
+            }
+        }
+        slots
+    }
+
+    fn slot_kind(&self, scalar: Scalar) -> TokenStream {
+        match scalar {
+            Scalar::Bool => quote!(::bir::SlotKind::Bool),
+            Scalar::Int { .. } => quote!(::bir::SlotKind::Int),
+            Scalar::Enum(id) => {
+                let name = &self.system.enums[id].name;
+                let ident = format_ident!("ENUM_{}", id);
+                quote!(::bir::SlotKind::Enum {
+                    name: ::std::borrow::Cow::Borrowed(#name),
+                    variants: ::std::borrow::Cow::Borrowed(#ident),
+                })
+            }
+        }
+    }
+
+    fn transition_info(&self, t: &Transition) -> TokenStream {
+        let thread = &self.system.threads[t.thread];
+        let name = thread.instance_name(t.instance - thread.first_instance);
+        let from = &thread.locations[t.transform.location].name;
+        let to = match t.transform.jump {
+            Jump::Goto(location) => thread.locations[location].name.as_str(),
+            Jump::Return => "return",
+        };
+        let (text, line, instance) = (&t.transform.text, t.transform.line, t.instance);
+        quote! {
+            ::bir::TransitionInfo {
+                thread: ::std::borrow::Cow::Borrowed(#name),
+                instance: #instance,
+                from: ::std::borrow::Cow::Borrowed(#from),
+                to: ::std::borrow::Cow::Borrowed(#to),
+                text: ::std::borrow::Cow::Borrowed(#text),
+                line: #line,
+            }
+        }
+    }
+
+    /// The body of `Model::decode`: every slot's value, in slot order.
+    pub(super) fn decode_body(&self) -> TokenStream {
+        let pushes = self.layout.fields.iter().map(|field| {
+            let (get, _) = self.accessor_names(field.owner);
+            if field.is_array {
+                let len = field.elements as usize;
+                quote! {
+                    for index in 0..#len {
+                        values.push(state.#get(index));
+                    }
+                }
+            } else {
+                quote!(values.push(state.#get());)
+            }
+        });
+        quote! {
+            values.clear();
+            #(#pushes)*
+        }
+    }
+
+    /// One function per invariant, and the body of `Model::check_invariants`.
+    pub(super) fn invariants(&self) -> (TokenStream, TokenStream) {
+        let state_type = &self.state;
+        let mut functions = Vec::new();
+        let mut checks = Vec::new();
+        for (id, invariant) in self.system.invariants.iter().enumerate() {
+            let function = format_ident!("invariant{}", id);
+            let mut exprs = ExprGen {
+                gen: self,
+                thread: None,
+                instance: 0,
+                state: format_ident!("state"),
+                ranges: Ranges::new(self.system, None),
+            };
+            let cond = exprs.boolean(&crate::lower::specialize(&invariant.cond, 0));
+            let doc = format!("invariant {}: {}", invariant.name, invariant.text);
+            functions.push(quote! {
+                #[doc = #doc]
+                #[inline(always)]
+                fn #function(state: &#state_type) -> ::core::result::Result<bool, ::bir::Fault> {
+                    ::core::result::Result::Ok(#cond)
+                }
+            });
+            let id = lit_u32(id as u32);
+            checks.push(quote! {
+                match #function(state) {
+                    ::core::result::Result::Ok(true) => {}
+                    ::core::result::Result::Ok(false) => {
+                        return ::core::result::Result::Err(::bir::InvariantFailure::Violated(#id))
+                    }
+                    ::core::result::Result::Err(fault) => {
+                        return ::core::result::Result::Err(::bir::InvariantFailure::Fault(fault))
+                    }
+                }
+            });
+        }
+        let body = quote! {
+            #(#checks)*
+            ::core::result::Result::Ok(())
+        };
+        (quote!(#(#functions)*), body)
+    }
+
+    /// The body of `Model::is_end_state`: every instance has ended or never started.
+    pub(super) fn end_state_body(&self) -> TokenStream {
+        let mut tests = Vec::new();
+        for (thread_id, thread) in self.system.threads.iter().enumerate() {
+            if !thread.can_end && matches!(thread.kind, ThreadKind::Active { .. }) {
+                // An active instance that cannot end is never in an end state.
+                return quote!(false);
+            }
+            for i in 0..thread.instances() {
+                let (get, _) = self.accessor_names(Owner::Status {
+                    thread: thread_id,
+                    instance: thread.first_instance + i,
+                });
+                let ended = lit_i64(thread.ended_status());
+                tests.push(quote!(state.#get() >= #ended));
+            }
+        }
+        if tests.is_empty() {
+            quote!(true)
+        } else {
+            quote!(#(#tests)&&*)
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! Value ranges of integer expressions, computed at compile time so that generated code
+//! checks only what can actually fail: arithmetic that can overflow 64 bits, divisors that
+//! can be zero, indices and written values that can leave their bounds.
+
+use crate::ir::{ArithOp, Expr, QuantVarId, System, ThreadId, VarRef};
+
+/// A closed range of values, in 128 bits so that sums and products of 64-bit ranges fit.
+pub type Interval = (i128, i128);
+
+/// Computes ranges of expressions of one thread (or of invariants).
+pub struct Ranges<'a> {
+    system: &'a System,
+    thread: Option<ThreadId>,
+    quant: Vec<(QuantVarId, Interval)>,
+}
+
+impl<'a> Ranges<'a> {
+    /// Ranges of expressions evaluated by `thread` (`None` for invariants).
+    pub fn new(system: &'a System, thread: Option<ThreadId>) -> Self {
+        Ranges {
+            system,
+            thread,
+            quant: Vec::new(),
+        }
+    }
+
+    /// Enters the scope of a quantified variable ranging over `lo..hi`.
+    pub fn push_quant(&mut self, var: QuantVarId, lo: i64, hi: i64) {
+        self.quant.push((var, (i128::from(lo), i128::from(hi) - 1)));
+    }
+
+    /// Leaves the innermost quantifier.
+    pub fn pop_quant(&mut self) {
+        self.quant.pop();
+    }
+
+    /// A range containing every value `expr` can take (booleans are 0..=1).
+    pub fn of(&mut self, expr: &Expr) -> Interval {
+        match expr {
+            Expr::Int(value) => (i128::from(*value), i128::from(*value)),
+            Expr::Read(var) | Expr::Element { var, .. } => self.var(*var),
+            Expr::InstanceIndex => {
+                let count = self
+                    .thread
+                    .map_or(1, |t| self.system.threads[t].instances());
+                (0, i128::from(count) - 1)
+            }
+            Expr::QuantVar(id) => self.quant.iter().rev().find(|(var, _)| var == id).map_or(
+                (i128::from(i64::MIN), i128::from(i64::MAX)),
+                |(_, range)| *range,
+            ),
+            Expr::Neg(inner, _) => {
+                let (lo, hi) = self.of(inner);
+                (-hi, -lo)
+            }
+            Expr::Arith { op, lhs, rhs, .. } => {
+                let l = self.of(lhs);
+                let r = self.of(rhs);
+                arith(*op, l, r)
+            }
+            Expr::Cond {
+                then, otherwise, ..
+            } => {
+                let a = self.of(then);
+                let b = self.of(otherwise);
+                (a.0.min(b.0), a.1.max(b.1))
+            }
+            Expr::Bool(_)
+            | Expr::Not(_)
+            | Expr::Cmp { .. }
+            | Expr::And(..)
+            | Expr::Or(..)
+            | Expr::At { .. }
+            | Expr::Quant { .. } => (0, 1),
+        }
+    }
+
+    fn var(&self, var: VarRef) -> Interval {
+        let scalar = match (var, self.thread) {
+            (VarRef::Global(id), _) => self.system.globals[id].ty.scalar,
+            (VarRef::Local(id), Some(thread)) => self.system.threads[thread].locals[id].ty.scalar,
+            (VarRef::Local(_), None) => return (i128::from(i64::MIN), i128::from(i64::MAX)),
+        };
+        let (lo, hi) = scalar.bounds(&self.system.enums);
+        (i128::from(lo), i128::from(hi))
+    }
+}
+
+/// True when every value of `range` is a valid `i64`.
+pub fn fits_i64(range: Interval) -> bool {
+    range.0 >= i128::from(i64::MIN) && range.1 <= i128::from(i64::MAX)
+}
+
+/// True when `range` lies within `lo..=hi`.
+pub fn within(range: Interval, lo: i64, hi: i64) -> bool {
+    range.0 >= i128::from(lo) && range.1 <= i128::from(hi)
+}
+
+fn arith(op: ArithOp, (a, b): Interval, (c, d): Interval) -> Interval {
+    match op {
+        ArithOp::Add => (a.saturating_add(c), b.saturating_add(d)),
+        ArithOp::Sub => (a.saturating_sub(d), b.saturating_sub(c)),
+        ArithOp::Mul => {
+            let corners = [
+                a.saturating_mul(c),
+                a.saturating_mul(d),
+                b.saturating_mul(c),
+                b.saturating_mul(d),
+            ];
+            let lo = corners.iter().copied().min().unwrap_or(0);
+            let hi = corners.iter().copied().max().unwrap_or(0);
+            (lo, hi)
+        }
+        // |x / y| <= |x| for every nonzero y; the sign can flip.
+        ArithOp::Div => {
+            let m = a.abs().max(b.abs());
+            (-m, m)
+        }
+        // |x % y| < |y|, and the result takes the sign of x.
+        ArithOp::Rem => {
+            let m = c.abs().max(d.abs()).saturating_sub(1);
+            let lo = if a < 0 { -m.min(a.abs()) } else { 0 };
+            let hi = if b > 0 { m.min(b) } else { 0 };
+            (lo, hi)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arithmetic_ranges_are_conservative() {
+        assert_eq!(arith(ArithOp::Add, (0, 3), (1, 1)), (1, 4));
+        assert_eq!(arith(ArithOp::Sub, (0, 3), (1, 2)), (-2, 2));
+        assert_eq!(arith(ArithOp::Mul, (-2, 3), (-5, 4)), (-15, 12));
+        assert_eq!(arith(ArithOp::Div, (-7, 3), (1, 2)), (-7, 7));
+        assert_eq!(arith(ArithOp::Rem, (0, 100), (5, 5)), (0, 4));
+        assert_eq!(arith(ArithOp::Rem, (-3, 100), (-5, 5)), (-3, 4));
+        let int = (i128::from(i32::MIN), i128::from(i32::MAX));
+        assert!(fits_i64(arith(ArithOp::Mul, int, int)));
+        assert!(!fits_i64(arith(
+            ArithOp::Mul,
+            arith(ArithOp::Mul, int, int),
+            int
+        )));
+    }
+}

@@ -1,0 +1,190 @@
+//! Checked IR and layout to Rust: the system's model type, its packed state type, and an
+//! implementation of `bir::Model` whose successor function is a `match` per instance.
+//!
+//! Everything the generated code names from the runtime goes through `::bir` (the facade
+//! crate users depend on); helpers live in a `const _: () = { ... };` block so that they
+//! cannot clash with the user's items.
+
+mod expr;
+mod info;
+mod interval;
+mod state;
+mod step;
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::ir;
+use crate::layout::Layout;
+
+/// Code generation context for one system.
+pub(crate) struct Gen<'a> {
+    system: &'a ir::System,
+    layout: &'a Layout,
+    /// The model type (the system's name).
+    model: Ident,
+    /// The state type (`<name>State`).
+    state: Ident,
+}
+
+/// Generates the model checker of a checked system.
+pub fn emit(system: &ir::System, layout: &Layout) -> TokenStream {
+    let gen = Gen {
+        system,
+        layout,
+        model: Ident::new(&system.name, system.name_span),
+        state: format_ident!("{}State", system.name, span = system.name_span),
+    };
+    gen.generate()
+}
+
+impl Gen<'_> {
+    fn generate(&self) -> TokenStream {
+        let (model, state) = (&self.model, &self.state);
+        let storage = self.storage_type();
+        let initial = self.initial_storage();
+        let accessors = self.accessors();
+        let transitions = self.transitions();
+        let functions = self.transition_functions(&transitions);
+        let successors = self.successors_body(&transitions);
+        let info = self.info(&transitions);
+        let decode = self.decode_body();
+        let (invariant_functions, check_invariants) = self.invariants();
+        let end_state = self.end_state_body();
+        let model_doc = model_doc(self.system, self.layout, transitions.len());
+        let state_doc = format!(
+            "A state of [`{model}`], packed into {} bits ({} used).",
+            self.layout.words * self.layout.word_bits,
+            self.layout.used_bits
+        );
+        quote! {
+            #[doc = #model_doc]
+            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+            pub struct #model;
+
+            #[doc = #state_doc]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            pub struct #state(#storage);
+
+            impl #model {
+                /// A checker for this model, to configure and run.
+                pub fn checker() -> ::bir::Checker<#model> {
+                    ::bir::Checker::new(#model)
+                }
+            }
+
+            #[allow(
+                unused,
+                unreachable_code,
+                unused_parens,
+                non_snake_case,
+                clippy::all,
+                clippy::pedantic,
+                clippy::nursery
+            )]
+            const _: () = {
+                impl #state {
+                    #accessors
+                }
+
+                #info
+                #functions
+                #invariant_functions
+
+                impl ::bir::Model for #model {
+                    type State = #state;
+
+                    fn info(&self) -> &::bir::ModelInfo {
+                        &INFO
+                    }
+
+                    fn initial_state(&self) -> #state {
+                        #state(#initial)
+                    }
+
+                    fn successors(
+                        &self,
+                        state: &#state,
+                        out: &mut ::std::vec::Vec<::bir::Successor<#state>>,
+                    ) {
+                        #successors
+                    }
+
+                    fn check_invariants(
+                        &self,
+                        state: &#state,
+                    ) -> ::core::result::Result<(), ::bir::InvariantFailure> {
+                        #check_invariants
+                    }
+
+                    fn is_end_state(&self, state: &#state) -> bool {
+                        #end_state
+                    }
+
+                    fn decode(&self, state: &#state, values: &mut ::std::vec::Vec<i64>) {
+                        #decode
+                    }
+                }
+
+                impl ::core::fmt::Display for #state {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        let mut values = ::std::vec::Vec::new();
+                        ::bir::Model::decode(&#model, self, &mut values);
+                        ::core::fmt::Display::fmt(&::bir::StateDisplay::new(&INFO, &values), f)
+                    }
+                }
+
+                impl ::core::fmt::Debug for #state {
+                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        ::core::write!(f, "{}State {{ {} }}", INFO.name, self)
+                    }
+                }
+            };
+        }
+    }
+}
+
+/// The doc comment of the model type: the system's own docs and its shape.
+fn model_doc(system: &ir::System, layout: &Layout, transitions: usize) -> String {
+    let mut doc = String::new();
+    if !system.doc.is_empty() {
+        doc.push_str(&system.doc);
+        doc.push_str("\n\n");
+    }
+    doc.push_str(&format!(
+        "The BIR system `{}`: {} thread instance(s), {} transition(s), states of {} bits \
+         ({} bytes). Check it with `{}::checker().run()`.",
+        system.name,
+        system.instance_count(),
+        transitions,
+        layout.used_bits,
+        layout.state_bytes(),
+        system.name
+    ));
+    doc
+}
+
+/// An `i64` literal, negative values included.
+fn lit_i64(value: i64) -> TokenStream {
+    if value == i64::MIN {
+        quote!(i64::MIN)
+    } else if value < 0 {
+        let magnitude = Literal::i64_suffixed(-value);
+        quote!((-#magnitude))
+    } else {
+        let literal = Literal::i64_suffixed(value);
+        quote!(#literal)
+    }
+}
+
+/// A `u64` literal.
+fn lit_u64(value: u64) -> TokenStream {
+    let literal = Literal::u64_suffixed(value);
+    quote!(#literal)
+}
+
+/// A `u32` literal.
+fn lit_u32(value: u32) -> TokenStream {
+    let literal = Literal::u32_suffixed(value);
+    quote!(#literal)
+}

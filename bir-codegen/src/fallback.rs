@@ -1,0 +1,70 @@
+//! The expansion of a model with errors: the errors, plus a stub of the system's type
+//! with the same API, so that user code naming it (`Name::checker().run()`) compiles and
+//! the user sees only the errors in the model, not a cascade of "cannot find type".
+
+use proc_macro2::{Ident, TokenStream, TokenTree};
+use quote::{format_ident, quote};
+
+use crate::diag::Diagnostics;
+
+/// The errors as `compile_error!`s, and a stub model if the system's name can be found.
+pub fn expand(input: &TokenStream, diags: &Diagnostics) -> TokenStream {
+    let errors = diags.to_compile_errors();
+    let Some(model) = system_name(input) else {
+        return errors;
+    };
+    let state = format_ident!("{}State", model);
+    quote! {
+        #errors
+
+        /// Stub of a BIR system with errors.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct #model;
+
+        /// Stub of the state of a BIR system with errors.
+        pub type #state = ();
+
+        impl #model {
+            /// Stub: the system has errors.
+            pub fn checker() -> ::bir::Checker<#model> {
+                ::bir::Checker::new(#model)
+            }
+        }
+
+        #[allow(unused)]
+        const _: () = {
+            impl ::bir::Model for #model {
+                type State = ();
+                fn info(&self) -> &::bir::ModelInfo {
+                    ::core::unreachable!("the BIR system has compile errors")
+                }
+                fn initial_state(&self) {}
+                fn successors(&self, _: &(), _: &mut ::std::vec::Vec<::bir::Successor<()>>) {}
+                fn check_invariants(&self, _: &()) -> ::core::result::Result<(), ::bir::InvariantFailure> {
+                    ::core::result::Result::Ok(())
+                }
+                fn is_end_state(&self, _: &()) -> bool {
+                    true
+                }
+                fn decode(&self, _: &(), _: &mut ::std::vec::Vec<i64>) {}
+            }
+        };
+    }
+}
+
+/// The identifier after `system` at the top level of the input, if it is a valid Rust
+/// type name.
+fn system_name(input: &TokenStream) -> Option<Ident> {
+    let mut tokens = input.clone().into_iter();
+    while let Some(token) = tokens.next() {
+        if let TokenTree::Ident(ident) = &token {
+            if ident == "system" {
+                return match tokens.next() {
+                    Some(TokenTree::Ident(name)) => syn::parse2::<Ident>(quote!(#name)).ok(),
+                    _ => None,
+                };
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,572 @@
+//! The checked model: names resolved to dense ids, types resolved to value domains,
+//! constants folded, every runtime fault given a site. It is the one input of code
+//! generation and of the reference interpreter, so it holds everything both need and
+//! nothing of the syntax but spans and source text for messages.
+
+pub mod eval;
+
+use proc_macro2::Span;
+
+/// Index of a global variable in [`System::globals`].
+pub type GlobalId = usize;
+/// Index of a local in its thread's [`Thread::locals`].
+pub type LocalId = usize;
+/// Index of a thread in [`System::threads`].
+pub type ThreadId = usize;
+/// Index of a location in its thread's [`Thread::locations`].
+pub type LocationId = usize;
+/// Index of an enum in [`System::enums`].
+pub type EnumId = usize;
+/// Index of a fault site in [`System::fault_sites`].
+pub type SiteId = u32;
+/// Identifies a quantified variable within one expression tree.
+pub type QuantVarId = u32;
+
+/// A checked BIR system.
+#[derive(Clone, Debug)]
+pub struct System {
+    /// The system's name, a valid Rust identifier.
+    pub name: String,
+    /// Where the name stands; the generated types carry this span.
+    pub name_span: Span,
+    /// Doc comments of the system.
+    pub doc: String,
+    /// Every constant with its folded value, for documentation and tools.
+    pub consts: Vec<Const>,
+    /// Enums in declaration order.
+    pub enums: Vec<Enum>,
+    /// Globals in declaration order.
+    pub globals: Vec<Var>,
+    /// Threads in declaration order.
+    pub threads: Vec<Thread>,
+    /// Invariants in declaration order.
+    pub invariants: Vec<Invariant>,
+    /// Every place where a step or invariant can fault.
+    pub fault_sites: Vec<FaultSite>,
+}
+
+/// A named constant: `Param.N = 5`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Const {
+    /// The const block (`Param`).
+    pub block: String,
+    /// The constant (`N`).
+    pub name: String,
+    /// Its value (booleans as 0/1).
+    pub value: i64,
+    /// Whether it is a boolean.
+    pub is_bool: bool,
+}
+
+/// An enum type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Enum {
+    /// Its name.
+    pub name: String,
+    /// Its values; the ordinal is the index.
+    pub variants: Vec<String>,
+}
+
+/// The domain of a scalar value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    /// false (0) / true (1).
+    Bool,
+    /// The integers `lo..=hi`; a write outside is a range error, or wraps when `wrap`.
+    Int {
+        /// Least value.
+        lo: i64,
+        /// Greatest value.
+        hi: i64,
+        /// Writes wrap modulo `hi - lo + 1` instead of failing.
+        wrap: bool,
+    },
+    /// The ordinals `0..variants` of an enum.
+    Enum(EnumId),
+}
+
+/// The smallest and greatest value of BIR's `int` (32-bit signed).
+pub const INT_MIN: i64 = i32::MIN as i64;
+/// See [`INT_MIN`].
+pub const INT_MAX: i64 = i32::MAX as i64;
+
+impl Scalar {
+    /// BIR's `int`: 32-bit signed, range-checked.
+    pub const INT: Scalar = Scalar::Int {
+        lo: INT_MIN,
+        hi: INT_MAX,
+        wrap: false,
+    };
+
+    /// BIR's `byte`: `int wrap (0, 255)`.
+    pub const BYTE: Scalar = Scalar::Int {
+        lo: 0,
+        hi: 255,
+        wrap: true,
+    };
+
+    /// The least and greatest encoded value.
+    pub fn bounds(self, enums: &[Enum]) -> (i64, i64) {
+        match self {
+            Scalar::Bool => (0, 1),
+            Scalar::Int { lo, hi, .. } => (lo, hi),
+            Scalar::Enum(id) => (0, enums[id].variants.len() as i64 - 1),
+        }
+    }
+
+    /// How many values the domain has.
+    pub fn cardinality(self, enums: &[Enum]) -> u64 {
+        let (lo, hi) = self.bounds(enums);
+        (hi - lo) as u64 + 1
+    }
+
+    /// Bits needed to store a value: ⌈log2(number of values)⌉.
+    pub fn width(self, enums: &[Enum]) -> u32 {
+        bits_for(self.cardinality(enums))
+    }
+
+    /// The default value: 0 if in range, else the lower bound; false; the first variant.
+    pub fn default_value(self) -> i64 {
+        match self {
+            Scalar::Int { lo, hi, .. } if !(lo..=hi).contains(&0) => lo,
+            _ => 0,
+        }
+    }
+
+    /// True when `value` lies in the domain.
+    pub fn contains(self, value: i64, enums: &[Enum]) -> bool {
+        let (lo, hi) = self.bounds(enums);
+        (lo..=hi).contains(&value)
+    }
+}
+
+/// Bits needed to tell `count` values apart: ⌈log2(count)⌉ (0 for a single value).
+pub fn bits_for(count: u64) -> u32 {
+    if count <= 1 {
+        0
+    } else {
+        64 - (count - 1).leading_zeros()
+    }
+}
+
+/// A variable's type: a scalar, or a fixed-size array of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ty {
+    /// The scalar (element) type.
+    pub scalar: Scalar,
+    /// The array length, if an array.
+    pub len: Option<u32>,
+}
+
+impl Ty {
+    /// Number of values stored: 1 for a scalar, the length for an array.
+    pub fn elements(self) -> u32 {
+        self.len.unwrap_or(1)
+    }
+}
+
+/// A global or a local variable.
+#[derive(Clone, Debug)]
+pub struct Var {
+    /// Its name.
+    pub name: String,
+    /// Where it is declared.
+    pub span: Span,
+    /// Doc comments.
+    pub doc: String,
+    /// Its type.
+    pub ty: Ty,
+    /// The initial value of each element (one for a scalar).
+    pub init: Vec<i64>,
+}
+
+/// How a thread's instances come to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreadKind {
+    /// `active thread T()` (one instance, `replicated` false) or `active [k] thread T(..)`.
+    Active {
+        /// The number of instances.
+        count: u32,
+        /// Declared with `[k]`: instances are written `T[i]`.
+        replicated: bool,
+    },
+    /// `thread T(..)`: one instance, not running until `start T(..)`.
+    Started,
+}
+
+/// A thread declaration and its instances.
+#[derive(Clone, Debug)]
+pub struct Thread {
+    /// Its name.
+    pub name: String,
+    /// Where it is declared.
+    pub span: Span,
+    /// Doc comments.
+    pub doc: String,
+    /// Active (and how many instances) or started.
+    pub kind: ThreadKind,
+    /// The parameter of an active thread: read-only, equal to the instance index, not stored.
+    pub index_param: Option<String>,
+    /// The parameter of a started thread: the local it initialises (always local 0).
+    pub start_param: Option<LocalId>,
+    /// Locals of each instance (a started thread's parameter first).
+    pub locals: Vec<Var>,
+    /// Locations; the first is the initial one.
+    pub locations: Vec<Location>,
+    /// Transformations in source order over all locations.
+    pub transforms: Vec<Transform>,
+    /// Some transformation ends the instance (`return` or `exit`), so "ended" is a status.
+    pub can_end: bool,
+    /// Dense id of the first instance; instances of a thread are consecutive.
+    pub first_instance: u32,
+}
+
+impl Thread {
+    /// Number of instances.
+    pub fn instances(&self) -> u32 {
+        match self.kind {
+            ThreadKind::Active { count, .. } => count,
+            ThreadKind::Started => 1,
+        }
+    }
+
+    /// True for `active [k]` threads, whose instances are written `T[i]`.
+    pub fn is_replicated(&self) -> bool {
+        matches!(
+            self.kind,
+            ThreadKind::Active {
+                replicated: true,
+                ..
+            }
+        )
+    }
+
+    /// The status value meaning "ended" (statuses below it are locations).
+    pub fn ended_status(&self) -> i64 {
+        self.locations.len() as i64
+    }
+
+    /// The status value meaning "not started yet".
+    pub fn not_started_status(&self) -> i64 {
+        self.locations.len() as i64 + 1
+    }
+
+    /// How many status values instances of this thread can take: the locations, plus
+    /// "ended" if some transformation can end it, plus "not started" for started threads.
+    /// The encoding leaves out statuses that can never occur, so they cost no bits.
+    pub fn status_count(&self) -> u64 {
+        match self.kind {
+            ThreadKind::Started => self.locations.len() as u64 + 2,
+            ThreadKind::Active { .. } => self.locations.len() as u64 + u64::from(self.can_end),
+        }
+    }
+
+    /// The instance's display name: `Philosopher1` or `Philosopher[2]`.
+    pub fn instance_name(&self, instance: u32) -> String {
+        if self.is_replicated() {
+            format!("{}[{instance}]", self.name)
+        } else {
+            self.name.clone()
+        }
+    }
+}
+
+/// A control location.
+#[derive(Clone, Debug)]
+pub struct Location {
+    /// Its name.
+    pub name: String,
+    /// Where it is declared.
+    pub span: Span,
+    /// Doc comments.
+    pub doc: String,
+    /// Its transformations, as indices into [`Thread::transforms`], in source order.
+    pub transforms: Vec<usize>,
+}
+
+/// Where a transformation goes after its actions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Jump {
+    /// `goto loc;`
+    Goto(LocationId),
+    /// `return;`: the instance ends.
+    Return,
+}
+
+/// A guarded transformation.
+#[derive(Clone, Debug)]
+pub struct Transform {
+    /// The location it leaves.
+    pub location: LocationId,
+    /// The guard (`None` is true).
+    pub guard: Option<Expr>,
+    /// The actions in order.
+    pub actions: Vec<Action>,
+    /// The jump after the actions.
+    pub jump: Jump,
+    /// The transformation as BIR text on one line.
+    pub text: String,
+    /// The source line where it starts (0 if unknown).
+    pub line: u32,
+    /// The `when` or `do` token, for diagnostics.
+    pub span: Span,
+    /// Doc comments.
+    pub doc: String,
+    /// What it may read (guard and actions), for partial-order reduction.
+    pub reads: Vec<Access>,
+    /// What it may write.
+    pub writes: Vec<Access>,
+}
+
+/// A variable (or status) a transformation touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Access {
+    /// A global; `element` is the array index when it is a compile-time constant.
+    Global {
+        /// The global.
+        var: GlobalId,
+        /// The element, when known; `None` means "any" (or the scalar itself).
+        element: Option<u32>,
+    },
+    /// A local of the executing instance.
+    Local(LocalId),
+    /// The status of a thread's instance(s) (read by `T@loc`, written by `start`).
+    Status(ThreadId),
+}
+
+/// A statement of a transformation.
+#[derive(Clone, Debug)]
+pub enum Action {
+    /// `place := value;` — the index (if any) is evaluated before the value; a value
+    /// outside a non-wrapping type is a range error at `site`.
+    Assign {
+        /// The assigned variable or element.
+        place: Place,
+        /// The new value.
+        value: Expr,
+        /// The range-error site of the write.
+        site: SiteId,
+    },
+    /// `assert (cond);`: a false condition is an assertion error at `site`.
+    Assert {
+        /// The condition.
+        cond: Expr,
+        /// The assertion's fault site.
+        site: SiteId,
+    },
+    /// `assume (cond);`: a false condition discards the step.
+    Assume(Expr),
+    /// `start T(arg);`
+    Start {
+        /// The started (non-active) thread.
+        thread: ThreadId,
+        /// The argument, if the thread has a parameter.
+        arg: Option<Expr>,
+        /// Fault site when the instance has already started.
+        site: SiteId,
+        /// Fault site when the argument lies outside the parameter's type.
+        arg_site: SiteId,
+    },
+    /// `exit;`: the instance ends; the rest of the block is skipped.
+    Exit,
+}
+
+/// A variable or array element that can be assigned.
+#[derive(Clone, Debug)]
+pub struct Place {
+    /// The variable.
+    pub var: VarRef,
+    /// The element index, for arrays, with its index-error site.
+    pub index: Option<(Box<Expr>, SiteId)>,
+}
+
+/// A variable of the system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VarRef {
+    /// A global.
+    Global(GlobalId),
+    /// A local of the executing instance.
+    Local(LocalId),
+}
+
+/// Comparison operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+/// Arithmetic operators; all may overflow 64 bits, `/` and `%` may divide by zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`, truncating toward zero.
+    Div,
+    /// `%`, with the sign of the dividend.
+    Rem,
+}
+
+/// A checked expression. Integers, booleans (0/1) and enum ordinals are all `i64` values;
+/// the checker guarantees operands have the right kind.
+#[derive(Clone, Debug)]
+pub enum Expr {
+    /// A boolean constant.
+    Bool(bool),
+    /// An integer constant or enum ordinal.
+    Int(i64),
+    /// A scalar variable.
+    Read(VarRef),
+    /// An array element; an index outside the array is an index error at `site`.
+    Element {
+        /// The array.
+        var: VarRef,
+        /// The index.
+        index: Box<Expr>,
+        /// The index-error site.
+        site: SiteId,
+    },
+    /// The parameter of an active thread: the executing instance's index.
+    InstanceIndex,
+    /// The value of an enclosing quantifier's variable.
+    QuantVar(QuantVarId),
+    /// `!e`
+    Not(Box<Expr>),
+    /// `-e`; overflow (only possible past 64 bits) is a range error at `site`.
+    Neg(Box<Expr>, SiteId),
+    /// Arithmetic on 64-bit intermediates.
+    Arith {
+        /// The operator.
+        op: ArithOp,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+        /// The range-error site raised when the result overflows 64 bits.
+        overflow: SiteId,
+        /// For `/` and `%`: the division-error site raised on a zero divisor.
+        division: Option<SiteId>,
+    },
+    /// A comparison of two ints, two booleans or two values of one enum.
+    Cmp {
+        /// The operator.
+        op: CmpOp,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+    },
+    /// Short-circuit `&&`.
+    And(Box<Expr>, Box<Expr>),
+    /// Short-circuit `||`.
+    Or(Box<Expr>, Box<Expr>),
+    /// `cond ? then : otherwise`; only the chosen branch is evaluated.
+    Cond {
+        /// The condition.
+        cond: Box<Expr>,
+        /// Value when true.
+        then: Box<Expr>,
+        /// Value when false.
+        otherwise: Box<Expr>,
+    },
+    /// `T@loc` / `T[i]@loc`: that instance is running and at `location`.
+    At {
+        /// The thread.
+        thread: ThreadId,
+        /// The instance index of a replicated thread, with its index-error site.
+        instance: Option<(Box<Expr>, SiteId)>,
+        /// The location.
+        location: LocationId,
+    },
+    /// `forall`/`exists var in lo .. hi : (body)`; short-circuits in ascending order.
+    Quant {
+        /// True for `forall`, false for `exists`.
+        forall: bool,
+        /// The bound variable.
+        var: QuantVarId,
+        /// Least value, inclusive.
+        lo: i64,
+        /// Greatest value, exclusive.
+        hi: i64,
+        /// The condition.
+        body: Box<Expr>,
+    },
+}
+
+/// A declared invariant.
+#[derive(Clone, Debug)]
+pub struct Invariant {
+    /// Its name.
+    pub name: String,
+    /// The condition.
+    pub cond: Expr,
+    /// The condition as BIR text.
+    pub text: String,
+    /// The source line (0 if unknown).
+    pub line: u32,
+}
+
+/// The kind of a runtime fault; mirrors the runtime's `FaultKind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FaultKind {
+    /// A false `assert`.
+    Assertion,
+    /// A value outside its type, or 64-bit overflow.
+    Range,
+    /// An index outside its array (or instances).
+    Index,
+    /// Division or remainder by zero.
+    Division,
+    /// `start` of an instance that already started.
+    Start,
+}
+
+/// A place in the model where a run can fault, with the message users read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultSite {
+    /// What kind of fault.
+    pub kind: FaultKind,
+    /// What failed, in the model's terms.
+    pub message: String,
+    /// The source line (0 if unknown).
+    pub line: u32,
+}
+
+impl System {
+    /// Total number of thread instances.
+    pub fn instance_count(&self) -> u32 {
+        self.threads.iter().map(Thread::instances).sum()
+    }
+
+    /// The thread an instance belongs to, and its index within the thread.
+    pub fn instance(&self, instance: u32) -> (ThreadId, u32) {
+        for (id, thread) in self.threads.iter().enumerate() {
+            if instance < thread.first_instance + thread.instances() {
+                return (id, instance - thread.first_instance);
+            }
+        }
+        panic!("instance {instance} does not exist")
+    }
+
+    /// The domain of a variable as seen from `thread`.
+    pub fn var(&self, thread: ThreadId, var: VarRef) -> &Var {
+        match var {
+            VarRef::Global(id) => &self.globals[id],
+            VarRef::Local(id) => &self.threads[thread].locals[id],
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! [`ast`](crate::ast) nodes back to BIR text on one line, as traces and messages show them:
+//! `when !fork[index] do { fork[index] := true; } goto takeRight;`. Parentheses are kept
+//! as written, operators get one space on each side.
+
+use std::fmt::{self, Display, Formatter};
+
+use crate::ast::*;
+
+impl Display for Expr {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Expr::Int { value, .. } => write!(f, "{value}"),
+            Expr::Bool { value, .. } => write!(f, "{value}"),
+            Expr::Name(name) => f.write_str(&name.text),
+            Expr::Member { scope, member } => write!(f, "{}.{}", scope.text, member.text),
+            Expr::Index { array, index, .. } => write!(f, "{}[{index}]", array.text),
+            Expr::At {
+                thread,
+                index,
+                location,
+            } => match index {
+                Some(index) => write!(f, "{}[{index}]@{}", thread.text, location.text),
+                None => write!(f, "{}@{}", thread.text, location.text),
+            },
+            Expr::Quant {
+                kind,
+                var,
+                lo,
+                hi,
+                body,
+                ..
+            } => {
+                let keyword = match kind {
+                    Quantifier::Forall => "forall",
+                    Quantifier::Exists => "exists",
+                };
+                write!(f, "{keyword} {} in {lo} .. {hi} : ({body})", var.text)
+            }
+            Expr::Unary { op, expr, .. } => match op {
+                UnOp::Not => write!(f, "!{expr}"),
+                UnOp::Neg => write!(f, "-{expr}"),
+            },
+            Expr::Binary { op, lhs, rhs, .. } => write!(f, "{lhs} {} {rhs}", op.symbol()),
+            Expr::Cond {
+                cond,
+                then,
+                otherwise,
+            } => write!(f, "{cond} ? {then} : {otherwise}"),
+            Expr::Paren { expr, .. } => write!(f, "({expr})"),
+        }
+    }
+}
+
+impl Display for Action {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Assign { target, value, .. } => write!(f, "{target} := {value};"),
+            Action::Assert { expr, .. } => write!(f, "assert ({expr});"),
+            Action::Assume { expr, .. } => write!(f, "assume ({expr});"),
+            Action::Start { thread, args, .. } => {
+                write!(f, "start {}(", thread.text)?;
+                for (i, arg) in args.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{arg}")?;
+                }
+                f.write_str(");")
+            }
+            Action::Exit { .. } => f.write_str("exit;"),
+        }
+    }
+}
+
+impl Display for Jump {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Jump::Goto { target, .. } => write!(f, "goto {};", target.text),
+            Jump::Return { .. } => f.write_str("return;"),
+        }
+    }
+}
+
+impl Display for Transform {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if let Some(guard) = &self.guard {
+            write!(f, "when {guard} ")?;
+        }
+        f.write_str("do {")?;
+        for action in &self.actions {
+            write!(f, " {action}")?;
+        }
+        if let Some(jump) = &self.inner_jump {
+            write!(f, " {jump}")?;
+        }
+        f.write_str(" }")?;
+        if let Some(jump) = &self.outer_jump {
+            write!(f, " {jump}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Display for Type {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match &self.base {
+            BaseType::Boolean(_) => f.write_str("boolean")?,
+            BaseType::Byte(_) => f.write_str("byte")?,
+            BaseType::Int { range: None, .. } => f.write_str("int")?,
+            BaseType::Int {
+                range: Some(range), ..
+            } => {
+                let wrap = if range.wrap { "wrap " } else { "" };
+                write!(f, "int {wrap}({}, {})", range.lo, range.hi)?
+            }
+            BaseType::Named(name) => f.write_str(&name.text)?,
+        }
+        match &self.len {
+            Some(len) => write!(f, "[{len}]"),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use crate::parse::parse_expr;
+
+    fn round_trip(tokens: proc_macro2::TokenStream) -> String {
+        parse_expr(tokens).expect("parses").to_string()
+    }
+
+    #[test]
+    fn expressions_print_as_written_with_normalised_spacing() {
+        assert_eq!(
+            round_trip(quote!(!fork[(index + 1) % Param.N])),
+            "!fork[(index + 1) % Param.N]"
+        );
+        assert_eq!(
+            round_trip(quote!(index == Param.N - 1 ? index : (index + 1) % Param.N)),
+            "index == Param.N - 1 ? index : (index + 1) % Param.N"
+        );
+        assert_eq!(
+            round_trip(quote!(forall k in 0 .. Param.N : (k == index || level[k] < level[index]))),
+            "forall k in 0 .. Param.N : (k == index || level[k] < level[index])"
+        );
+        assert_eq!(
+            round_trip(quote!(P[2]@critical && Q@idle)),
+            "P[2]@critical && Q@idle"
+        );
+        assert_eq!(round_trip(quote!(-x - -3)), "-x - -3");
+    }
+}
