@@ -1,0 +1,219 @@
+//! Breadth-first search: the counterexample reported is as short as possible.
+//!
+//! The seen set stores states in discovery order, which is breadth-first order, so it *is* the
+//! queue: a cursor walks it. Beside each stored state we keep one link (the parent's index
+//! and the transition from it), from which traces are rebuilt.
+//!
+//! Trace length counts a failing step, so while expanding level `d` a deadlock (a state at
+//! depth `d`) is one step shorter than a fault of a step leaving level `d` or a violating
+//! state at level `d + 1`. Errors found while expanding a level are therefore recorded only
+//! once the level is done, and deadlocks at once: the first finding is always a shortest one.
+
+use std::mem::size_of;
+
+use crate::model::{Model, Successor, TransitionId};
+use crate::report::{Report, Strategy};
+use crate::seen::{IndexedStates, Seen, StateIndex};
+use crate::trace::FindingKind;
+
+use super::search::{Expansion, Search, Visit};
+use super::Options;
+
+/// How a stored state was reached: from `parent` by `transition`.
+#[derive(Clone, Copy)]
+struct Link {
+    parent: StateIndex,
+    transition: TransitionId,
+}
+
+/// An error found while expanding the current level, recorded when the level is done.
+struct PendingError {
+    from: StateIndex,
+    transition: TransitionId,
+    kind: FindingKind,
+}
+
+/// Runs a breadth-first search.
+pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
+    let mut search: Search<'_, M, IndexedStates<M::State>> =
+        Search::new(model, options, Strategy::BreadthFirst);
+    if search.start().is_none() {
+        return search.finish();
+    }
+    let mut links = vec![Link {
+        parent: StateIndex::MAX,
+        transition: TransitionId::MAX,
+    }];
+    // Violating states are stored (they count) but never expanded; their indices ascend.
+    let mut violating: Vec<StateIndex> = Vec::new();
+    let mut skipped = 0;
+    let mut pending: Vec<PendingError> = Vec::new();
+    let mut arena: Vec<Successor<M::State>> = Vec::new();
+    let mut depth = 0;
+    let mut level_end = 1;
+    let mut cursor = 0;
+    while cursor < search.seen.len() && !search.is_stopped() {
+        if cursor == level_end {
+            record_pending(&mut search, &links, &mut pending);
+            if search.is_stopped() {
+                break;
+            }
+            depth += 1;
+            level_end = search.seen.len();
+        }
+        let index = cursor as StateIndex;
+        cursor += 1;
+        if violating.get(skipped) == Some(&index) {
+            skipped += 1;
+            continue;
+        }
+        let state = search.seen.get(index);
+        arena.clear();
+        match search.expand(&state, depth, &mut arena) {
+            Expansion::Explore => {}
+            Expansion::Leaf => continue,
+            Expansion::Deadlock => {
+                search.record(FindingKind::Deadlock, |path| {
+                    path_to(&links, index, path);
+                });
+                continue;
+            }
+        }
+        for successor in &arena {
+            let transition = successor.transition;
+            match search.visit(depth, successor) {
+                Visit::New(..) => links.push(Link {
+                    parent: index,
+                    transition,
+                }),
+                Visit::Violating(new, kind) => {
+                    links.push(Link {
+                        parent: index,
+                        transition,
+                    });
+                    violating.push(new);
+                    pending.push(PendingError {
+                        from: index,
+                        transition,
+                        kind,
+                    });
+                }
+                Visit::Fault(kind) => pending.push(PendingError {
+                    from: index,
+                    transition,
+                    kind,
+                }),
+                Visit::Seen(_) => {}
+                Visit::Stopped => break,
+            }
+        }
+        let links_after_insert = if links.len() == links.capacity() {
+            2 * links.capacity()
+        } else {
+            links.capacity()
+        };
+        search.seen_extra_bytes = links_after_insert * size_of::<Link>();
+        search.frontier_bytes = arena.capacity() * size_of::<Successor<M::State>>()
+            + violating.capacity() * size_of::<StateIndex>()
+            + pending.capacity() * size_of::<PendingError>();
+    }
+    // Errors of the last level, or of a level cut short by a limit, were found all the same.
+    if !search.stopped_at_finding() {
+        record_pending(&mut search, &links, &mut pending);
+    }
+    search.seen_extra_bytes = links.capacity() * size_of::<Link>();
+    search.finish()
+}
+
+/// Records the errors found while expanding the level just finished, in discovery order.
+fn record_pending<M: Model>(
+    search: &mut Search<'_, M, IndexedStates<M::State>>,
+    links: &[Link],
+    pending: &mut Vec<PendingError>,
+) {
+    for error in pending.drain(..) {
+        if search.stopped_at_finding() {
+            break;
+        }
+        search.record(error.kind, |path| {
+            path_to(links, error.from, path);
+            path.push(error.transition);
+        });
+    }
+}
+
+/// Writes the transition ids from the initial state to the state at `index`.
+fn path_to(links: &[Link], index: StateIndex, path: &mut Vec<TransitionId>) {
+    let start = path.len();
+    let mut current = index;
+    while current != 0 {
+        let link = links[current as usize];
+        path.push(link.transition);
+        current = link.parent;
+    }
+    path[start..].reverse();
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_models::{Graph, Philosophers, ReadersWriters, SumToN};
+    use crate::{Checker, FindingKind, Verdict};
+
+    #[test]
+    fn counts_are_those_of_the_depth_first_search() {
+        for n in 2..=5 {
+            for fixed in [false, true] {
+                let model = Philosophers::new(n, fixed);
+                let dfs = Checker::new(model.clone()).keep_going(1).run();
+                let bfs = Checker::new(model).bfs().keep_going(1).run();
+                assert_eq!(dfs.stats().states, bfs.stats().states);
+                assert_eq!(dfs.stats().transitions, bfs.stats().transitions);
+                assert_eq!(dfs.deadlocks(), bfs.deadlocks());
+                assert!(bfs.is_complete());
+            }
+        }
+        let bfs = Checker::new(SumToN).bfs().keep_going(3).run();
+        assert_eq!((bfs.states(), bfs.transitions()), (15_276, 38_174));
+        assert_eq!((bfs.errors(), bfs.deadlocks()), (42, 1));
+        assert_eq!(bfs.findings().len(), 3);
+        let rw = ReadersWriters::new(false).checker().bfs().run();
+        rw.assert_verified();
+        assert_eq!((rw.states(), rw.transitions()), (11, 21));
+    }
+
+    #[test]
+    fn gives_the_shortest_trace() {
+        let report = Checker::new(Graph::diamond_with_fault()).bfs().run();
+        let fault = report.assert_assertion_failure();
+        assert_eq!(fault.transitions().collect::<Vec<_>>(), [1, 3]);
+        let report = Checker::new(Philosophers::two()).bfs().run();
+        assert_eq!(report.assert_deadlock().replay(), "bir1:0.4");
+        // SumToN: the assertion after 4 steps, where depth-first meets a deadlock first.
+        let report = Checker::new(SumToN).bfs().run();
+        assert_eq!(report.verdict(), Verdict::Found(FindingKind::Assertion));
+        assert_eq!(report.assert_assertion_failure().len(), 4);
+    }
+
+    #[test]
+    fn a_deadlock_beats_a_longer_error_found_earlier_in_its_level() {
+        // Level 1 holds 1 (whose step faults: a trace of 2 steps) before 2 (a deadlock: a
+        // trace of 1 step).
+        let graph = Graph::new(3, &[(0, Some(1)), (0, Some(2)), (1, None)]);
+        let report = Checker::new(graph.clone()).bfs().run();
+        assert_eq!(report.verdict(), Verdict::Found(FindingKind::Deadlock));
+        assert_eq!(report.assert_deadlock().replay(), "bir1:1");
+        let dfs = Checker::new(graph).run();
+        assert_eq!(dfs.verdict(), Verdict::Found(FindingKind::Assertion));
+    }
+
+    #[test]
+    fn violating_states_are_stored_but_not_expanded() {
+        let graph = Graph::new(4, &[(0, Some(1)), (1, Some(2)), (0, Some(3)), (3, Some(1))])
+            .bad(&[1])
+            .end(&[3]);
+        let report = Checker::new(graph).bfs().keep_going(5).run();
+        assert_eq!((report.states(), report.transitions()), (3, 3));
+        assert_eq!((report.errors(), report.deadlocks()), (1, 0));
+        assert_eq!(report.assert_invariant_violation().replay(), "bir1:0");
+    }
+}

@@ -1,0 +1,331 @@
+//! Printing decoded states and values in the model's own terms.
+
+use std::fmt;
+
+use crate::model::{ModelInfo, SlotInfo, SlotKind};
+use crate::trace::Step;
+
+/// A decoded state printed in the model's terms:
+/// `fork = [true, false], x = 3, c = Color.Red, Philosopher[1] @ takeRight, Worker ended`.
+///
+/// Consecutive elements of one array are grouped, booleans print as `true`/`false`, enums
+/// as `Enum.Variant`, and thread statuses as `@ location`, `ended` or `not started`. A value
+/// that does not fit its slot (which a correct model never produces) prints as `?value`.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use bir_runtime::{ModelInfo, SlotInfo, SlotKind, StateDisplay};
+///
+/// let slot = |name: &'static str, element, kind| SlotInfo { name: name.into(), element, kind };
+/// let info = ModelInfo {
+///     name: "Table".into(),
+///     slots: vec![
+///         slot("fork", Some(0), SlotKind::Bool),
+///         slot("fork", Some(1), SlotKind::Bool),
+///         slot("x", None, SlotKind::Int),
+///         slot("Worker", None, SlotKind::Status { locations: vec!["idle".into(), "busy".into()].into() }),
+///     ]
+///     .into(),
+///     transitions: Cow::Borrowed(&[]),
+///     fault_sites: Cow::Borrowed(&[]),
+///     invariants: Cow::Borrowed(&[]),
+/// };
+/// let text = StateDisplay::new(&info, &[1, 0, 3, 1]).to_string();
+/// assert_eq!(text, "fork = [true, false], x = 3, Worker @ busy");
+/// assert_eq!(StateDisplay::new(&info, &[0, 0, -1, 2]).to_string(), "fork = [false, false], x = -1, Worker ended");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct StateDisplay<'a> {
+    /// The model's description (for slot names and kinds).
+    pub info: &'a ModelInfo,
+    /// One value per slot, as [`Model::decode`](crate::Model::decode) writes them.
+    pub values: &'a [i64],
+}
+
+impl<'a> StateDisplay<'a> {
+    /// Prints `values` (a decoded state of the model `info` describes).
+    pub fn new(info: &'a ModelInfo, values: &'a [i64]) -> Self {
+        StateDisplay { info, values }
+    }
+}
+
+impl fmt::Display for StateDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let slots = &self.info.slots;
+        let count = slots.len().min(self.values.len());
+        let mut i = 0;
+        let mut first = true;
+        while i < count {
+            if !first {
+                f.write_str(", ")?;
+            }
+            first = false;
+            let slot = &slots[i];
+            if let SlotKind::Status { .. } = slot.kind {
+                write_slot_name(f, slot)?;
+                match value_text(&slot.kind, self.values[i]) {
+                    ValueText::Location(location) => write!(f, " @ {location}")?,
+                    other => write!(f, " {other}")?,
+                }
+                i += 1;
+            } else if slot.element.is_some() {
+                // The run of consecutive elements of this array.
+                let end = (i..count)
+                    .find(|&j| slots[j].name != slot.name || slots[j].element.is_none())
+                    .unwrap_or(count);
+                write!(f, "{} = [", slot.name)?;
+                for j in i..end {
+                    if j > i {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}", value_text(&slots[j].kind, self.values[j]))?;
+                }
+                f.write_str("]")?;
+                i = end;
+            } else {
+                write!(
+                    f,
+                    "{} = {}",
+                    slot.name,
+                    value_text(&slot.kind, self.values[i])
+                )?;
+                i += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes `fork[3]` for an array element, the name otherwise.
+fn write_slot_name(f: &mut fmt::Formatter<'_>, slot: &SlotInfo) -> fmt::Result {
+    match slot.element {
+        Some(index) => write!(f, "{}[{}]", slot.name, index),
+        None => f.write_str(&slot.name),
+    }
+}
+
+/// A slot's value in the model's terms.
+enum ValueText<'a> {
+    Bool(bool),
+    Int(i64),
+    Enum(&'a str, &'a str),
+    Location(&'a str),
+    Ended,
+    NotStarted,
+    Invalid(i64),
+}
+
+fn value_text(kind: &SlotKind, value: i64) -> ValueText<'_> {
+    let index = usize::try_from(value).ok();
+    match kind {
+        SlotKind::Bool => match value {
+            0 => ValueText::Bool(false),
+            1 => ValueText::Bool(true),
+            _ => ValueText::Invalid(value),
+        },
+        SlotKind::Int => ValueText::Int(value),
+        SlotKind::Enum { name, variants } => match index.and_then(|i| variants.get(i)) {
+            Some(variant) => ValueText::Enum(name, variant),
+            None => ValueText::Invalid(value),
+        },
+        SlotKind::Status { locations } => match index {
+            Some(i) if i < locations.len() => ValueText::Location(&locations[i]),
+            Some(i) if i == locations.len() => ValueText::Ended,
+            Some(i) if i == locations.len() + 1 => ValueText::NotStarted,
+            _ => ValueText::Invalid(value),
+        },
+    }
+}
+
+impl fmt::Display for ValueText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ValueText::Bool(value) => write!(f, "{value}"),
+            ValueText::Int(value) => write!(f, "{value}"),
+            ValueText::Enum(name, variant) => write!(f, "{name}.{variant}"),
+            ValueText::Location(location) => f.write_str(location),
+            ValueText::Ended => f.write_str("ended"),
+            ValueText::NotStarted => f.write_str("not started"),
+            ValueText::Invalid(value) => write!(f, "?{value}"),
+        }
+    }
+}
+
+/// The instances that are running in a decoded state, with their location.
+pub(crate) fn running_instances<'a>(
+    info: &'a ModelInfo,
+    values: &'a [i64],
+) -> impl Iterator<Item = (String, &'a str)> + 'a {
+    info.slots
+        .iter()
+        .zip(values)
+        .filter_map(|(slot, &value)| match value_text(&slot.kind, value) {
+            ValueText::Location(location) => {
+                let name = match slot.element {
+                    Some(index) => format!("{}[{}]", slot.name, index),
+                    None => slot.name.to_string(),
+                };
+                Some((name, location))
+            }
+            _ => None,
+        })
+}
+
+/// The variables a step changed, `fork2: false -> true, x: 0 -> 1`. The executing
+/// instance's own move is left out: the step's heading already shows it.
+#[derive(Clone, Copy)]
+pub(crate) struct ChangeDisplay<'a> {
+    info: &'a ModelInfo,
+    step: &'a Step,
+}
+
+impl<'a> ChangeDisplay<'a> {
+    /// None when the step changed nothing worth a line.
+    pub(crate) fn new(info: &'a ModelInfo, step: &'a Step) -> Option<Self> {
+        let display = ChangeDisplay { info, step };
+        let shows_something = display.shown().next().is_some();
+        shows_something.then_some(display)
+    }
+
+    fn shown(&self) -> impl Iterator<Item = (&'a SlotInfo, i64, i64)> + '_ {
+        let mover = self
+            .info
+            .transitions
+            .get(self.step.transition as usize)
+            .map(|t| &*t.thread);
+        self.step.changes.iter().filter_map(move |change| {
+            let slot = self.info.slots.get(change.slot as usize)?;
+            let own_move =
+                matches!(slot.kind, SlotKind::Status { .. }) && Some(&*slot.name) == mover;
+            (!own_move).then_some((slot, change.old, change.new))
+        })
+    }
+}
+
+impl fmt::Display for ChangeDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (slot, old, new)) in self.shown().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write_slot_name(f, slot)?;
+            write!(
+                f,
+                ": {} -> {}",
+                value_text(&slot.kind, old),
+                value_text(&slot.kind, new)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// An integer with `,` between groups of three digits: `1,234,567`.
+pub(crate) struct Thousands(pub(crate) u64);
+
+impl fmt::Display for Thousands {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let digits = self.0.to_string();
+        for (i, digit) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                f.write_str(",")?;
+            }
+            write!(f, "{digit}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A count and a noun, in the plural unless the count is 1: `1 deadlock`, `1,024 states`.
+pub(crate) struct Counted(pub(crate) u64, pub(crate) &'static str);
+
+impl fmt::Display for Counted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = if self.0 == 1 { "" } else { "s" };
+        write!(f, "{} {}{plural}", Thousands(self.0), self.1)
+    }
+}
+
+/// A byte count in binary units: `512 B`, `1.5 KiB`, `3.2 GiB`.
+pub(crate) struct Bytes(pub(crate) usize);
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+        let mut value = self.0 as f64;
+        let mut unit = 0;
+        while value >= 1024.0 && unit + 1 < UNITS.len() {
+            value /= 1024.0;
+            unit += 1;
+        }
+        if unit == 0 {
+            write!(f, "{} B", self.0)
+        } else {
+            write!(f, "{value:.1} {}", UNITS[unit])
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_models::Philosophers;
+    use crate::trace::Change;
+    use crate::Model;
+
+    #[test]
+    fn numbers_are_grouped() {
+        assert_eq!(Thousands(0).to_string(), "0");
+        assert_eq!(Thousands(999).to_string(), "999");
+        assert_eq!(Thousands(1_000).to_string(), "1,000");
+        assert_eq!(Thousands(18_378_370).to_string(), "18,378,370");
+        assert_eq!(Bytes(512).to_string(), "512 B");
+        assert_eq!(Bytes(1536).to_string(), "1.5 KiB");
+    }
+
+    #[test]
+    fn arrays_enums_and_statuses_print_in_model_terms() {
+        let model = Philosophers::new(3, false);
+        let mut values = Vec::new();
+        model.decode(&model.initial_state(), &mut values);
+        assert_eq!(
+            StateDisplay::new(model.info(), &values).to_string(),
+            "fork = [false, false, false], Philosopher[0] @ takeLeft, \
+             Philosopher[1] @ takeLeft, Philosopher[2] @ takeLeft"
+        );
+        let enum_kind = SlotKind::Enum {
+            name: "Color".into(),
+            variants: vec!["Red".into(), "Green".into()].into(),
+        };
+        assert_eq!(value_text(&enum_kind, 1).to_string(), "Color.Green");
+        assert_eq!(value_text(&enum_kind, 2).to_string(), "?2");
+        let status = SlotKind::Status {
+            locations: vec!["a".into()].into(),
+        };
+        assert_eq!(value_text(&status, 2).to_string(), "not started");
+        assert_eq!(value_text(&SlotKind::Bool, 7).to_string(), "?7");
+    }
+
+    #[test]
+    fn changes_leave_out_the_executing_instance_move() {
+        let model = Philosophers::new(3, false);
+        let step = Step {
+            transition: 4, // Philosopher[1] takeLeft
+            changes: vec![
+                Change {
+                    slot: 1,
+                    old: 0,
+                    new: 1,
+                },
+                Change {
+                    slot: 4,
+                    old: 0,
+                    new: 1,
+                },
+            ],
+            fault: None,
+        };
+        let shown = ChangeDisplay::new(model.info(), &step).unwrap();
+        assert_eq!(shown.to_string(), "fork[1]: false -> true");
+    }
+}

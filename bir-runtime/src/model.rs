@@ -1,0 +1,193 @@
+//! The contract between a model and the search: what `bir!` generates for each system (and
+//! what the reference interpreter implements), and the static description of the model that
+//! traces and reports are printed from.
+
+use std::borrow::Cow;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// A transition: one guarded transformation of one thread instance. Indexes
+/// [`ModelInfo::transitions`]; the order of that table is the fixed successor order.
+pub type TransitionId = u32;
+
+/// A runtime fault of the model raised by one step (or by an invariant): which fault site
+/// raised it (an index into [`ModelInfo::fault_sites`]) and the offending value (the
+/// out-of-range value, the bad index, the divisor...; 0 when there is none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fault {
+    /// Index into [`ModelInfo::fault_sites`].
+    pub site: u32,
+    /// The value that caused the fault, for the message.
+    pub value: i64,
+}
+
+/// What executing one enabled transition produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome<S> {
+    /// The step succeeded and leads to this state.
+    Next(S),
+    /// The step failed at run time (assertion, range, index, division or start error). It
+    /// counts as a transition and yields no successor.
+    Fault(Fault),
+}
+
+/// One enabled transition of a state and its outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Successor<S> {
+    /// The transition that was executed.
+    pub transition: TransitionId,
+    /// The state it leads to, or the fault it raised.
+    pub outcome: Outcome<S>,
+}
+
+/// Why a state fails its invariants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InvariantFailure {
+    /// The invariant with this index in [`ModelInfo::invariants`] is false.
+    Violated(u32),
+    /// Evaluating an invariant faulted (an index or division error).
+    Fault(Fault),
+}
+
+/// A finite transition system that the checker can explore.
+///
+/// Implemented by the code `bir!` generates for a system (with a bit-packed `State`) and by
+/// hand-written or interpreted models. All methods must be deterministic: traces are rebuilt
+/// and replayed from transition ids, so the same state must always produce the same
+/// successors in the same order.
+pub trait Model {
+    /// One state of the system. Generated models pack it into as few bits as its variables
+    /// need, so that hashing, comparing and storing it is cheap.
+    type State: Copy + Eq + Hash + Send + Sync + Debug + 'static;
+
+    /// The static description of the model: variable slots, transitions, fault sites.
+    fn info(&self) -> &ModelInfo;
+
+    /// The initial state: every variable at its initial value, active instances at their
+    /// first location, the other instances not started.
+    fn initial_state(&self) -> Self::State;
+
+    /// Appends every enabled transition of `state` with its outcome to `out`, in the fixed
+    /// order (threads in declaration order, instances by index, transformations in source
+    /// order). Does not clear `out`; must not allocate beyond growing `out`.
+    fn successors(&self, state: &Self::State, out: &mut Vec<Successor<Self::State>>);
+
+    /// Checks every invariant of the system on `state`, in declaration order.
+    fn check_invariants(&self, state: &Self::State) -> Result<(), InvariantFailure>;
+
+    /// True when every instance that has started has ended (a valid end state: having no
+    /// enabled transition there is not a deadlock).
+    fn is_end_state(&self, state: &Self::State) -> bool;
+
+    /// Clears `values` and writes the value of every slot of [`ModelInfo::slots`] in `state`,
+    /// in slot order: booleans as 0/1, enums by ordinal, statuses by [`SlotKind::Status`].
+    fn decode(&self, state: &Self::State, values: &mut Vec<i64>);
+}
+
+/// The static description of a model: what traces and reports are printed from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelInfo {
+    /// The system's name.
+    pub name: Cow<'static, str>,
+    /// Every value of a state, in the order [`Model::decode`] writes them.
+    pub slots: Cow<'static, [SlotInfo]>,
+    /// Every transition, in successor order; a [`TransitionId`] indexes this table.
+    pub transitions: Cow<'static, [TransitionInfo]>,
+    /// Every place where a step or an invariant can fault; [`Fault::site`] indexes this table.
+    pub fault_sites: Cow<'static, [FaultSite]>,
+    /// The invariants, in declaration order.
+    pub invariants: Cow<'static, [InvariantInfo]>,
+}
+
+/// One value of a state: a scalar variable, an array element, an instance's status or one
+/// of its locals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlotInfo {
+    /// The variable as users write it: `fork`, `Philosopher[1]` (a status), `Worker.count`
+    /// (a local of a single-instance thread), `P[2].level` (a local of instance 2).
+    pub name: Cow<'static, str>,
+    /// For an array element, its index (`fork[3]` has name `fork` and element `Some(3)`).
+    pub element: Option<u32>,
+    /// How the value is read.
+    pub kind: SlotKind,
+}
+
+/// How a slot's value is read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SlotKind {
+    /// 0 is false, 1 is true.
+    Bool,
+    /// The value itself.
+    Int,
+    /// The ordinal of one of these variants.
+    Enum {
+        /// The enum's name (`Color`).
+        name: Cow<'static, str>,
+        /// Its variants in declaration order (`Red`, `Green`).
+        variants: Cow<'static, [Cow<'static, str>]>,
+    },
+    /// A thread instance's status: a value `v < locations.len()` means "at location
+    /// `locations[v]`", `locations.len()` means ended and `locations.len() + 1` means not
+    /// started yet.
+    Status {
+        /// The thread's locations in declaration order.
+        locations: Cow<'static, [Cow<'static, str>]>,
+    },
+}
+
+/// One transition of the model: a transformation of one thread instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TransitionInfo {
+    /// The instance that executes it: `Philosopher1`, or `Philosopher[2]` when replicated.
+    pub thread: Cow<'static, str>,
+    /// Dense index of that instance (threads in declaration order, instances by index).
+    pub instance: u32,
+    /// The location it leaves.
+    pub from: Cow<'static, str>,
+    /// The location it jumps to, or `return` when it ends the instance.
+    pub to: Cow<'static, str>,
+    /// The transformation's BIR text on one line: `when !fork2 do { fork2 := true; } goto loc1;`.
+    pub text: Cow<'static, str>,
+    /// The line of the model source where the transformation starts (0 when unknown).
+    pub line: u32,
+}
+
+/// What went wrong, for a fault or a finding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FaultKind {
+    /// An `assert` whose condition was false.
+    Assertion,
+    /// A write (or a `start` argument) outside the variable's range, or arithmetic that
+    /// overflowed 64 bits.
+    Range,
+    /// An array index, or a `T[i]@loc` instance, outside its bounds.
+    Index,
+    /// `/` or `%` by zero.
+    Division,
+    /// `start` of an instance that is running or has ended.
+    Start,
+}
+
+/// A place in the model where a step can fault, with the message to print.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultSite {
+    /// The kind of fault raised here.
+    pub kind: FaultKind,
+    /// What failed, in the model's terms; `{value}` stands for [`Fault::value`]:
+    /// `assertion failed: incs <= 1`, ``index {value} out of bounds in `fork[i]` ``,
+    /// ``x := x + 1; writes {value}, outside `x`'s type int (0, 3)``.
+    pub message: Cow<'static, str>,
+    /// The line of the model source (0 when unknown).
+    pub line: u32,
+}
+
+/// A declared invariant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvariantInfo {
+    /// Its name (`MutualExclusion`).
+    pub name: Cow<'static, str>,
+    /// Its expression as BIR text.
+    pub text: Cow<'static, str>,
+    /// The line of the model source (0 when unknown).
+    pub line: u32,
+}

@@ -1,0 +1,611 @@
+//! Hand-written models, so that the checker is tested without the macro. Each encodes a
+//! reference model of `/work/shared/models` (same transition order, same slots) or a tiny
+//! graph built for one test.
+
+use std::borrow::Cow;
+
+use crate::model::{
+    Fault, FaultKind, FaultSite, InvariantFailure, InvariantInfo, Model, ModelInfo, Outcome,
+    SlotInfo, SlotKind, Successor, TransitionInfo,
+};
+use crate::Checker;
+
+fn slot(name: impl Into<String>, element: Option<u32>, kind: SlotKind) -> SlotInfo {
+    SlotInfo {
+        name: Cow::Owned(name.into()),
+        element,
+        kind,
+    }
+}
+
+fn status(locations: &[&'static str]) -> SlotKind {
+    SlotKind::Status {
+        locations: locations.iter().map(|&l| Cow::Borrowed(l)).collect(),
+    }
+}
+
+fn transition(
+    thread: impl Into<Cow<'static, str>>,
+    instance: u32,
+    from: impl Into<Cow<'static, str>>,
+    to: impl Into<Cow<'static, str>>,
+    text: impl Into<Cow<'static, str>>,
+    line: u32,
+) -> TransitionInfo {
+    TransitionInfo {
+        thread: thread.into(),
+        instance,
+        from: from.into(),
+        to: to.into(),
+        text: text.into(),
+        line,
+    }
+}
+
+/// `dining_philosophers.bir` (and `_fixed`) for `n` philosophers; with `n = 2` and the
+/// textbook names, `two_dining_philosophers.bir`. State: fork bits, then 2 bits of location
+/// per philosopher. Philosopher `i`'s transition at location `l` has id `4 i + l`.
+#[derive(Clone, Debug)]
+pub(crate) struct Philosophers {
+    n: u32,
+    fixed: bool,
+    info: ModelInfo,
+}
+
+impl Philosophers {
+    const LOCATIONS: [&'static str; 4] = ["takeLeft", "takeRight", "putRight", "putLeft"];
+
+    pub(crate) fn new(n: u32, fixed: bool) -> Self {
+        assert!((2..=16).contains(&n));
+        let mut slots: Vec<SlotInfo> = (0..n)
+            .map(|i| slot("fork", Some(i), SlotKind::Bool))
+            .collect();
+        let mut transitions = Vec::new();
+        for i in 0..n {
+            slots.push(slot(
+                format!("Philosopher[{i}]"),
+                None,
+                status(&Self::LOCATIONS),
+            ));
+            for l in 0..4 {
+                let to = Self::LOCATIONS[(l + 1) % 4];
+                let text = format!("... goto {to};");
+                let name = format!("Philosopher[{i}]");
+                transitions.push(transition(
+                    name,
+                    i,
+                    Self::LOCATIONS[l],
+                    to,
+                    text,
+                    10 + l as u32,
+                ));
+            }
+        }
+        let name = if fixed {
+            "DiningPhilosophersFixed"
+        } else {
+            "DiningPhilosophers"
+        };
+        Philosophers {
+            n,
+            fixed,
+            info: ModelInfo {
+                name: name.into(),
+                slots: slots.into(),
+                transitions: transitions.into(),
+                fault_sites: Cow::Borrowed(&[]),
+                invariants: Cow::Borrowed(&[]),
+            },
+        }
+    }
+
+    /// `two_dining_philosophers.bir`, with its names and texts.
+    pub(crate) fn two() -> Self {
+        let mut model = Philosophers::new(2, false);
+        let locations: &[&'static str] = &["loc0", "loc1", "loc2", "loc3"];
+        let forks = [["fork1", "fork2"], ["fork2", "fork1"]];
+        let mut slots = vec![
+            slot("fork1", None, SlotKind::Bool),
+            slot("fork2", None, SlotKind::Bool),
+        ];
+        let mut transitions = Vec::new();
+        for (i, [first, second]) in forks.iter().enumerate() {
+            let thread = format!("Philosopher{}", i + 1);
+            slots.push(slot(thread.clone(), None, status(locations)));
+            let texts = [
+                format!("when !{first} do {{ {first} := true; }} goto loc1;"),
+                format!("when !{second} do {{ {second} := true; }} goto loc2;"),
+                format!("do {{ {second} := false; }} goto loc3;"),
+                format!("do {{ {first} := false; }} goto loc0;"),
+            ];
+            for (l, text) in texts.into_iter().enumerate() {
+                let line = 7 + 4 * l as u32 + 20 * i as u32;
+                let to = locations[(l + 1) % 4];
+                transitions.push(transition(
+                    thread.clone(),
+                    i as u32,
+                    locations[l],
+                    to,
+                    text,
+                    line,
+                ));
+            }
+        }
+        model.info.name = "TwoDiningPhilosophers".into();
+        model.info.slots = slots.into();
+        model.info.transitions = transitions.into();
+        model
+    }
+
+    fn forks_of(&self, i: u32) -> (u32, u32) {
+        let right = (i + 1) % self.n;
+        if self.fixed && i == self.n - 1 {
+            (right, i)
+        } else {
+            (i, right)
+        }
+    }
+
+    fn location(&self, state: u64, i: u32) -> u64 {
+        (state >> (self.n + 2 * i)) & 3
+    }
+}
+
+impl Model for Philosophers {
+    type State = u64;
+
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    fn initial_state(&self) -> u64 {
+        0
+    }
+
+    fn successors(&self, &state: &u64, out: &mut Vec<Successor<u64>>) {
+        for i in 0..self.n {
+            let location = self.location(state, i);
+            let (first, second) = self.forks_of(i);
+            let fork = if matches!(location, 0 | 3) {
+                first
+            } else {
+                second
+            };
+            let taken = state & (1 << fork) != 0;
+            let next = match location {
+                0 | 1 if taken => continue,
+                0 | 1 => state | (1 << fork),
+                _ => state & !(1 << fork),
+            };
+            let shift = self.n + 2 * i;
+            let next = (next & !(3 << shift)) | (((location + 1) % 4) << shift);
+            out.push(Successor {
+                transition: 4 * i + location as u32,
+                outcome: Outcome::Next(next),
+            });
+        }
+    }
+
+    fn check_invariants(&self, _: &u64) -> Result<(), InvariantFailure> {
+        Ok(())
+    }
+
+    fn is_end_state(&self, _: &u64) -> bool {
+        false
+    }
+
+    fn decode(&self, &state: &u64, values: &mut Vec<i64>) {
+        values.clear();
+        values.extend((0..self.n).map(|i| ((state >> i) & 1) as i64));
+        values.extend((0..self.n).map(|i| self.location(state, i) as i64));
+    }
+}
+
+/// `sum_to_n.bir` with N = 2: bytes `x := 1`, `t1`, `t2`; Thread0 asserts `x != 2` once;
+/// Thread1 and Thread2 copy x into the temporaries and write their sum back. State: x, t1, t2
+/// in the low three bytes, then the locations (Thread0: 1 bit, the others 2 bits).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SumToN;
+
+static SUM_TO_N_SLOTS: [SlotInfo; 6] = {
+    const LOC0: &[Cow<'static, str>] = &[Cow::Borrowed("loc0")];
+    const LOCS: &[Cow<'static, str>] = &[
+        Cow::Borrowed("loc0"),
+        Cow::Borrowed("loc1"),
+        Cow::Borrowed("loc2"),
+    ];
+    const fn slot(name: &'static str, kind: SlotKind) -> SlotInfo {
+        SlotInfo {
+            name: Cow::Borrowed(name),
+            element: None,
+            kind,
+        }
+    }
+    [
+        slot("x", SlotKind::Int),
+        slot("t1", SlotKind::Int),
+        slot("t2", SlotKind::Int),
+        slot(
+            "Thread0",
+            SlotKind::Status {
+                locations: Cow::Borrowed(LOC0),
+            },
+        ),
+        slot(
+            "Thread1",
+            SlotKind::Status {
+                locations: Cow::Borrowed(LOCS),
+            },
+        ),
+        slot(
+            "Thread2",
+            SlotKind::Status {
+                locations: Cow::Borrowed(LOCS),
+            },
+        ),
+    ]
+};
+
+impl SumToN {
+    const ASSERT: Fault = Fault { site: 0, value: 0 };
+
+    fn info_owned() -> ModelInfo {
+        let mut transitions = vec![transition(
+            "Thread0",
+            0,
+            "loc0",
+            "return",
+            "do { assert (x != Param.N); } return;",
+            14,
+        )];
+        for (i, thread) in ["Thread1", "Thread2"].into_iter().enumerate() {
+            let base = 19 + 9 * i as u32;
+            transitions.extend([
+                transition(
+                    thread,
+                    1 + i as u32,
+                    "loc0",
+                    "loc1",
+                    "when x != 0 do { t1 := x; } goto loc1;",
+                    base,
+                ),
+                transition(
+                    thread,
+                    1 + i as u32,
+                    "loc1",
+                    "loc2",
+                    "do { t2 := x; } goto loc2;",
+                    base + 2,
+                ),
+                transition(
+                    thread,
+                    1 + i as u32,
+                    "loc2",
+                    "loc0",
+                    "do { x := t1 + t2; } goto loc0;",
+                    base + 4,
+                ),
+            ]);
+        }
+        ModelInfo {
+            name: "SumToN".into(),
+            slots: Cow::Borrowed(&SUM_TO_N_SLOTS),
+            transitions: transitions.into(),
+            fault_sites: vec![FaultSite {
+                kind: FaultKind::Assertion,
+                message: "assertion failed: x != Param.N".into(),
+                line: 14,
+            }]
+            .into(),
+            invariants: Cow::Borrowed(&[]),
+        }
+    }
+
+    fn field(state: u32, shift: u32, bits: u32) -> u32 {
+        (state >> shift) & ((1 << bits) - 1)
+    }
+}
+
+impl Model for SumToN {
+    type State = u32;
+
+    fn info(&self) -> &ModelInfo {
+        static INFO: std::sync::OnceLock<ModelInfo> = std::sync::OnceLock::new();
+        INFO.get_or_init(SumToN::info_owned)
+    }
+
+    fn initial_state(&self) -> u32 {
+        1
+    }
+
+    fn successors(&self, &state: &u32, out: &mut Vec<Successor<u32>>) {
+        let x = Self::field(state, 0, 8);
+        if Self::field(state, 24, 1) == 0 {
+            let outcome = if x == 2 {
+                Outcome::Fault(Self::ASSERT)
+            } else {
+                Outcome::Next(state | 1 << 24)
+            };
+            out.push(Successor {
+                transition: 0,
+                outcome,
+            });
+        }
+        for i in 0..2 {
+            let shift = 25 + 2 * i;
+            let location = Self::field(state, shift, 2);
+            let (t1, t2) = (Self::field(state, 8, 8), Self::field(state, 16, 8));
+            let (field, value) = match location {
+                0 if x == 0 => continue,
+                0 => (8, x),
+                1 => (16, x),
+                _ => (0, (t1 + t2) % 256),
+            };
+            let next = (state & !(0xff << field)) | (value << field);
+            let next = (next & !(3 << shift)) | (((location + 1) % 3) << shift);
+            out.push(Successor {
+                transition: 1 + 3 * i + location,
+                outcome: Outcome::Next(next),
+            });
+        }
+    }
+
+    fn check_invariants(&self, _: &u32) -> Result<(), InvariantFailure> {
+        Ok(())
+    }
+
+    fn is_end_state(&self, _: &u32) -> bool {
+        false
+    }
+
+    fn decode(&self, &state: &u32, values: &mut Vec<i64>) {
+        values.clear();
+        let fields = [(0, 8), (8, 8), (16, 8), (24, 1), (25, 2), (27, 2)];
+        values.extend(
+            fields
+                .iter()
+                .map(|&(s, b)| i64::from(Self::field(state, s, b))),
+        );
+    }
+}
+
+/// `readers_writers.bir` (2 readers, 1 writer) with its invariant declared
+/// (`RW: (nr == 0 || nw == 0) && nw <= 1`). `broken` drops the writer's `nr == 0` guard, so
+/// the invariant fails. State: `[nr, nw, Reader[0], Reader[1], Writer[0]]`.
+#[derive(Clone, Debug)]
+pub(crate) struct ReadersWriters {
+    broken: bool,
+    info: ModelInfo,
+}
+
+impl ReadersWriters {
+    pub(crate) fn new(broken: bool) -> Self {
+        let locations = ["loc0", "loc1", "loc2"];
+        let mut slots = vec![
+            slot("nr", None, SlotKind::Int),
+            slot("nw", None, SlotKind::Int),
+        ];
+        let mut transitions = Vec::new();
+        for (instance, thread) in ["Reader[0]", "Reader[1]", "Writer[0]"]
+            .into_iter()
+            .enumerate()
+        {
+            slots.push(slot(thread, None, status(&locations)));
+            for l in 0..3 {
+                let to = locations[(l + 1) % 3];
+                transitions.push(transition(
+                    thread,
+                    instance as u32,
+                    locations[l],
+                    to,
+                    "...",
+                    0,
+                ));
+            }
+        }
+        ReadersWriters {
+            broken,
+            info: ModelInfo {
+                name: "ReadersWriters".into(),
+                slots: slots.into(),
+                transitions: transitions.into(),
+                fault_sites: Cow::Borrowed(&[]),
+                invariants: vec![InvariantInfo {
+                    name: "RW".into(),
+                    text: "(nr == 0 || nw == 0) && nw <= 1".into(),
+                    line: 9,
+                }]
+                .into(),
+            },
+        }
+    }
+
+    /// What generated code provides as `Name::checker()`.
+    pub(crate) fn checker(self) -> Checker<Self> {
+        Checker::new(self)
+    }
+}
+
+impl Model for ReadersWriters {
+    type State = [i8; 5];
+
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    fn initial_state(&self) -> [i8; 5] {
+        [0; 5]
+    }
+
+    fn successors(&self, state: &[i8; 5], out: &mut Vec<Successor<[i8; 5]>>) {
+        let [nr, nw, ..] = *state;
+        for instance in 0..3 {
+            let location = state[2 + instance];
+            let writer = instance == 2;
+            let (counter, enabled) = match (writer, location) {
+                (false, 0) => (0, nw == 0),
+                (true, 0) => (1, (self.broken || nr == 0) && nw < 1),
+                (_, _) => (usize::from(writer), true),
+            };
+            if !enabled {
+                continue;
+            }
+            let mut next = *state;
+            match location {
+                0 => next[counter] += 1,
+                2 => next[counter] -= 1,
+                _ => {}
+            }
+            next[2 + instance] = (location + 1) % 3;
+            out.push(Successor {
+                transition: 3 * instance as u32 + location as u32,
+                outcome: Outcome::Next(next),
+            });
+        }
+    }
+
+    fn check_invariants(&self, state: &[i8; 5]) -> Result<(), InvariantFailure> {
+        let [nr, nw, ..] = *state;
+        if (nr == 0 || nw == 0) && nw <= 1 {
+            Ok(())
+        } else {
+            Err(InvariantFailure::Violated(0))
+        }
+    }
+
+    fn is_end_state(&self, _: &[i8; 5]) -> bool {
+        false
+    }
+
+    fn decode(&self, state: &[i8; 5], values: &mut Vec<i64>) {
+        values.clear();
+        values.extend(state.iter().map(|&v| i64::from(v)));
+    }
+}
+
+/// A tiny explicit graph, for tests that need one precise shape. Nodes are states; edge `k`
+/// of the list is transition `k` (listed in successor order), going to `Some(node)` or
+/// faulting (an assertion) when the target is `None`. `bad` nodes violate the invariant,
+/// `end` nodes are valid end states.
+#[derive(Clone, Debug)]
+pub(crate) struct Graph {
+    edges: Vec<(u8, Option<u8>)>,
+    bad: Vec<u8>,
+    end: Vec<u8>,
+    info: ModelInfo,
+}
+
+impl Graph {
+    pub(crate) fn new(nodes: u8, edges: &[(u8, Option<u8>)]) -> Self {
+        let transitions = edges
+            .iter()
+            .map(|&(from, to)| {
+                let text = match to {
+                    Some(to) => format!("goto n{to};"),
+                    None => "do { assert (false); } return;".to_owned(),
+                };
+                let to_name = to.map_or("return".to_owned(), |to| format!("n{to}"));
+                transition("T", 0, format!("n{from}"), to_name, text, 0)
+            })
+            .collect::<Vec<_>>();
+        let in_range = |node: u8| node < nodes;
+        assert!(edges
+            .iter()
+            .all(|&(f, t)| in_range(f) && t.is_none_or(in_range)));
+        Graph {
+            edges: edges.to_vec(),
+            bad: Vec::new(),
+            end: Vec::new(),
+            info: ModelInfo {
+                name: "Graph".into(),
+                slots: vec![slot("node", None, SlotKind::Int)].into(),
+                transitions: transitions.into(),
+                fault_sites: vec![FaultSite {
+                    kind: FaultKind::Assertion,
+                    message: "assertion failed: false".into(),
+                    line: 0,
+                }]
+                .into(),
+                invariants: vec![InvariantInfo {
+                    name: "Good".into(),
+                    text: "!bad".into(),
+                    line: 0,
+                }]
+                .into(),
+            },
+        }
+    }
+
+    /// Makes these nodes violate the invariant.
+    pub(crate) fn bad(mut self, nodes: &[u8]) -> Self {
+        self.bad = nodes.to_vec();
+        self
+    }
+
+    /// Makes these nodes (and only these) valid end states.
+    pub(crate) fn end(mut self, nodes: &[u8]) -> Self {
+        self.end = nodes.to_vec();
+        self
+    }
+
+    /// `0 -a-> 1, 0 -b-> 2, 1 -c-> 2, 2 -d-> fault`: the recursive DFS reports a, c, d;
+    /// BFS reports b, d.
+    pub(crate) fn diamond_with_fault() -> Self {
+        Graph::new(3, &[(0, Some(1)), (0, Some(2)), (1, Some(2)), (2, None)])
+    }
+
+    /// `0 -> 1 -> ... -> length`, whose last node faults: the error is `length + 1` steps away.
+    pub(crate) fn chain_to_fault(length: u8) -> Self {
+        let mut edges: Vec<_> = (0..length).map(|n| (n, Some(n + 1))).collect();
+        edges.push((length, None));
+        Graph::new(length + 1, &edges)
+    }
+
+    /// `0 -> fault`, `0 -> 1`, with `1` an end state.
+    pub(crate) fn fault_then_more() -> Self {
+        Graph::new(2, &[(0, None), (0, Some(1))]).end(&[1])
+    }
+}
+
+impl Model for Graph {
+    type State = u8;
+
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    fn initial_state(&self) -> u8 {
+        0
+    }
+
+    fn successors(&self, &state: &u8, out: &mut Vec<Successor<u8>>) {
+        for (id, &(from, to)) in self.edges.iter().enumerate() {
+            if from == state {
+                out.push(Successor {
+                    transition: id as u32,
+                    outcome: match to {
+                        Some(to) => Outcome::Next(to),
+                        None => Outcome::Fault(Fault { site: 0, value: 0 }),
+                    },
+                });
+            }
+        }
+    }
+
+    fn check_invariants(&self, state: &u8) -> Result<(), InvariantFailure> {
+        if self.bad.contains(state) {
+            Err(InvariantFailure::Violated(0))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn is_end_state(&self, state: &u8) -> bool {
+        self.end.contains(state)
+    }
+
+    fn decode(&self, &state: &u8, values: &mut Vec<i64>) {
+        values.clear();
+        values.push(i64::from(state));
+    }
+}

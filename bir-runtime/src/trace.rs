@@ -1,0 +1,644 @@
+//! Counterexamples: the path from the initial state to a finding, and its replay string.
+//!
+//! A search only remembers the transition ids of the path to a finding; the counterexample is
+//! then rebuilt by executing those ids again from the initial state (models are
+//! deterministic). [`Checker::replay`](crate::Checker::replay) runs the very same code on a
+//! replay string, so a replayed counterexample is identical to the one the search reported.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::display::{ChangeDisplay, Counted, StateDisplay};
+use crate::model::{
+    Fault, FaultKind, InvariantFailure, Model, ModelInfo, Outcome, Successor, TransitionId,
+};
+
+/// The version prefix of replay strings; bump it if their meaning ever changes.
+const REPLAY_PREFIX: &str = "bir1:";
+
+/// What a counterexample shows, or which finding a verdict names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FindingKind {
+    /// A state where no transformation is enabled while some started instance has not ended.
+    Deadlock,
+    /// A reachable state where a declared invariant is false.
+    Invariant,
+    /// An `assert` whose condition was false.
+    Assertion,
+    /// A write outside a variable's range, or 64-bit arithmetic overflow.
+    Range,
+    /// An array index or a `T[i]@loc` instance outside its bounds.
+    Index,
+    /// `/` or `%` by zero.
+    Division,
+    /// `start` of an instance that is running or has ended.
+    Start,
+}
+
+impl FindingKind {
+    /// True for the findings counted as errors (everything but a deadlock).
+    pub fn is_error(self) -> bool {
+        self != FindingKind::Deadlock
+    }
+
+    /// A short lowercase name: `deadlock`, `assertion failure`, `range error`...
+    pub fn describe(self) -> &'static str {
+        match self {
+            FindingKind::Deadlock => "deadlock",
+            FindingKind::Invariant => "invariant violation",
+            FindingKind::Assertion => "assertion failure",
+            FindingKind::Range => "range error",
+            FindingKind::Index => "index error",
+            FindingKind::Division => "division error",
+            FindingKind::Start => "start error",
+        }
+    }
+}
+
+impl From<FaultKind> for FindingKind {
+    fn from(kind: FaultKind) -> Self {
+        match kind {
+            FaultKind::Assertion => FindingKind::Assertion,
+            FaultKind::Range => FindingKind::Range,
+            FaultKind::Index => FindingKind::Index,
+            FaultKind::Division => FindingKind::Division,
+            FaultKind::Start => FindingKind::Start,
+        }
+    }
+}
+
+impl fmt::Display for FindingKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+/// One slot changed by a step: its index in [`ModelInfo::slots`], old and new value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// Index into [`ModelInfo::slots`].
+    pub slot: u32,
+    /// The value before the step.
+    pub old: i64,
+    /// The value after the step.
+    pub new: i64,
+}
+
+/// One step of a counterexample: an executed transition and what it did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The transition executed (indexes [`ModelInfo::transitions`]).
+    pub transition: TransitionId,
+    /// The slots it changed, in slot order; empty for a failing step.
+    pub changes: Vec<Change>,
+    /// For the failing last step of a fault counterexample, the fault it raised.
+    pub fault: Option<Fault>,
+}
+
+/// A path from the initial state to a finding, decoded so that it does not depend on the
+/// model's state type: counterexamples from two implementations of the same model (generated
+/// code and an interpreter, say) compare equal when they show the same run.
+///
+/// Its `Display` prints the message, the numbered steps with the variables each one changed,
+/// the final state and the replay string.
+#[derive(Clone, Debug)]
+pub struct Counterexample {
+    kind: FindingKind,
+    message: String,
+    fault: Option<Fault>,
+    invariant: Option<u32>,
+    initial: Vec<i64>,
+    steps: Vec<Step>,
+    last: Vec<i64>,
+    replay: String,
+    info: Arc<ModelInfo>,
+}
+
+/// Equal when the kind, message, states and steps are equal (the model descriptions are not
+/// compared, so that two implementations of one model can be checked against each other).
+impl PartialEq for Counterexample {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind
+            && self.message == other.message
+            && self.fault == other.fault
+            && self.invariant == other.invariant
+            && self.initial == other.initial
+            && self.steps == other.steps
+            && self.last == other.last
+    }
+}
+
+impl Eq for Counterexample {}
+
+impl Counterexample {
+    /// What was found.
+    pub fn kind(&self) -> FindingKind {
+        self.kind
+    }
+
+    /// The finding in the model's terms: the fault site's message with the offending value,
+    /// the violated invariant, or which instances are blocked where.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// For a fault (of a step or of an invariant's evaluation), the fault.
+    pub fn fault(&self) -> Option<Fault> {
+        self.fault
+    }
+
+    /// For an invariant violation, the invariant's index in [`ModelInfo::invariants`].
+    pub fn invariant(&self) -> Option<u32> {
+        self.invariant
+    }
+
+    /// The steps, the failing one last for a step fault.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// The number of steps, a failing last step included.
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// True when the initial state itself is the finding (it violates an invariant, or is a
+    /// deadlock).
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// The transition ids of the steps, in order.
+    pub fn transitions(&self) -> impl Iterator<Item = TransitionId> + '_ {
+        self.steps.iter().map(|step| step.transition)
+    }
+
+    /// The initial state, decoded: one value per slot of [`ModelInfo::slots`].
+    pub fn initial_state(&self) -> &[i64] {
+        &self.initial
+    }
+
+    /// The last state reached: the deadlocked or violating state, or the state the failing
+    /// step was executed from.
+    pub fn final_state(&self) -> &[i64] {
+        &self.last
+    }
+
+    /// Every state of the path, the initial one first and [`Self::final_state`] last (a
+    /// failing step adds no state).
+    pub fn states(&self) -> impl Iterator<Item = Vec<i64>> + '_ {
+        let mut current = self.initial.clone();
+        let successful = self.steps.iter().filter(|step| step.fault.is_none());
+        std::iter::once(current.clone()).chain(successful.map(move |step| {
+            for change in &step.changes {
+                if let Some(value) = current.get_mut(change.slot as usize) {
+                    *value = change.new;
+                }
+            }
+            current.clone()
+        }))
+    }
+
+    /// The replay string (`bir1:` followed by the transition ids joined by `.`), accepted by
+    /// [`Checker::replay`](crate::Checker::replay) to rebuild this counterexample.
+    pub fn replay(&self) -> &str {
+        &self.replay
+    }
+
+    /// The description of the model this counterexample was found in.
+    pub fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    /// Prints the steps, final state and replay line (everything but the heading).
+    pub(crate) fn fmt_body(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let info = &*self.info;
+        writeln!(
+            f,
+            "  initial state: {}",
+            StateDisplay::new(info, &self.initial)
+        )?;
+        for (number, step) in self.steps.iter().enumerate() {
+            write!(f, "  #{:<2} ", number + 1)?;
+            match info.transitions.get(step.transition as usize) {
+                Some(t) => {
+                    write!(f, "{} {} -> {}   {}", t.thread, t.from, t.to, t.text)?;
+                    if t.line != 0 {
+                        write!(f, "   (line {})", t.line)?;
+                    }
+                }
+                None => write!(f, "transition {}", step.transition)?,
+            }
+            writeln!(f)?;
+            if step.fault.is_some() {
+                writeln!(f, "        FAILS: {}", self.message)?;
+            } else if let Some(changes) = ChangeDisplay::new(info, step) {
+                writeln!(f, "        {changes}")?;
+            }
+        }
+        writeln!(f, "  final state: {}", StateDisplay::new(info, &self.last))?;
+        writeln!(f, "  replay: {}", self.replay)
+    }
+}
+
+impl fmt::Display for Counterexample {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let steps = Counted(self.len() as u64, "step");
+        writeln!(f, "{} after {steps}: {}", self.kind, self.message)?;
+        self.fmt_body(f)
+    }
+}
+
+/// Why a replay string could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReplayError {
+    /// The text is not `bir1:` followed by transition ids joined by `.`.
+    Malformed {
+        /// The offending text.
+        text: String,
+    },
+    /// A transition id is not enabled in the state reached at that point (the model changed
+    /// since the string was printed, or the string belongs to another model).
+    NotEnabled {
+        /// The 1-based number of the step.
+        step: usize,
+        /// The transition id that was asked for.
+        transition: TransitionId,
+        /// The transitions that are enabled there.
+        enabled: Vec<TransitionId>,
+    },
+    /// A finding (fault, invariant violation) happens before the last step of the string.
+    FindingBeforeEnd {
+        /// The 1-based number of the step that reaches it (0: the initial state).
+        step: usize,
+        /// What was found there.
+        kind: FindingKind,
+    },
+    /// The string ends in a state with no finding.
+    NoFinding {
+        /// The number of steps replayed.
+        steps: usize,
+    },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Malformed { text } => write!(
+                f,
+                "malformed replay string `{text}`: expected `{REPLAY_PREFIX}` followed by \
+                 transition ids joined by `.`"
+            ),
+            ReplayError::NotEnabled {
+                step,
+                transition,
+                enabled,
+            } => write!(
+                f,
+                "step {step}: transition {transition} is not enabled (enabled: {enabled:?}); \
+                 was the string printed for another version of the model?"
+            ),
+            ReplayError::FindingBeforeEnd { step, kind } => {
+                write!(
+                    f,
+                    "the replay reaches a {kind} at step {step}, before its end"
+                )
+            }
+            ReplayError::NoFinding { steps } => {
+                write!(
+                    f,
+                    "the replay ends after {steps} steps in a state without finding"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// Formats transition ids as a replay string.
+pub(crate) fn replay_string(path: &[TransitionId]) -> String {
+    let mut text = String::with_capacity(REPLAY_PREFIX.len() + path.len() * 3);
+    text.push_str(REPLAY_PREFIX);
+    for (i, id) in path.iter().enumerate() {
+        if i > 0 {
+            text.push('.');
+        }
+        text.push_str(&id.to_string());
+    }
+    text
+}
+
+/// Parses a replay string into transition ids.
+pub(crate) fn parse_replay(text: &str) -> Result<Vec<TransitionId>, ReplayError> {
+    let malformed = || ReplayError::Malformed {
+        text: text.to_owned(),
+    };
+    let ids = text
+        .trim()
+        .strip_prefix(REPLAY_PREFIX)
+        .ok_or_else(malformed)?;
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    ids.split('.')
+        .map(|id| id.parse().map_err(|_| malformed()))
+        .collect()
+}
+
+/// The message of a fault, with the offending value where it says something.
+pub(crate) fn fault_message(info: &ModelInfo, fault: Fault) -> String {
+    let Some(site) = info.fault_sites.get(fault.site as usize) else {
+        return format!(
+            "fault at unknown site {} (value {})",
+            fault.site, fault.value
+        );
+    };
+    let mut message = site.message.replace("{value}", &fault.value.to_string());
+    if site.line != 0 {
+        message.push_str(&format!(" (line {})", site.line));
+    }
+    message
+}
+
+/// The message of an invariant violation.
+fn invariant_message(info: &ModelInfo, invariant: u32) -> String {
+    match info.invariants.get(invariant as usize) {
+        Some(inv) if inv.line != 0 => {
+            format!(
+                "invariant {} violated: {} (line {})",
+                inv.name, inv.text, inv.line
+            )
+        }
+        Some(inv) => format!("invariant {} violated: {}", inv.name, inv.text),
+        None => format!("invariant {invariant} violated"),
+    }
+}
+
+/// The message of a deadlock: every running instance and the location it is blocked at.
+fn deadlock_message(info: &ModelInfo, values: &[i64]) -> String {
+    let blocked: Vec<String> = crate::display::running_instances(info, values)
+        .map(|(name, location)| format!("{name} blocked at {location}"))
+        .collect();
+    if blocked.is_empty() {
+        "no transition is enabled".to_owned()
+    } else {
+        format!("no transition is enabled: {}", blocked.join(", "))
+    }
+}
+
+/// The finding kind of an invariant failure.
+pub(crate) fn invariant_failure_kind(info: &ModelInfo, failure: InvariantFailure) -> FindingKind {
+    match failure {
+        InvariantFailure::Violated(_) => FindingKind::Invariant,
+        InvariantFailure::Fault(fault) => fault_kind(info, fault),
+    }
+}
+
+/// The finding kind of a fault (an unknown site counts as an assertion failure).
+pub(crate) fn fault_kind(info: &ModelInfo, fault: Fault) -> FindingKind {
+    info.fault_sites
+        .get(fault.site as usize)
+        .map_or(FindingKind::Assertion, |site| site.kind.into())
+}
+
+/// Executes `path` from the initial state and builds the counterexample it leads to.
+///
+/// The rules are the search's: every id must be enabled where it is taken; a step fault ends
+/// the path; every state reached is checked against the invariants; a path that ends in a
+/// state without enabled transitions that is not a valid end state ends in a deadlock.
+pub(crate) fn rebuild<M: Model>(
+    model: &M,
+    info: &Arc<ModelInfo>,
+    path: &[TransitionId],
+) -> Result<Counterexample, ReplayError> {
+    let mut walk = Walk {
+        initial: Vec::new(),
+        steps: Vec::with_capacity(path.len()),
+        values: Vec::new(),
+    };
+    let ending = walk.run(model, info, path)?;
+    Ok(Counterexample {
+        kind: ending.kind,
+        message: ending.message,
+        fault: ending.fault,
+        invariant: ending.invariant,
+        initial: walk.initial,
+        steps: walk.steps,
+        last: walk.values,
+        replay: replay_string(path),
+        info: Arc::clone(info),
+    })
+}
+
+/// What a replayed path ends in.
+struct Ending {
+    kind: FindingKind,
+    message: String,
+    fault: Option<Fault>,
+    invariant: Option<u32>,
+}
+
+/// The decoded record of a replay in progress.
+struct Walk {
+    initial: Vec<i64>,
+    steps: Vec<Step>,
+    /// The current state, decoded.
+    values: Vec<i64>,
+}
+
+impl Walk {
+    fn run<M: Model>(
+        &mut self,
+        model: &M,
+        info: &ModelInfo,
+        path: &[TransitionId],
+    ) -> Result<Ending, ReplayError> {
+        let mut state = model.initial_state();
+        model.decode(&state, &mut self.initial);
+        self.values.clone_from(&self.initial);
+        let mut next_values = Vec::with_capacity(self.values.len());
+        let mut successors: Vec<Successor<M::State>> = Vec::new();
+        if let Err(failure) = model.check_invariants(&state) {
+            return invariant_ending(info, failure, 0, path.is_empty());
+        }
+        for (index, &transition) in path.iter().enumerate() {
+            let number = index + 1;
+            let is_last = number == path.len();
+            successors.clear();
+            model.successors(&state, &mut successors);
+            let Some(taken) = successors.iter().find(|s| s.transition == transition) else {
+                let enabled = successors.iter().map(|s| s.transition).collect();
+                return Err(ReplayError::NotEnabled {
+                    step: number,
+                    transition,
+                    enabled,
+                });
+            };
+            let next = match taken.outcome {
+                Outcome::Next(next) => next,
+                Outcome::Fault(fault) => {
+                    let kind = fault_kind(info, fault);
+                    if !is_last {
+                        return Err(ReplayError::FindingBeforeEnd { step: number, kind });
+                    }
+                    self.steps.push(Step {
+                        transition,
+                        changes: Vec::new(),
+                        fault: Some(fault),
+                    });
+                    let message = fault_message(info, fault);
+                    return Ok(Ending {
+                        kind,
+                        message,
+                        fault: Some(fault),
+                        invariant: None,
+                    });
+                }
+            };
+            model.decode(&next, &mut next_values);
+            self.steps.push(Step {
+                transition,
+                changes: diff(&self.values, &next_values),
+                fault: None,
+            });
+            std::mem::swap(&mut self.values, &mut next_values);
+            state = next;
+            if let Err(failure) = model.check_invariants(&state) {
+                return invariant_ending(info, failure, number, is_last);
+            }
+        }
+        successors.clear();
+        model.successors(&state, &mut successors);
+        if successors.is_empty() && !model.is_end_state(&state) {
+            return Ok(Ending {
+                kind: FindingKind::Deadlock,
+                message: deadlock_message(info, &self.values),
+                fault: None,
+                invariant: None,
+            });
+        }
+        Err(ReplayError::NoFinding { steps: path.len() })
+    }
+}
+
+/// The ending at a state that fails its invariants after `step` steps: the finding if the
+/// path ends there, an error otherwise.
+fn invariant_ending(
+    info: &ModelInfo,
+    failure: InvariantFailure,
+    step: usize,
+    is_last: bool,
+) -> Result<Ending, ReplayError> {
+    let kind = invariant_failure_kind(info, failure);
+    if !is_last {
+        return Err(ReplayError::FindingBeforeEnd { step, kind });
+    }
+    let (message, fault, invariant) = describe_invariant_failure(info, failure);
+    Ok(Ending {
+        kind,
+        message,
+        fault,
+        invariant,
+    })
+}
+
+/// Message, fault and invariant index of an invariant failure.
+fn describe_invariant_failure(
+    info: &ModelInfo,
+    failure: InvariantFailure,
+) -> (String, Option<Fault>, Option<u32>) {
+    match failure {
+        InvariantFailure::Violated(index) => (invariant_message(info, index), None, Some(index)),
+        InvariantFailure::Fault(fault) => (
+            format!(
+                "while evaluating an invariant: {}",
+                fault_message(info, fault)
+            ),
+            Some(fault),
+            None,
+        ),
+    }
+}
+
+/// The slots whose value differs between two decoded states.
+fn diff(old: &[i64], new: &[i64]) -> Vec<Change> {
+    old.iter()
+        .zip(new)
+        .enumerate()
+        .filter(|(_, (old, new))| old != new)
+        .map(|(slot, (&old, &new))| Change {
+            slot: slot as u32,
+            old,
+            new,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_models::{Graph, Philosophers};
+
+    #[test]
+    fn replay_strings_round_trip() {
+        assert_eq!(replay_string(&[3, 0, 5, 2]), "bir1:3.0.5.2");
+        assert_eq!(replay_string(&[]), "bir1:");
+        assert_eq!(parse_replay(" bir1:3.0.5.2\n"), Ok(vec![3, 0, 5, 2]));
+        assert_eq!(parse_replay("bir1:"), Ok(vec![]));
+        for bad in ["3.0", "bir1:3..0", "bir1:x", "bir2:1", "bir1:-1"] {
+            assert!(
+                matches!(parse_replay(bad), Err(ReplayError::Malformed { .. })),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn rebuild_decodes_steps_and_finds_the_deadlock() {
+        let model = Philosophers::two();
+        let info = Arc::new(model.info().clone());
+        // Philosopher1 takes fork1 (transition 0), Philosopher2 takes fork2 (transition 4).
+        let trace = rebuild(&model, &info, &[0, 4]).unwrap();
+        assert_eq!(trace.kind(), FindingKind::Deadlock);
+        assert_eq!(trace.len(), 2);
+        assert_eq!(trace.replay(), "bir1:0.4");
+        assert_eq!(trace.final_state()[..2], [1, 1]);
+        assert_eq!(trace.states().count(), 3);
+        assert_eq!(trace.states().last().unwrap(), trace.final_state());
+        assert_eq!(
+            trace.message(),
+            "no transition is enabled: Philosopher1 blocked at loc1, \
+             Philosopher2 blocked at loc1"
+        );
+    }
+
+    #[test]
+    fn rebuild_rejects_what_the_search_would_never_report() {
+        let model = Philosophers::two();
+        let info = Arc::new(model.info().clone());
+        assert_eq!(
+            rebuild(&model, &info, &[1]),
+            Err(ReplayError::NotEnabled {
+                step: 1,
+                transition: 1,
+                enabled: vec![0, 4]
+            })
+        );
+        assert_eq!(
+            rebuild(&model, &info, &[0]),
+            Err(ReplayError::NoFinding { steps: 1 })
+        );
+        let faulty = Graph::fault_then_more();
+        let info = Arc::new(faulty.info().clone());
+        assert_eq!(
+            rebuild(&faulty, &info, &[0, 1]),
+            Err(ReplayError::FindingBeforeEnd {
+                step: 1,
+                kind: FindingKind::Assertion
+            })
+        );
+    }
+}
