@@ -58,7 +58,7 @@ pub enum InvariantFailure {
 pub trait Model {
     /// One state of the system. Generated models pack it into as few bits as its variables
     /// need, so that hashing, comparing and storing it is cheap.
-    type State: Copy + Eq + Hash + Send + Sync + Debug + 'static;
+    type State: Clone + Eq + Hash + Send + Sync + Debug + 'static;
 
     /// The static description of the model: variable slots, transitions, fault sites.
     fn info(&self) -> &ModelInfo;

@@ -82,7 +82,7 @@ pub(crate) struct StateTable<S> {
     hasher: RandomState,
 }
 
-impl<S: Copy + Eq + Hash> Seen<S> for StateTable<S> {
+impl<S: Clone + Eq + Hash> Seen<S> for StateTable<S> {
     fn with_capacity(capacity: usize) -> Self {
         StateTable {
             table: HashTable::with_capacity(capacity),
@@ -96,7 +96,7 @@ impl<S: Copy + Eq + Hash> Seen<S> for StateTable<S> {
 
     fn insert(&mut self, state: S) -> Lookup {
         let hasher = &self.hasher;
-        let hash = hasher.hash_one(state);
+        let hash = hasher.hash_one(&state);
         let number = self.table.len() as StateIndex;
         match self.table.entry(
             hash,
@@ -132,14 +132,14 @@ pub(crate) struct IndexedStates<S> {
     hasher: RandomState,
 }
 
-impl<S: Copy> IndexedStates<S> {
+impl<S: Clone> IndexedStates<S> {
     /// The state stored at `index`.
     pub(crate) fn get(&self, index: StateIndex) -> S {
-        self.states[index as usize]
+        self.states[index as usize].clone()
     }
 }
 
-impl<S: Copy + Eq + Hash> Seen<S> for IndexedStates<S> {
+impl<S: Clone + Eq + Hash> Seen<S> for IndexedStates<S> {
     fn with_capacity(capacity: usize) -> Self {
         IndexedStates {
             states: Vec::with_capacity(capacity),
@@ -153,13 +153,13 @@ impl<S: Copy + Eq + Hash> Seen<S> for IndexedStates<S> {
     }
 
     fn insert(&mut self, state: S) -> Lookup {
-        let hash = self.hasher.hash_one(state);
+        let hash = self.hasher.hash_one(&state);
         let states = &self.states;
         let hasher = &self.hasher;
         let entry = self.table.entry(
             hash,
             |&index| states[index as usize] == state,
-            |&index| hasher.hash_one(states[index as usize]),
+            |&index| hasher.hash_one(&states[index as usize]),
         );
         match entry {
             Entry::Occupied(found) => Lookup::Seen(*found.get()),

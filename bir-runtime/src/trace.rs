@@ -477,9 +477,9 @@ impl Walk {
                     enabled,
                 });
             };
-            let next = match taken.outcome {
-                Outcome::Next(next) => next,
-                Outcome::Fault(fault) => {
+            let next = match &taken.outcome {
+                Outcome::Next(next) => next.clone(),
+                &Outcome::Fault(fault) => {
                     let kind = fault_kind(info, fault);
                     if !is_last {
                         return Err(ReplayError::FindingBeforeEnd { step: number, kind });

@@ -76,7 +76,7 @@ pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
         }
         // A nondeterministic model could give fewer successors the second time: end the
         // frame rather than panic.
-        let Some(&successor) = dfs.successors.get(top.next as usize) else {
+        let Some(successor) = dfs.successors.get(top.next as usize).cloned() else {
             top.count = top.next;
             continue;
         };

@@ -127,7 +127,7 @@ impl<'a, M: Model, T: Seen<M::State>> Search<'a, M, T> {
             self.hit_limit(IncompleteReason::StateLimit);
             return None;
         }
-        self.seen.insert(initial);
+        self.seen.insert(initial.clone());
         self.stats.states = 1;
         match self.model.check_invariants(&initial) {
             Ok(()) => Some(initial),
@@ -153,9 +153,9 @@ impl<'a, M: Model, T: Seen<M::State>> Search<'a, M, T> {
                 return Visit::Stopped;
             }
         }
-        let next = match successor.outcome {
-            Outcome::Fault(fault) => return Visit::Fault(trace::fault_kind(&self.info, fault)),
-            Outcome::Next(next) => next,
+        let next = match &successor.outcome {
+            Outcome::Fault(fault) => return Visit::Fault(trace::fault_kind(&self.info, *fault)),
+            Outcome::Next(next) => next.clone(),
         };
         // At a limit, a state may still be looked up, but not stored.
         if let Some(reason) = self.storage_limit() {
@@ -166,7 +166,7 @@ impl<'a, M: Model, T: Seen<M::State>> Search<'a, M, T> {
             self.hit_limit(reason);
             return Visit::Stopped;
         }
-        let index = match self.seen.insert(next) {
+        let index = match self.seen.insert(next.clone()) {
             Lookup::Seen(index) => return Visit::Seen(index),
             Lookup::New(index) => index,
         };

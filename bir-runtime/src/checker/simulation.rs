@@ -68,7 +68,7 @@ pub(crate) fn run<M: Model>(
             break;
         }
         walk.clear();
-        let mut state = initial;
+        let mut state = initial.clone();
         while (walk.len() as u64) < u64::from(max_steps) && !search.is_stopped() {
             let depth = walk.len() as u32;
             arena.clear();
@@ -80,7 +80,7 @@ pub(crate) fn run<M: Model>(
                     break;
                 }
             }
-            let successor = arena[rng.below(arena.len())];
+            let successor = arena[rng.below(arena.len())].clone();
             let transition = successor.transition;
             let kind = match search.visit(depth, &successor) {
                 Visit::New(_, next) => {
@@ -91,11 +91,9 @@ pub(crate) fn run<M: Model>(
                 // violating one again, and each walk must stop there.
                 Visit::Seen(_) => match successor.outcome {
                     Outcome::Next(next) => {
+                        let failure = model.check_invariants(&next).err();
                         state = next;
-                        model
-                            .check_invariants(&next)
-                            .err()
-                            .map(|failure| trace::invariant_failure_kind(model.info(), failure))
+                        failure.map(|failure| trace::invariant_failure_kind(model.info(), failure))
                     }
                     Outcome::Fault(_) => None,
                 },
