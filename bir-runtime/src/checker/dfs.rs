@@ -9,18 +9,20 @@
 //! Each new state is explored as soon as it is generated (not "push every successor, then
 //! pop one"), so which finding comes first, and its trace, are fixed by the model.
 //!
-//! The recursion is an explicit stack of frames, each holding a state and how far through
-//! its successors the search is. Only the top frame's successors are kept, in one buffer
-//! reused by the whole search; when a child is popped, its parent's successors are computed
-//! again (models are deterministic) and the parent resumes where it was. Keeping every
-//! frame's successors instead would cost `depth × branching` entries, which on deep searches
-//! (a dining-philosophers DFS goes a million states deep) is many times the seen set itself;
-//! recomputing costs one extra successor generation per state, and nothing is allocated per
-//! state either way.
+//! The recursion is an explicit stack holding only the states of the current path: a
+//! deep search (a dining-philosophers DFS goes over a million states deep) costs one
+//! packed state per level and nothing more. Only the top state's successors are kept, in
+//! one buffer reused by the whole search, with a cursor. When a child is popped, its
+//! parent's successors are computed again (models are deterministic) and the parent
+//! resumes after the first successor equal to the child: that is the one that was taken,
+//! since any earlier one leading to the child would have entered it first, and any later
+//! one found it already seen. The transitions of the path are rebuilt the same way, only
+//! when a counterexample is kept. Each state's successors are thus computed once when it
+//! is entered and once more per child it enters; nothing is allocated per state.
 
 use std::mem::size_of;
 
-use crate::model::{Model, Successor, TransitionId};
+use crate::model::{Model, Outcome, Successor, TransitionId};
 use crate::report::{Report, Strategy};
 
 use crate::seen::StateTable;
@@ -28,67 +30,48 @@ use crate::seen::StateTable;
 use super::search::{Expansion, Search, Visit};
 use super::Options;
 
-/// One state on the current path. Its depth is its index in the stack.
-struct Frame<S> {
-    state: S,
-    /// The transition that led here from the frame below (unused for the initial state).
-    via: TransitionId,
-    /// The index, in the state's successor order, of the first successor not yet taken.
-    next: u32,
-    /// How many successors the state has, so that a finished frame is popped without
-    /// computing them again.
-    count: u32,
-}
-
 /// The depth-first search: the shared core plus the stack.
 struct Dfs<'a, M: Model> {
+    model: &'a M,
     search: Search<'a, M, StateTable<M::State>>,
-    stack: Vec<Frame<M::State>>,
-    /// The successors of the top frame when `fresh`; otherwise stale.
+    /// The current path: the initial state at the bottom, the state being expanded on top.
+    stack: Vec<M::State>,
+    /// The successors of the top state.
     successors: Vec<Successor<M::State>>,
-    fresh: bool,
+    /// The index in `successors` of the first one not yet taken.
+    next: usize,
+    /// Where a new state's successors are computed before it is pushed, so that a leaf
+    /// leaves the top's successors intact.
+    scratch: Vec<Successor<M::State>>,
 }
 
 /// Runs a depth-first search.
 pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
     let mut dfs = Dfs {
+        model,
         search: Search::new(model, options, Strategy::DepthFirst),
         stack: Vec::new(),
         successors: Vec::new(),
-        fresh: false,
+        next: 0,
+        scratch: Vec::new(),
     };
     if let Some(initial) = dfs.search.start() {
-        dfs.enter(initial, TransitionId::MAX);
+        dfs.enter(initial, None);
     }
-    while !dfs.search.is_stopped() {
-        let Some(top) = dfs.stack.last_mut() else {
-            break;
-        };
-        if top.next >= top.count {
-            dfs.stack.pop();
-            dfs.fresh = false;
-            continue;
-        }
-        if !dfs.fresh {
-            dfs.successors.clear();
-            model.successors(&top.state, &mut dfs.successors);
-            dfs.fresh = true;
-        }
-        // A nondeterministic model could give fewer successors the second time: end the
-        // frame rather than panic.
-        let Some(successor) = dfs.successors.get(top.next as usize).cloned() else {
-            top.count = top.next;
+    while !dfs.search.is_stopped() && !dfs.stack.is_empty() {
+        let Some(successor) = dfs.successors.get(dfs.next).cloned() else {
+            dfs.backtrack();
             continue;
         };
-        top.next += 1;
+        dfs.next += 1;
         let depth = (dfs.stack.len() - 1) as u32;
         let via = successor.transition;
         match dfs.search.visit(depth, &successor) {
-            Visit::New(_, state) => dfs.enter(state, via),
+            Visit::New(_, state) => dfs.enter(state, Some(via)),
             Visit::Fault(kind) | Visit::Violating(_, kind) => {
-                let stack = &dfs.stack;
+                let (model, stack) = (dfs.model, &dfs.stack);
                 dfs.search
-                    .record(kind, |path| path_to_top(stack, Some(via), path));
+                    .record(kind, |path| path_to_top(model, stack, Some(via), path));
             }
             Visit::Seen(_) | Visit::Stopped => {}
         }
@@ -97,39 +80,68 @@ pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
 }
 
 impl<M: Model> Dfs<'_, M> {
-    /// Explores a new state reached by `via` from the top frame (the initial state when the
-    /// stack is empty): computes its successors and pushes it, or records its deadlock.
-    fn enter(&mut self, state: M::State, via: TransitionId) {
+    /// Explores a new state reached by `via` from the top state (the initial state when
+    /// `via` is `None`): pushes it with its successors, or records its deadlock.
+    fn enter(&mut self, state: M::State, via: Option<TransitionId>) {
         let depth = self.stack.len() as u32;
-        self.successors.clear();
-        self.fresh = false;
-        match self.search.expand(&state, depth, &mut self.successors) {
+        self.scratch.clear();
+        match self.search.expand(&state, depth, &mut self.scratch) {
             Expansion::Explore => {
-                self.stack.push(Frame {
-                    state,
-                    via,
-                    next: 0,
-                    count: self.successors.len() as u32,
-                });
-                self.fresh = true;
-                self.search.frontier_bytes = self.stack.capacity() * size_of::<Frame<M::State>>()
-                    + self.successors.capacity() * size_of::<Successor<M::State>>();
+                self.stack.push(state);
+                std::mem::swap(&mut self.successors, &mut self.scratch);
+                self.next = 0;
+                self.search.frontier_bytes = self.stack.capacity() * size_of::<M::State>()
+                    + (self.successors.capacity() + self.scratch.capacity())
+                        * size_of::<Successor<M::State>>();
             }
             Expansion::Deadlock => {
-                let arriving = (depth > 0).then_some(via);
-                let stack = &self.stack;
+                let (model, stack) = (self.model, &self.stack);
                 self.search.record(crate::FindingKind::Deadlock, |path| {
-                    path_to_top(stack, arriving, path)
+                    path_to_top(model, stack, via, path)
                 });
             }
             Expansion::Leaf => {}
         }
     }
+
+    /// Pops the finished top state and resumes its parent after the successor that led to it.
+    fn backtrack(&mut self) {
+        let Some(child) = self.stack.pop() else {
+            return;
+        };
+        let Some(parent) = self.stack.last() else {
+            return;
+        };
+        self.successors.clear();
+        self.model.successors(parent, &mut self.successors);
+        // A nondeterministic model may not give the child again: the parent is then done.
+        self.next = taken(&self.successors, &child).map_or(self.successors.len(), |i| i + 1);
+    }
 }
 
-/// Writes the path to the top frame, followed by `last` if given.
-fn path_to_top<S>(stack: &[Frame<S>], last: Option<TransitionId>, path: &mut Vec<TransitionId>) {
-    path.extend(stack.iter().skip(1).map(|frame| frame.via));
+/// The index of the first successor leading to `child`.
+fn taken<S: PartialEq>(successors: &[Successor<S>], child: &S) -> Option<usize> {
+    successors
+        .iter()
+        .position(|s| matches!(&s.outcome, Outcome::Next(next) if next == child))
+}
+
+/// Writes the transitions of the path along `stack`, followed by `last` if given.
+fn path_to_top<M: Model>(
+    model: &M,
+    stack: &[M::State],
+    last: Option<TransitionId>,
+    path: &mut Vec<TransitionId>,
+) {
+    let mut successors = Vec::new();
+    for pair in stack.windows(2) {
+        successors.clear();
+        model.successors(&pair[0], &mut successors);
+        // An id that cannot be replayed makes the rebuild fail with a clear note.
+        let via =
+            taken(&successors, &pair[1]).map_or(TransitionId::MAX, |i| successors[i].transition);
+        path.push(via);
+    }
     path.extend(last);
 }
 
