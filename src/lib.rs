@@ -1,4 +1,5 @@
-//! bir: a model checker for concurrent systems written in BIR, embedded in Rust.
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
 
 pub use bir_macros::bir;
 pub use bir_runtime::*;

@@ -180,7 +180,7 @@ pub enum BaseType {
         /// The `int` keyword.
         span: Span,
         /// The range, if given.
-        range: Option<IntRange>,
+        range: Option<Box<IntRange>>,
     },
     /// A typealias or an enum.
     Named(Name),

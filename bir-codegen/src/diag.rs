@@ -51,7 +51,17 @@ impl Diagnostics {
     /// Records the errors of a `syn` parse.
     pub fn extend_syn(&mut self, errors: impl IntoIterator<Item = syn::Error>) {
         for error in errors.into_iter().flatten() {
-            self.error_at(error.span(), error.to_string());
+            // `syn::Error::span` is only the first token of a spanned error; its
+            // `compile_error!` rendering carries the first and the last.
+            let rendered: Vec<_> = error.to_compile_error().into_iter().collect();
+            let spans = match (rendered.first(), rendered.last()) {
+                (Some(first), Some(last)) => Spans {
+                    first: first.span(),
+                    last: last.span(),
+                },
+                _ => Spans::one(error.span()),
+            };
+            self.error(spans, error.to_string());
         }
     }
 

@@ -17,13 +17,25 @@ pub mod layout;
 mod lower;
 pub mod parse;
 mod print;
+pub mod tables;
 
 use proc_macro2::TokenStream;
 
 use crate::diag::Diagnostics;
 
+pub use check::{Override, Overrides};
+
 /// Parses and checks a `bir!` body: the checked model, or every error found.
 pub fn front_end(input: TokenStream) -> Result<ir::System, Diagnostics> {
+    front_end_with(input, &Overrides::default())
+}
+
+/// Like [`front_end`], with the named constants of `overrides` replaced by their values
+/// (see [`Overrides`]); used by tools to check a model family at any size.
+pub fn front_end_with(
+    input: TokenStream,
+    overrides: &Overrides,
+) -> Result<ir::System, Diagnostics> {
     let mut diags = Diagnostics::default();
     let ast = match parse::parse(input) {
         Ok(ast) => ast,
@@ -32,7 +44,7 @@ pub fn front_end(input: TokenStream) -> Result<ir::System, Diagnostics> {
             return Err(diags);
         }
     };
-    match check::check(&ast, &mut diags) {
+    match check::check_with(&ast, overrides, &mut diags) {
         Some(system) => Ok(system),
         None => Err(diags),
     }

@@ -16,10 +16,19 @@ use crate::kw;
 /// Parses the body of a `bir!` invocation. On failure returns every syntax error found.
 pub fn parse(tokens: TokenStream) -> Result<System, Vec<syn::Error>> {
     let mut parser = Parser::default();
-    let result = (|input: ParseStream| parser.system(input)).parse2(tokens);
+    let mut parsed = false;
+    let result = (|input: ParseStream| {
+        let system = parser.system(input);
+        parsed = system.is_ok();
+        system
+    })
+    .parse2(tokens);
     match result {
         Ok(system) if parser.errors.is_empty() => Ok(system),
         Ok(_) => Err(parser.errors),
+        // The system parsed, but `syn` reports the tokens left in a group abandoned after
+        // an error: that error is already recorded, and this one would repeat it.
+        Err(_) if parsed && !parser.errors.is_empty() => Err(parser.errors),
         Err(error) => {
             parser.errors.push(error);
             Err(parser.errors)
@@ -56,7 +65,8 @@ impl Parser {
                 "expected a BIR system: `system Name { ... }`",
             ));
         }
-        kw::parse(input, "system")?;
+        kw::parse(input, "system")
+            .map_err(|_| input.error("expected a BIR system: `system Name { ... }`"))?;
         let name = self.system_name(input)?;
         let content;
         syn::braced!(content in input);
@@ -285,6 +295,8 @@ impl Parser {
         if !kw::peek(input, "do") {
             let message = if when.is_some() {
                 "expected `do` after the guard"
+            } else if starts_jump(input) {
+                "a second jump: a transformation has exactly one, inside its braces or after them"
             } else {
                 "expected a transformation: `when guard do { ... }` or `do { ... }`"
             };
@@ -367,6 +379,15 @@ fn var_decl(input: ParseStream, doc: String) -> syn::Result<VarDecl> {
     let init = if input.peek(Token![;]) {
         None
     } else {
+        if !input.peek(Token![:]) && !input.peek(Token![=]) {
+            return Err(syn::Error::new(
+                name.span,
+                format!(
+                    "expected `;` after `{}`, or `:=` and an initial value",
+                    name.text
+                ),
+            ));
+        }
         assign_op(input)?;
         Some(init(input)?)
     };
@@ -422,6 +443,9 @@ fn ty(input: ParseStream) -> syn::Result<Type> {
         let len = expr(&content)?;
         end_of_group(&content, "the array length")?;
         last = brackets.span.close();
+        if input.peek(syn::token::Bracket) {
+            return Err(input.error("an array's elements are scalars: BIR has no arrays of arrays"));
+        }
         Some(len)
     } else {
         None
@@ -463,7 +487,7 @@ fn base_type(input: ParseStream) -> syn::Result<BaseType> {
         };
         return Ok(BaseType::Int {
             span,
-            range: Some(range),
+            range: Some(Box::new(range)),
         });
     }
     if input.cursor().ident().is_some() && !kw::peek(input, "wrap") {

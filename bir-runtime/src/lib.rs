@@ -137,6 +137,7 @@ mod display;
 pub mod model;
 mod report;
 mod seen;
+mod shared_seen;
 mod trace;
 
 #[doc(hidden)]

@@ -55,7 +55,7 @@ pub enum InvariantFailure {
 /// hand-written or interpreted models. All methods must be deterministic: traces are rebuilt
 /// and replayed from transition ids, so the same state must always produce the same
 /// successors in the same order.
-pub trait Model {
+pub trait Model: Sync {
     /// One state of the system. Generated models pack it into as few bits as its variables
     /// need, so that hashing, comparing and storing it is cheap.
     type State: Clone + Eq + Hash + Send + Sync + Debug + 'static;
@@ -78,6 +78,15 @@ pub trait Model {
     /// True when every instance that has started has ended (a valid end state: having no
     /// enabled transition there is not a deadlock).
     fn is_end_state(&self, state: &Self::State) -> bool;
+
+    /// The state as one 64-bit word, when every state of the model fits in at most 63 bits
+    /// (generated models that small say so); `None` otherwise. Concurrent and compact
+    /// seen sets then store a state as a single machine word. It must be injective, and
+    /// never `u64::MAX`.
+    fn state_word(&self, state: &Self::State) -> Option<u64> {
+        let _ = state;
+        None
+    }
 
     /// Clears `values` and writes the value of every slot of [`ModelInfo::slots`] in `state`,
     /// in slot order: booleans as 0/1, enums by ordinal, statuses by [`SlotKind::Status`].

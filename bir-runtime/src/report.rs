@@ -18,6 +18,8 @@ pub enum Strategy {
     BreadthFirst,
     /// Seeded random walks; never proves anything.
     Simulation,
+    /// Several threads sharing one seen set; same counts as the sequential searches.
+    Parallel,
 }
 
 impl Strategy {
@@ -27,6 +29,7 @@ impl Strategy {
             Strategy::DepthFirst => "depth-first search",
             Strategy::BreadthFirst => "breadth-first search",
             Strategy::Simulation => "random simulation",
+            Strategy::Parallel => "parallel search",
         }
     }
 }
@@ -172,6 +175,12 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report with a note added, printed under the verdict.
+    pub(crate) fn with_note(mut self, note: String) -> Report {
+        self.notes.push(note);
+        self
+    }
+
     /// The system's name.
     pub fn name(&self) -> &str {
         &self.info.name

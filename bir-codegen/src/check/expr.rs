@@ -17,6 +17,9 @@ pub(super) struct Scope {
     pub thread: Option<ir::ThreadId>,
     /// Quantified variables in scope, innermost last.
     quant: Vec<(String, ir::QuantVarId)>,
+    /// How many of `quant` are bound outside the constant expression being checked (a
+    /// quantifier bound sees them, but may not read them).
+    outer_quant: usize,
 }
 
 impl Scope {
@@ -83,6 +86,19 @@ impl<'a> Checker<'a> {
         want: Kind,
         context: &str,
     ) -> Expr {
+        self.typed(expr, scope, want, context).0
+    }
+
+    /// [`Self::expr_of`], also telling whether the expression has kind `want` (false when
+    /// it was erroneous, whether reported here or before): an operator applied to it then
+    /// yields `Kind::Error`, so that the mistake is not reported again further out.
+    fn typed(
+        &mut self,
+        expr: &ast::Expr,
+        scope: &mut Scope,
+        want: Kind,
+        context: &str,
+    ) -> (Expr, bool) {
         let (ir, kind) = self.expr(expr, scope);
         if kind != want && kind != Kind::Error {
             self.diags.error(
@@ -94,7 +110,7 @@ impl<'a> Checker<'a> {
                 ),
             );
         }
-        ir
+        (ir, kind == want)
     }
 
     /// Checks an expression and returns it with the kind of its value.
@@ -130,17 +146,21 @@ impl<'a> Checker<'a> {
                 op, expr: inner, ..
             } => match op {
                 UnOp::Not => {
-                    let inner = self.expr_of(inner, scope, Kind::Bool, "the operand of `!`");
-                    (Expr::Not(Box::new(inner)), Kind::Bool)
+                    let (inner, ok) = self.typed(inner, scope, Kind::Bool, "the operand of `!`");
+                    (
+                        Expr::Not(Box::new(inner)),
+                        if ok { Kind::Bool } else { Kind::Error },
+                    )
                 }
                 UnOp::Neg => {
-                    let operand = self.expr_of(inner, scope, Kind::Int, "the operand of `-`");
+                    let (operand, ok) = self.typed(inner, scope, Kind::Int, "the operand of `-`");
                     let site = self.site(
                         FaultKind::Range,
                         format!("arithmetic overflow in `{expr}`"),
                         expr.spans().first,
                     );
-                    (Expr::Neg(Box::new(operand), site), Kind::Int)
+                    let kind = if ok { Kind::Int } else { Kind::Error };
+                    (Expr::Neg(Box::new(operand), site), kind)
                 }
             },
             ast::Expr::Binary {
@@ -206,42 +226,61 @@ impl<'a> Checker<'a> {
         match op {
             BinOp::And | BinOp::Or => {
                 let context = format!("an operand of `{symbol}`");
-                let l = self.expr_of(lhs, scope, Kind::Bool, &context);
-                let r = self.expr_of(rhs, scope, Kind::Bool, &context);
+                let (l, l_ok) = self.typed(lhs, scope, Kind::Bool, &context);
+                let (r, r_ok) = self.typed(rhs, scope, Kind::Bool, &context);
                 let (l, r) = (Box::new(l), Box::new(r));
                 let ir = if op == BinOp::And {
                     Expr::And(l, r)
                 } else {
                     Expr::Or(l, r)
                 };
-                (ir, Kind::Bool)
+                (
+                    ir,
+                    if l_ok && r_ok {
+                        Kind::Bool
+                    } else {
+                        Kind::Error
+                    },
+                )
             }
             BinOp::Eq | BinOp::Ne => {
                 let (l, lk) = self.expr(lhs, scope);
                 let (r, rk) = self.expr(rhs, scope);
-                self.unify(lk, rk, rhs.spans(), &format!("the operands of `{symbol}`"));
+                let kind = self.unify(lk, rk, rhs.spans(), &format!("the operands of `{symbol}`"));
                 let op = if op == BinOp::Eq {
                     CmpOp::Eq
                 } else {
                     CmpOp::Ne
                 };
-                (cmp(op, l, r), Kind::Bool)
+                let ok = lk != Kind::Error && rk != Kind::Error && kind != Kind::Error;
+                (cmp(op, l, r), if ok { Kind::Bool } else { Kind::Error })
             }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                let l = self.ordered_operand(lhs, scope, symbol);
-                let r = self.ordered_operand(rhs, scope, symbol);
+                let (l, lk) = self.expr(lhs, scope);
+                let (r, rk) = self.expr(rhs, scope);
+                let l_ok = self.ordered_operand(lhs, lk, symbol, false);
+                // `a < b` on two enum values is one mistake, reported on `a`.
+                let both_enums = matches!((lk, rk), (Kind::Enum(_), Kind::Enum(_)));
+                let r_ok = self.ordered_operand(rhs, rk, symbol, both_enums);
                 let op = match op {
                     BinOp::Lt => CmpOp::Lt,
                     BinOp::Le => CmpOp::Le,
                     BinOp::Gt => CmpOp::Gt,
                     _ => CmpOp::Ge,
                 };
-                (cmp(op, l, r), Kind::Bool)
+                (
+                    cmp(op, l, r),
+                    if l_ok && r_ok {
+                        Kind::Bool
+                    } else {
+                        Kind::Error
+                    },
+                )
             }
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
                 let context = format!("an operand of `{symbol}`");
-                let l = self.expr_of(lhs, scope, Kind::Int, &context);
-                let r = self.expr_of(rhs, scope, Kind::Int, &context);
+                let (l, l_ok) = self.typed(lhs, scope, Kind::Int, &context);
+                let (r, r_ok) = self.typed(rhs, scope, Kind::Int, &context);
                 let overflow = self.site(
                     FaultKind::Range,
                     format!("arithmetic overflow in `{whole}`"),
@@ -268,16 +307,18 @@ impl<'a> Checker<'a> {
                     overflow,
                     division,
                 };
-                (ir, Kind::Int)
+                (ir, if l_ok && r_ok { Kind::Int } else { Kind::Error })
             }
         }
     }
 
-    /// Rule: `<`, `<=`, `>`, `>=` compare ints only; enums are unordered.
-    fn ordered_operand(&mut self, expr: &ast::Expr, scope: &mut Scope, symbol: &str) -> Expr {
-        let (ir, kind) = self.expr(expr, scope);
+    /// Rule: `<`, `<=`, `>`, `>=` compare ints only; enums are unordered. Returns whether
+    /// the operand is an int; `quiet` skips the report.
+    fn ordered_operand(&mut self, expr: &ast::Expr, kind: Kind, symbol: &str, quiet: bool) -> bool {
         match kind {
-            Kind::Int | Kind::Error => {}
+            Kind::Int => return true,
+            Kind::Error => {}
+            _ if quiet => {}
             Kind::Enum(_) => self.diags.error(
                 expr.spans(),
                 format!("`{symbol}` does not apply to enum values; only `==` and `!=` do"),
@@ -290,15 +331,26 @@ impl<'a> Checker<'a> {
                 ),
             ),
         }
-        ir
+        false
     }
 
     /// Rule: a name is, innermost first, a quantified variable, the thread's parameter or
     /// local, or a global; other top-level names (const blocks, enums, types, threads) are
     /// not values. A constant expression reads no variable.
     fn name(&mut self, name: &Name, scope: &Scope) -> (Expr, Kind) {
-        if let Some((_, id)) = scope.quant.iter().rev().find(|(n, _)| *n == name.text) {
-            return (Expr::QuantVar(*id), Kind::Int);
+        if let Some(position) = scope.quant.iter().rposition(|(n, _)| *n == name.text) {
+            if let (Some(what), true) = (scope.constant, position < scope.outer_quant) {
+                self.diags.error(
+                    name.spans(),
+                    format!(
+                        "{what} must be a constant expression, but `{}` is a quantified \
+                         variable",
+                        name.text
+                    ),
+                );
+                return error();
+            }
+            return (Expr::QuantVar(scope.quant[position].1), Kind::Int);
         }
         let var = match self.lookup_var(name, scope) {
             Some(var) => var,
@@ -353,11 +405,19 @@ impl<'a> Checker<'a> {
             }
         }
         match self.symbols.get(&name.text).copied() {
-            Some(Symbol::Global(id)) => Some(Resolved::Var(
-                VarRef::Global(id),
-                self.globals[id].ty,
-                self.global_ok[id],
-            )),
+            Some(Symbol::Global(id)) => {
+                // A constant expression of an earlier global can name a later one; it is
+                // rejected as not constant, so its type does not matter yet.
+                let ty = self.globals.get(id).map_or(
+                    ir::Ty {
+                        scalar: Scalar::INT,
+                        len: None,
+                    },
+                    |var| var.ty,
+                );
+                let ok = self.global_ok.get(id).copied().unwrap_or(true);
+                Some(Resolved::Var(VarRef::Global(id), ty, ok))
+            }
             Some(other) => {
                 let hint = match other {
                     Symbol::ConstBlock(_) => {
@@ -378,17 +438,47 @@ impl<'a> Checker<'a> {
                 None
             }
             None => {
-                self.diags
-                    .error(name.spans(), format!("unknown name `{}`", name.text));
+                let text = &name.text;
+                let message = match (self.local_owner(text), scope.constant, scope.thread) {
+                    (Some((what, thread)), Some(constant), _) => format!(
+                        "{constant} must be a constant expression, but `{text}` is {what} of \
+                         thread `{thread}`"
+                    ),
+                    (Some((what, thread)), None, None) => format!(
+                        "unknown name `{text}`: it is {what} of thread `{thread}`, and an \
+                         invariant reads only globals, constants and `T@loc`"
+                    ),
+                    (Some((what, thread)), None, Some(_)) => format!(
+                        "unknown name `{text}`: it is {what} of thread `{thread}`, and a thread \
+                         reads only its own locals and the globals"
+                    ),
+                    (None, ..) => format!("unknown name `{text}`"),
+                };
+                self.diags.error(name.spans(), message);
                 None
             }
         }
     }
 
+    /// The first thread declaring a local or parameter named `text`, for the message about
+    /// a name used out of its thread: ("a local" or "the parameter", thread name).
+    fn local_owner(&self, text: &str) -> Option<(&'static str, String)> {
+        self.thread_decls.iter().find_map(|thread| {
+            let what = if thread.param.as_ref().is_some_and(|p| p.name.text == text) {
+                "the parameter"
+            } else if thread.locals.iter().any(|local| local.name.text == text) {
+                "a local"
+            } else {
+                return None;
+            };
+            Some((what, thread.name.text.clone()))
+        })
+    }
+
     /// `Const.X` or `Enum.Value`.
     fn member(&mut self, owner: &Name, member: &Name) -> (Expr, Kind) {
         match self.symbols.get(&owner.text).copied() {
-            Some(Symbol::ConstBlock(block)) => match self.const_member(block, member) {
+            Some(Symbol::ConstBlock(block)) => match self.const_member(block, owner, member) {
                 Some((value, Kind::Bool)) => (Expr::Bool(value != 0), Kind::Bool),
                 Some((value, kind)) => (Expr::Int(value), kind),
                 None => error(),
@@ -468,7 +558,7 @@ impl<'a> Checker<'a> {
         let site = self.site(
             FaultKind::Index,
             format!(
-                "index out of bounds for `{}[{index}]`: `{}` has {len} elements",
+                "index {{value}} out of bounds in `{}[{index}]`: `{}` has {len} elements",
                 array.text, array.text
             ),
             spans.first,
@@ -550,7 +640,7 @@ impl<'a> Checker<'a> {
                 let site = self.site(
                     FaultKind::Index,
                     format!(
-                        "instance index out of bounds in `{whole}`: `{}` has {count} instances",
+                        "instance index {{value}} out of bounds in `{whole}`: `{}` has {count} instances",
                         thread.text
                     ),
                     thread.span,
@@ -562,7 +652,7 @@ impl<'a> Checker<'a> {
                 self.diags.error(
                     whole.spans(),
                     format!(
-                        "`{}` has {count} instances; say which: `{}[i]@{}`",
+                        "`{}` is replicated (`active [{count}]`); say which instance: `{}[i]@{}`",
                         thread.text, thread.text, location.text
                     ),
                 );
@@ -600,13 +690,14 @@ impl<'a> Checker<'a> {
     ) -> (Expr, Kind) {
         let mut bounds_scope = Scope::constant("a quantifier bound");
         bounds_scope.quant = scope.quant.clone();
+        bounds_scope.outer_quant = scope.quant.len();
         let lo_value = self.constant_int_in(lo, &bounds_scope);
         let hi_value = self.constant_int_in(hi, &bounds_scope);
         let name_ok = self.check_new_name(var, scope, "a quantified variable");
         let id = self.next_quant_var;
         self.next_quant_var += 1;
         scope.quant.push((var.text.clone(), id));
-        let body_ir = self.expr_of(body, scope, Kind::Bool, "a quantifier's body");
+        let (body_ir, body_ok) = self.typed(body, scope, Kind::Bool, "a quantifier's body");
         scope.quant.pop();
         let (Some(lo_value), Some(hi_value)) = (lo_value, hi_value) else {
             return error();
@@ -621,7 +712,7 @@ impl<'a> Checker<'a> {
             );
             return error();
         }
-        if !name_ok {
+        if !name_ok || !body_ok {
             return error();
         }
         let ir = Expr::Quant {

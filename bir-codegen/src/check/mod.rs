@@ -19,10 +19,22 @@ use crate::ast;
 use crate::diag::Diagnostics;
 use crate::ir::{self, FaultKind, FaultSite, SiteId};
 
+pub use names::{Override, Overrides};
+
 /// Checks a parsed system. Returns `None` when errors were recorded in `diags`.
 pub fn check(system: &ast::System, diags: &mut Diagnostics) -> Option<ir::System> {
+    check_with(system, &Overrides::default(), diags)
+}
+
+/// Checks a parsed system with some constants replaced by `overrides` (see [`Overrides`]).
+/// Returns `None` when errors were recorded in `diags`.
+pub fn check_with(
+    system: &ast::System,
+    overrides: &Overrides,
+    diags: &mut Diagnostics,
+) -> Option<ir::System> {
     let errors_before = diags.len();
-    let mut checker = Checker::new(system, diags);
+    let mut checker = Checker::new(system, overrides, diags);
     checker.collect_names();
     checker.check_enums();
     checker.check_consts();
@@ -96,6 +108,8 @@ struct ThreadSig {
 
 struct Checker<'a> {
     ast: &'a ast::System,
+    /// Values replacing named constants.
+    overrides: &'a Overrides,
     diags: &'a mut Diagnostics,
     symbols: HashMap<String, Symbol>,
     const_blocks: Vec<&'a ast::ConstBlock>,
@@ -117,9 +131,10 @@ struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    fn new(ast: &'a ast::System, diags: &'a mut Diagnostics) -> Self {
+    fn new(ast: &'a ast::System, overrides: &'a Overrides, diags: &'a mut Diagnostics) -> Self {
         Checker {
             ast,
+            overrides,
             diags,
             symbols: HashMap::new(),
             const_blocks: Vec::new(),

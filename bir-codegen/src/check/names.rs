@@ -79,6 +79,7 @@ impl<'a> Checker<'a> {
     /// Rule: constants within a block are distinct, each is a constant int or boolean
     /// expression, and none depends on itself.
     pub(super) fn check_consts(&mut self) {
+        self.check_overrides();
         for (block_id, block) in self.const_blocks.clone().into_iter().enumerate() {
             let mut seen = HashMap::new();
             for (entry_id, entry) in block.entries.iter().enumerate() {
@@ -92,18 +93,18 @@ impl<'a> Checker<'a> {
                     );
                     continue;
                 }
-                self.const_value(block_id, entry_id, &entry.name);
+                self.const_value(block_id, entry_id, entry.name.spans());
             }
         }
     }
 
     /// The value of constant `entry` of `block`, evaluating it on first use. `reference`
-    /// is where it is used, for the cycle error.
+    /// is where it is used (`Param.N`), for the cycle error.
     pub(super) fn const_value(
         &mut self,
         block: usize,
         entry: usize,
-        reference: &Name,
+        reference: ast::Spans,
     ) -> Option<(i64, Kind)> {
         match self
             .consts
@@ -115,7 +116,7 @@ impl<'a> Checker<'a> {
             Lazy::InProgress => {
                 let decl = self.const_blocks[block];
                 self.diags.error(
-                    reference.spans(),
+                    reference,
                     format!(
                         "cyclic constant: `{}.{}` depends on itself",
                         decl.name.text, decl.entries[entry].name.text
@@ -125,8 +126,18 @@ impl<'a> Checker<'a> {
                 None
             }
             Lazy::Pending => {
-                self.consts.insert((block, entry), Lazy::InProgress);
                 let decl: &'a ast::ConstBlock = self.const_blocks[block];
+                if let Some(value) = self
+                    .overrides
+                    .get(&decl.name.text, &decl.entries[entry].name.text)
+                {
+                    // Rule: an override replaces the declared value, which is not evaluated.
+                    let kind = if value.is_bool { Kind::Bool } else { Kind::Int };
+                    let value = Some((value.value, kind));
+                    self.consts.insert((block, entry), Lazy::Done(value));
+                    return value;
+                }
+                self.consts.insert((block, entry), Lazy::InProgress);
                 let expr = &decl.entries[entry].value;
                 let value = self.constant(expr, &Scope::constant("a constant's value"));
                 let value = match value {
@@ -148,14 +159,19 @@ impl<'a> Checker<'a> {
     }
 
     /// Looks up `Scope.Member` where `scope` is a const block.
-    pub(super) fn const_member(&mut self, block: usize, member: &Name) -> Option<(i64, Kind)> {
+    pub(super) fn const_member(
+        &mut self,
+        block: usize,
+        owner: &Name,
+        member: &Name,
+    ) -> Option<(i64, Kind)> {
         let decl = self.const_blocks[block];
         match decl
             .entries
             .iter()
             .position(|entry| entry.name.text == member.text)
         {
-            Some(entry) => self.const_value(block, entry, member),
+            Some(entry) => self.const_value(block, entry, owner.spans().to(member.spans())),
             None => {
                 self.diags.error(
                     member.spans(),
@@ -196,9 +212,9 @@ impl<'a> Checker<'a> {
                 self.alias_types[alias] = Lazy::InProgress;
                 let decl: &'a ast::Alias = self.aliases[alias];
                 let scalar = match &decl.ty.len {
-                    Some(len) => {
+                    Some(_) => {
                         self.diags.error(
-                            len.spans(),
+                            decl.ty.spans,
                             "a typealias names a scalar type; declare arrays as `Alias[n] name`",
                         );
                         None
@@ -211,5 +227,193 @@ impl<'a> Checker<'a> {
                 scalar
             }
         }
+    }
+}
+
+/// Values that replace named constants, so that one model text can be checked at any size
+/// (`Param.N = 12`). An override takes effect before anything depends on the constant: the
+/// declared value is not evaluated, and every use (ranges, array sizes, replication counts,
+/// initialisers, expressions) sees the override. Its kind is its value's: an integer or a
+/// boolean. Naming a constant that is not declared is a compile error.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overrides {
+    entries: Vec<Override>,
+}
+
+/// One override: `block.name = value`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Override {
+    /// The const block (`Param`).
+    pub block: String,
+    /// The constant (`N`).
+    pub name: String,
+    /// The new value (booleans as 0/1).
+    pub value: i64,
+    /// Whether the value is a boolean.
+    pub is_bool: bool,
+}
+
+impl Override {
+    /// Parses `Block.NAME=VALUE`, VALUE being a decimal integer (optionally negative),
+    /// `true` or `false`; spaces around the parts are allowed.
+    pub fn parse(text: &str) -> Result<Override, String> {
+        let malformed = || format!("expected `Block.NAME=VALUE`, found `{text}`");
+        let (target, value) = text.split_once('=').ok_or_else(malformed)?;
+        let (block, name) = target.trim().split_once('.').ok_or_else(malformed)?;
+        let (block, name, value) = (block.trim(), name.trim(), value.trim());
+        let is_name = |s: &str| {
+            s.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+        };
+        if !is_name(block) || !is_name(name) {
+            return Err(malformed());
+        }
+        let (value, is_bool) = match value {
+            "true" => (1, true),
+            "false" => (0, false),
+            _ => match value.replace('_', "").parse::<i64>() {
+                Ok(value) => (value, false),
+                Err(_) => {
+                    return Err(format!(
+                        "the value of `{block}.{name}` must be an integer, `true` or `false`, \
+                         found `{value}`"
+                    ))
+                }
+            },
+        };
+        Ok(Override {
+            block: block.to_string(),
+            name: name.to_string(),
+            value,
+            is_bool,
+        })
+    }
+}
+
+impl Overrides {
+    /// Adds an override; a later one for the same constant replaces the earlier.
+    pub fn push(&mut self, value: Override) {
+        self.entries
+            .retain(|o| (&o.block, &o.name) != (&value.block, &value.name));
+        self.entries.push(value);
+    }
+
+    /// Overrides `block.name` with an integer.
+    pub fn set_int(&mut self, block: &str, name: &str, value: i64) {
+        self.push(Override {
+            block: block.to_string(),
+            name: name.to_string(),
+            value,
+            is_bool: false,
+        });
+    }
+
+    /// The override of `block.name`, if any.
+    pub fn get(&self, block: &str, name: &str) -> Option<&Override> {
+        self.entries
+            .iter()
+            .find(|o| o.block == block && o.name == name)
+    }
+
+    /// Every override, in the order given.
+    pub fn iter(&self) -> impl Iterator<Item = &Override> {
+        self.entries.iter()
+    }
+
+    /// True when there is no override.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl Checker<'_> {
+    /// Rule: every override names a declared constant. The error stands on the system's
+    /// name, since an override has no place in the source.
+    fn check_overrides(&mut self) {
+        let overrides = self.overrides;
+        for o in overrides.iter() {
+            let block = match self.symbols.get(&o.block) {
+                Some(Symbol::ConstBlock(block)) => Some(self.const_blocks[*block]),
+                _ => None,
+            };
+            let message = match block {
+                None => format!(
+                    "cannot override `{}.{}`: there is no const block `{}`",
+                    o.block, o.name, o.block
+                ),
+                Some(block) if !block.entries.iter().any(|e| e.name.text == o.name) => format!(
+                    "cannot override `{}.{}`: const block `{}` has no constant `{}`",
+                    o.block, o.name, o.block, o.name
+                ),
+                Some(_) => continue,
+            };
+            self.diags.error(self.ast.name.spans(), message);
+        }
+    }
+}
+
+#[cfg(test)]
+mod override_tests {
+    use std::str::FromStr;
+
+    use proc_macro2::TokenStream;
+
+    use super::{Override, Overrides};
+
+    const MODEL: &str = "system S { const Param { N = 3; M = Param.N + 1; B = false; }
+        boolean[Param.M] a; active [Param.N] thread T(int i) { loc l: do {} goto l; } }";
+
+    fn check(overrides: &Overrides) -> Result<crate::ir::System, Vec<String>> {
+        let tokens = TokenStream::from_str(MODEL).expect("tokenizes");
+        crate::front_end_with(tokens, overrides)
+            .map_err(|d| d.iter().map(|d| d.message.clone()).collect())
+    }
+
+    #[test]
+    fn an_override_replaces_a_constant_before_anything_depends_on_it() {
+        let mut overrides = Overrides::default();
+        overrides.push(Override::parse("Param.N = 12").unwrap());
+        overrides.push(Override::parse("Param.B=true").unwrap());
+        let system = check(&overrides).unwrap();
+        assert_eq!(system.threads[0].instances(), 12);
+        assert_eq!(system.globals[0].ty.len, Some(13));
+        let values: Vec<_> = system.consts.iter().map(|c| (c.value, c.is_bool)).collect();
+        assert_eq!(values, [(12, false), (13, false), (1, true)]);
+        assert_eq!(
+            check(&Overrides::default()).unwrap().globals[0].ty.len,
+            Some(4)
+        );
+    }
+
+    #[test]
+    fn an_override_of_an_unknown_constant_is_an_error() {
+        let mut overrides = Overrides::default();
+        overrides.set_int("Param", "K", 1);
+        overrides.set_int("Size", "N", 1);
+        assert_eq!(
+            check(&overrides).unwrap_err(),
+            [
+                "cannot override `Param.K`: const block `Param` has no constant `K`",
+                "cannot override `Size.N`: there is no const block `Size`",
+            ]
+        );
+    }
+
+    #[test]
+    fn overrides_parse_block_name_and_value() {
+        let parsed = Override::parse(" Param.N=-2_000 ").unwrap();
+        assert_eq!(
+            (parsed.block.as_str(), parsed.name.as_str()),
+            ("Param", "N")
+        );
+        assert_eq!((parsed.value, parsed.is_bool), (-2000, false));
+        assert!(Override::parse("N=3").is_err());
+        assert!(Override::parse("Param.N").is_err());
+        assert!(Override::parse("Param.N=x")
+            .unwrap_err()
+            .contains("must be an integer"));
+        assert!(Override::parse("Pa ram.N=1").is_err());
     }
 }

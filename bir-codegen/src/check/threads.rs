@@ -302,7 +302,7 @@ impl<'a> Checker<'a> {
                 let site = self.site(
                     FaultKind::Range,
                     format!(
-                        "value out of range in `{action}`: `{target}` is {}",
+                        "`{action}` writes {{value}}, outside `{target}`'s type {}",
                         self.scalar_name(scalar)
                     ),
                     action.spans().first,
@@ -379,7 +379,7 @@ impl<'a> Checker<'a> {
                         let site = self.site(
                             FaultKind::Index,
                             format!(
-                                "index out of bounds for `{}[{index}]`: `{}` has {len} elements",
+                                "index {{value}} out of bounds in `{}[{index}]`: `{}` has {len} elements",
                                 array.text, array.text
                             ),
                             spans.first,
@@ -509,7 +509,7 @@ impl<'a> Checker<'a> {
         let arg_site = self.site(
             FaultKind::Range,
             format!(
-                "argument of `start {}(..)` out of range: the parameter is {param_type}",
+                "`start {}(..)` passes {{value}}, outside the parameter's type {param_type}",
                 target.text
             ),
             spans.first,

@@ -6,15 +6,17 @@ use quote::{format_ident, quote};
 
 use super::expr::ExprGen;
 use super::interval::Ranges;
-use super::step::Transition;
 use super::{lit_i64, lit_u32, Gen};
-use crate::ir::{FaultKind, Jump, Scalar, ThreadKind};
+use crate::ir::{FaultKind, ThreadKind};
 use crate::layout::Owner;
+use crate::tables::{Slot, SlotKind, TransitionRow};
 
 impl Gen<'_> {
-    /// `static INFO: ModelInfo = ...;` and the tables it borrows.
-    pub(super) fn info(&self, transitions: &[Transition]) -> TokenStream {
-        let name = &self.system.name;
+    /// `static INFO: ModelInfo = ...;` and the tables it borrows, all read from the shared
+    /// [`Tables`](crate::tables::Tables).
+    pub(super) fn info(&self) -> TokenStream {
+        let tables = &self.tables;
+        let name = &tables.name;
         let enums = self.system.enums.iter().enumerate().map(|(id, e)| {
             let ident = format_ident!("ENUM_{}", id);
             let variants = &e.variants;
@@ -31,9 +33,9 @@ impl Gen<'_> {
                     &[#(::std::borrow::Cow::Borrowed(#names)),*];
             }
         });
-        let slots = self.slot_infos();
-        let transitions = transitions.iter().map(|t| self.transition_info(t));
-        let faults = self.system.fault_sites.iter().map(|site| {
+        let slots = tables.slots.iter().map(|slot| self.slot_info(slot));
+        let transitions = tables.transitions.iter().map(transition_info);
+        let faults = tables.fault_sites.iter().map(|site| {
             let kind = match site.kind {
                 FaultKind::Assertion => quote!(Assertion),
                 FaultKind::Range => quote!(Range),
@@ -51,7 +53,7 @@ impl Gen<'_> {
                 }
             }
         });
-        let invariants = self.system.invariants.iter().map(|inv| {
+        let invariants = tables.invariants.iter().map(|inv| {
             let (name, text, line) = (&inv.name, &inv.text, inv.line);
             quote! {
                 ::bir::InvariantInfo {
@@ -74,59 +76,16 @@ impl Gen<'_> {
         }
     }
 
-    fn slot_infos(&self) -> Vec<TokenStream> {
-        let mut slots = Vec::new();
-        for field in &self.layout.fields {
-            let (name, kind) = match field.owner {
-                Owner::Global(id) => (
-                    self.system.globals[id].name.clone(),
-                    self.slot_kind(field.scalar),
-                ),
-                Owner::Status { thread, instance } => {
-                    let t = &self.system.threads[thread];
-                    let ident = format_ident!("LOCATIONS_{}", thread);
-                    let kind = quote!(::bir::SlotKind::Status {
-                        locations: ::std::borrow::Cow::Borrowed(#ident)
-                    });
-                    (t.instance_name(instance - t.first_instance), kind)
-                }
-                Owner::Local {
-                    thread,
-                    instance,
-                    local,
-                } => {
-                    let t = &self.system.threads[thread];
-                    let name = format!(
-                        "{}.{}",
-                        t.instance_name(instance - t.first_instance),
-                        t.locals[local].name
-                    );
-                    (name, self.slot_kind(field.scalar))
-                }
-            };
-            for i in 0..field.elements {
-                let element = if field.is_array {
-                    quote!(::core::option::Option::Some(#i))
-                } else {
-                    quote!(::core::option::Option::None)
-                };
-                slots.push(quote! {
-                    ::bir::SlotInfo {
-                        name: ::std::borrow::Cow::Borrowed(#name),
-                        element: #element,
-                        kind: #kind,
-                    }
-                });
-            }
-        }
-        slots
-    }
-
-    fn slot_kind(&self, scalar: Scalar) -> TokenStream {
-        match scalar {
-            Scalar::Bool => quote!(::bir::SlotKind::Bool),
-            Scalar::Int { .. } => quote!(::bir::SlotKind::Int),
-            Scalar::Enum(id) => {
+    fn slot_info(&self, slot: &Slot) -> TokenStream {
+        let name = &slot.name;
+        let element = match slot.element {
+            Some(i) => quote!(::core::option::Option::Some(#i)),
+            None => quote!(::core::option::Option::None),
+        };
+        let kind = match slot.kind {
+            SlotKind::Bool => quote!(::bir::SlotKind::Bool),
+            SlotKind::Int => quote!(::bir::SlotKind::Int),
+            SlotKind::Enum(id) => {
                 let name = &self.system.enums[id].name;
                 let ident = format_ident!("ENUM_{}", id);
                 quote!(::bir::SlotKind::Enum {
@@ -134,26 +93,18 @@ impl Gen<'_> {
                     variants: ::std::borrow::Cow::Borrowed(#ident),
                 })
             }
-        }
-    }
-
-    fn transition_info(&self, t: &Transition) -> TokenStream {
-        let thread = &self.system.threads[t.thread];
-        let name = thread.instance_name(t.instance - thread.first_instance);
-        let from = &thread.locations[t.transform.location].name;
-        let to = match t.transform.jump {
-            Jump::Goto(location) => thread.locations[location].name.as_str(),
-            Jump::Return => "return",
+            SlotKind::Status(thread) => {
+                let ident = format_ident!("LOCATIONS_{}", thread);
+                quote!(::bir::SlotKind::Status {
+                    locations: ::std::borrow::Cow::Borrowed(#ident)
+                })
+            }
         };
-        let (text, line, instance) = (&t.transform.text, t.transform.line, t.instance);
         quote! {
-            ::bir::TransitionInfo {
-                thread: ::std::borrow::Cow::Borrowed(#name),
-                instance: #instance,
-                from: ::std::borrow::Cow::Borrowed(#from),
-                to: ::std::borrow::Cow::Borrowed(#to),
-                text: ::std::borrow::Cow::Borrowed(#text),
-                line: #line,
+            ::bir::SlotInfo {
+                name: ::std::borrow::Cow::Borrowed(#name),
+                element: #element,
+                kind: #kind,
             }
         }
     }
@@ -243,6 +194,22 @@ impl Gen<'_> {
             quote!(true)
         } else {
             quote!(#(#tests)&&*)
+        }
+    }
+}
+
+/// One row of the transition table as a `TransitionInfo` literal.
+fn transition_info(row: &TransitionRow) -> TokenStream {
+    let (name, from, to) = (&row.instance_name, &row.from, &row.to);
+    let (text, line, instance) = (&row.text, row.line, row.instance);
+    quote! {
+        ::bir::TransitionInfo {
+            thread: ::std::borrow::Cow::Borrowed(#name),
+            instance: #instance,
+            from: ::std::borrow::Cow::Borrowed(#from),
+            to: ::std::borrow::Cow::Borrowed(#to),
+            text: ::std::borrow::Cow::Borrowed(#text),
+            line: #line,
         }
     }
 }

@@ -16,11 +16,14 @@ use quote::{format_ident, quote};
 
 use crate::ir;
 use crate::layout::Layout;
+use crate::tables::Tables;
 
 /// Code generation context for one system.
 pub(crate) struct Gen<'a> {
     system: &'a ir::System,
     layout: &'a Layout,
+    /// The static tables, shared with the reference interpreter.
+    tables: Tables,
     /// The model type (the system's name).
     model: Ident,
     /// The state type (`<name>State`).
@@ -32,6 +35,7 @@ pub fn emit(system: &ir::System, layout: &Layout) -> TokenStream {
     let gen = Gen {
         system,
         layout,
+        tables: Tables::new(system, layout),
         model: Ident::new(&system.name, system.name_span),
         state: format_ident!("{}State", system.name, span = system.name_span),
     };
@@ -47,10 +51,11 @@ impl Gen<'_> {
         let transitions = self.transitions();
         let functions = self.transition_functions(&transitions);
         let successors = self.successors_body(&transitions);
-        let info = self.info(&transitions);
+        let info = self.info();
         let decode = self.decode_body();
         let (invariant_functions, check_invariants) = self.invariants();
         let end_state = self.end_state_body();
+        let state_word = self.state_word();
         let model_doc = model_doc(self.system, self.layout, transitions.len());
         let state_doc = format!(
             "A state of [`{model}`], packed into {} bits ({} used).",
@@ -124,6 +129,8 @@ impl Gen<'_> {
                     fn decode(&self, state: &#state, values: &mut ::std::vec::Vec<i64>) {
                         #decode
                     }
+
+                    #state_word
                 }
 
                 impl ::core::fmt::Display for #state {
@@ -140,6 +147,22 @@ impl Gen<'_> {
                     }
                 }
             };
+        }
+    }
+}
+
+impl Gen<'_> {
+    /// `Model::state_word` for states of at most 63 bits: the storage word itself, which is
+    /// never `u64::MAX` because its top bit is unused.
+    fn state_word(&self) -> TokenStream {
+        if self.layout.words != 1 || self.layout.used_bits >= 64 {
+            return TokenStream::new();
+        }
+        let state = &self.state;
+        quote! {
+            fn state_word(&self, state: &#state) -> ::core::option::Option<u64> {
+                ::core::option::Option::Some(state.0 as u64)
+            }
         }
     }
 }

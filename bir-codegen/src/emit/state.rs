@@ -44,23 +44,10 @@ impl Gen<'_> {
 
     /// The initial value of every element of every field, in field order.
     fn initial_values(&self) -> Vec<Vec<i64>> {
-        self.layout
+        self.tables
             .fields
             .iter()
-            .map(|field| match field.owner {
-                Owner::Global(id) => self.system.globals[id].init.clone(),
-                Owner::Status { thread, .. } => {
-                    let thread = &self.system.threads[thread];
-                    let status = match thread.kind {
-                        crate::ir::ThreadKind::Active { .. } => 0,
-                        crate::ir::ThreadKind::Started => thread.not_started_status(),
-                    };
-                    vec![status]
-                }
-                Owner::Local { thread, local, .. } => {
-                    self.system.threads[thread].locals[local].init.clone()
-                }
-            })
+            .map(|field| field.initial.clone())
             .collect()
     }
 
@@ -90,9 +77,11 @@ impl Gen<'_> {
         let (word, shift) = match (field.is_array, field.placement) {
             (false, _) => {
                 let (word, shift) = field.locate(0);
+                let word = word as usize;
                 (self.word_index(quote!(#word)), lit_u32(shift))
             }
             (true, Placement::Packed { word, shift }) => {
+                let word = word as usize;
                 let width = lit_u32(field.width);
                 let shift = lit_u32(shift);
                 (

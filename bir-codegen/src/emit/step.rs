@@ -21,23 +21,20 @@ pub(super) struct Transition<'a> {
 }
 
 impl Gen<'_> {
-    /// Every transition in successor order: threads in declaration order, instances by
-    /// index, transformations in source order.
+    /// Every transition in successor order (threads in declaration order, instances by
+    /// index, transformations in source order), as listed by the shared tables.
     pub(super) fn transitions(&self) -> Vec<Transition<'_>> {
-        let mut transitions = Vec::new();
-        for (thread_id, thread) in self.system.threads.iter().enumerate() {
-            for i in 0..thread.instances() {
-                for transform in &thread.transforms {
-                    transitions.push(Transition {
-                        id: transitions.len() as u32,
-                        thread: thread_id,
-                        instance: thread.first_instance + i,
-                        transform,
-                    });
-                }
-            }
-        }
-        transitions
+        self.tables
+            .transitions
+            .iter()
+            .enumerate()
+            .map(|(id, row)| Transition {
+                id: id as u32,
+                thread: row.thread,
+                instance: row.instance,
+                transform: &self.system.threads[row.thread].transforms[row.transform],
+            })
+            .collect()
     }
 
     /// The body of `Model::successors`.

@@ -8,6 +8,7 @@
 
 mod bfs;
 mod dfs;
+mod parallel;
 mod search;
 mod simulation;
 
@@ -31,6 +32,8 @@ pub(crate) struct Options {
     /// `None`: stop at the first finding. `Some(n)`: continue, keeping the first `n` traces.
     pub(crate) keep_going: Option<usize>,
     pub(crate) progress: bool,
+    /// Threads of the search; more than one selects the parallel search.
+    pub(crate) threads: usize,
 }
 
 impl Default for Options {
@@ -44,6 +47,7 @@ impl Default for Options {
             memory_limit: None,
             keep_going: None,
             progress: true,
+            threads: 1,
         }
     }
 }
@@ -154,9 +158,24 @@ impl<M: Model> Checker<M> {
         self
     }
 
+    /// Searches with this many threads (default 1). With more than one, the threads share
+    /// one seen set and every state is expanded once, so the counts are those of the
+    /// sequential search; the order is neither depth- nor breadth-first, so the verdict and
+    /// the trace of a finding come from a sequential depth-first search run afterwards to
+    /// its first finding (not needed for a verified model, nor with `keep_going(0)` when
+    /// all findings are of one kind). `max_depth` then bounds the depth in the parallel
+    /// order, and `max_states` may be exceeded by the states of one batch per thread.
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.options.threads = threads.max(1);
+        self
+    }
+
     /// Runs the configured exhaustive search.
     #[must_use = "the report holds the verdict: assert on it or print it"]
     pub fn run(&self) -> Report {
+        if self.options.threads > 1 {
+            return parallel::run(&self.model, &self.options, self.options.threads);
+        }
         match self.options.strategy {
             Strategy::BreadthFirst => bfs::run(&self.model, &self.options),
             _ => dfs::run(&self.model, &self.options),

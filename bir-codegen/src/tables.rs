@@ -1,0 +1,308 @@
+//! The static tables of a model as plain data: its slots, its transitions in successor
+//! order, its fault sites, its invariants and the initial value of every field.
+//!
+//! Code generation (`emit/info.rs`, `emit/state.rs`, `emit/step.rs`) turns these tables into
+//! tokens, and the reference interpreter (`bir-interp`) into a `bir_runtime::ModelInfo`, so
+//! that the two cannot disagree on a name, a transition id or a fault site. Nothing here
+//! depends on the runtime.
+
+use crate::ir::{self, EnumId, Jump, ThreadId, ThreadKind};
+use crate::layout::{Layout, Owner};
+
+/// Every table of one model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tables {
+    /// The system's name.
+    pub name: String,
+    /// The layout's fields in slot order, each with where its slots start.
+    pub fields: Vec<FieldRow>,
+    /// Every stored value (one per element of each field), in slot order.
+    pub slots: Vec<Slot>,
+    /// Every transition, in successor order: its index is its transition id.
+    pub transitions: Vec<TransitionRow>,
+    /// Every fault site; a fault's site indexes this table.
+    pub fault_sites: Vec<ir::FaultSite>,
+    /// The invariants, in declaration order.
+    pub invariants: Vec<InvariantRow>,
+}
+
+/// One field of the layout (a variable or a status) as a run of consecutive slots.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldRow {
+    /// What the field stores.
+    pub owner: Owner,
+    /// The index of its first slot (element 0) in [`Tables::slots`].
+    pub first_slot: usize,
+    /// The number of slots (elements) it has.
+    pub elements: u32,
+    /// The initial value of each element: the declared initialiser; for a status, the first
+    /// location (0) for an active thread and "not started" for a started one.
+    pub initial: Vec<i64>,
+}
+
+/// One value of a state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// The variable as users write it: `fork`, `Philosopher[1]` (a status), `P[2].level`.
+    pub name: String,
+    /// For an array element, its index.
+    pub element: Option<u32>,
+    /// How the value reads.
+    pub kind: SlotKind,
+}
+
+/// How a slot's value reads; mirrors the runtime's `SlotKind` with ids instead of names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotKind {
+    /// 0/1.
+    Bool,
+    /// The value itself.
+    Int,
+    /// An ordinal of this enum.
+    Enum(EnumId),
+    /// The status of an instance of this thread (see `ir::Thread::ended_status`).
+    Status(ThreadId),
+}
+
+/// One transition: a transformation of one instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TransitionRow {
+    /// The thread.
+    pub thread: ThreadId,
+    /// The dense instance id.
+    pub instance: u32,
+    /// The transformation, an index into the thread's `transforms`.
+    pub transform: usize,
+    /// The instance's display name: `Philosopher1` or `Philosopher[2]`.
+    pub instance_name: String,
+    /// The location it leaves.
+    pub from: String,
+    /// The location it jumps to, or `return`.
+    pub to: String,
+    /// The transformation as BIR text on one line.
+    pub text: String,
+    /// Its source line (0 if unknown).
+    pub line: u32,
+}
+
+/// One declared invariant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvariantRow {
+    /// Its name.
+    pub name: String,
+    /// Its condition as BIR text.
+    pub text: String,
+    /// Its source line (0 if unknown).
+    pub line: u32,
+}
+
+impl Tables {
+    /// The tables of `system` laid out as `layout`.
+    pub fn new(system: &ir::System, layout: &Layout) -> Tables {
+        let mut fields = Vec::new();
+        let mut slots = Vec::new();
+        for field in &layout.fields {
+            let (name, kind) = slot_name_and_kind(system, field.owner, field.scalar);
+            fields.push(FieldRow {
+                owner: field.owner,
+                first_slot: slots.len(),
+                elements: field.elements,
+                initial: initial_values(system, field.owner),
+            });
+            for i in 0..field.elements {
+                slots.push(Slot {
+                    name: name.clone(),
+                    element: field.is_array.then_some(i),
+                    kind,
+                });
+            }
+        }
+        let invariants = system
+            .invariants
+            .iter()
+            .map(|inv| InvariantRow {
+                name: inv.name.clone(),
+                text: inv.text.clone(),
+                line: inv.line,
+            })
+            .collect();
+        Tables {
+            name: system.name.clone(),
+            fields,
+            slots,
+            transitions: transitions(system),
+            fault_sites: system.fault_sites.clone(),
+            invariants,
+        }
+    }
+
+    /// The field storing `owner`.
+    pub fn field(&self, owner: Owner) -> Option<&FieldRow> {
+        self.fields.iter().find(|field| field.owner == owner)
+    }
+
+    /// The initial state: every slot's initial value, in slot order.
+    pub fn initial_state(&self) -> Vec<i64> {
+        self.fields
+            .iter()
+            .flat_map(|field| field.initial.iter().copied())
+            .collect()
+    }
+}
+
+/// Rule: successor order is threads in declaration order, instances by index,
+/// transformations in source order; a transition's id is its position in that order.
+fn transitions(system: &ir::System) -> Vec<TransitionRow> {
+    let mut rows = Vec::new();
+    for (thread_id, thread) in system.threads.iter().enumerate() {
+        for i in 0..thread.instances() {
+            for (transform_id, transform) in thread.transforms.iter().enumerate() {
+                let to = match transform.jump {
+                    Jump::Goto(location) => thread.locations[location].name.clone(),
+                    Jump::Return => "return".to_string(),
+                };
+                rows.push(TransitionRow {
+                    thread: thread_id,
+                    instance: thread.first_instance + i,
+                    transform: transform_id,
+                    instance_name: thread.instance_name(i),
+                    from: thread.locations[transform.location].name.clone(),
+                    to,
+                    text: transform.text.clone(),
+                    line: transform.line,
+                });
+            }
+        }
+    }
+    rows
+}
+
+/// A slot's name (`x`, `T[1]`, `T[1].local`) and kind.
+fn slot_name_and_kind(system: &ir::System, owner: Owner, scalar: ir::Scalar) -> (String, SlotKind) {
+    let value_kind = match scalar {
+        ir::Scalar::Bool => SlotKind::Bool,
+        ir::Scalar::Int { .. } => SlotKind::Int,
+        ir::Scalar::Enum(id) => SlotKind::Enum(id),
+    };
+    match owner {
+        Owner::Global(id) => (system.globals[id].name.clone(), value_kind),
+        Owner::Status { thread, instance } => {
+            let t = &system.threads[thread];
+            (
+                t.instance_name(instance - t.first_instance),
+                SlotKind::Status(thread),
+            )
+        }
+        Owner::Local {
+            thread,
+            instance,
+            local,
+        } => {
+            let t = &system.threads[thread];
+            let name = format!(
+                "{}.{}",
+                t.instance_name(instance - t.first_instance),
+                t.locals[local].name
+            );
+            (name, value_kind)
+        }
+    }
+}
+
+/// The initial value of every element of a field.
+fn initial_values(system: &ir::System, owner: Owner) -> Vec<i64> {
+    match owner {
+        Owner::Global(id) => system.globals[id].init.clone(),
+        Owner::Status { thread, .. } => {
+            let thread = &system.threads[thread];
+            let status = match thread.kind {
+                ThreadKind::Active { .. } => 0,
+                ThreadKind::Started => thread.not_started_status(),
+            };
+            vec![status]
+        }
+        Owner::Local { thread, local, .. } => system.threads[thread].locals[local].init.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use proc_macro2::TokenStream;
+
+    use super::*;
+
+    fn tables(source: &str) -> Tables {
+        let tokens = TokenStream::from_str(source).expect("tokenizes");
+        let system = crate::front_end(tokens)
+            .unwrap_or_else(|d| panic!("{:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()));
+        Tables::new(&system, &Layout::new(&system))
+    }
+
+    #[test]
+    fn slots_follow_the_layout_element_by_element() {
+        let t = tables(
+            "system S { enum C { R, G } boolean[2] b; C c := C.G;
+               active [2] thread P(int i) { int (1, 3) n; loc a: do { n := 2; } goto a; }
+               thread Q(int (0, 9) p) { loc q: do {} return; } }",
+        );
+        let names: Vec<_> = t
+            .slots
+            .iter()
+            .map(|s| (s.name.as_str(), s.element, s.kind))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("b", Some(0), SlotKind::Bool),
+                ("b", Some(1), SlotKind::Bool),
+                ("c", None, SlotKind::Enum(0)),
+                ("P[0]", None, SlotKind::Status(0)),
+                ("P[0].n", None, SlotKind::Int),
+                ("P[1]", None, SlotKind::Status(0)),
+                ("P[1].n", None, SlotKind::Int),
+                ("Q", None, SlotKind::Status(1)),
+                ("Q.p", None, SlotKind::Int),
+            ]
+        );
+        // Defaults, the enum initialiser, active at location 0, Q not started (1 + 1).
+        assert_eq!(t.initial_state(), [0, 0, 1, 0, 1, 0, 1, 2, 0]);
+        assert_eq!(t.fields[2].first_slot, 3);
+    }
+
+    #[test]
+    fn transitions_are_in_successor_order() {
+        let t = tables(
+            "system S { boolean x;
+               active [2] thread P(int i) { loc a: when x do {} goto b; do {} goto b; loc b: do {} return; }
+               active thread R() { loc r: do { x := true; } goto r; } }",
+        );
+        let rows: Vec<_> = t
+            .transitions
+            .iter()
+            .map(|r| {
+                (
+                    r.instance_name.as_str(),
+                    r.transform,
+                    r.from.as_str(),
+                    r.to.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("P[0]", 0, "a", "b"),
+                ("P[0]", 1, "a", "b"),
+                ("P[0]", 2, "b", "return"),
+                ("P[1]", 0, "a", "b"),
+                ("P[1]", 1, "a", "b"),
+                ("P[1]", 2, "b", "return"),
+                ("R", 0, "r", "r"),
+            ]
+        );
+        assert_eq!(t.transitions[6].instance, 2);
+        assert_eq!(t.transitions[0].text, "when x do { } goto b;");
+    }
+}

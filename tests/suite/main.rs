@@ -1,0 +1,10 @@
+//! The integration tests, in one binary: the reference families at many sizes, one model
+//! per verdict kind, counterexample traces, the bit layout seen through generated code,
+//! and the compile-fail suite.
+
+mod families;
+mod layout;
+mod traces;
+mod ui;
+mod verbatim;
+mod verdicts;

@@ -1,0 +1,9 @@
+use bir::bir;
+
+bir! {
+    system S {
+        int[0] a;
+    }
+}
+
+fn main() {}

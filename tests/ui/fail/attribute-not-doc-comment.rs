@@ -1,0 +1,10 @@
+use bir::bir;
+
+bir! {
+    system S {
+        #[allow(unused)]
+        int x;
+    }
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use bir::bir;
+
+bir! {
+    system S {
+        const Param { N = 3; }
+        int x := Param;
+    }
+}
+
+fn main() {}

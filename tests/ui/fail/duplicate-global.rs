@@ -1,0 +1,10 @@
+use bir::bir;
+
+bir! {
+    system S {
+        boolean x;
+        int x;
+    }
+}
+
+fn main() {}

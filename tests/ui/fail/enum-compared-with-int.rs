@@ -1,0 +1,14 @@
+use bir::bir;
+
+bir! {
+    system S {
+        enum Color { Red, Green }
+        Color c;
+
+        active thread T() {
+            loc a: when c == 0 do {} goto a;
+        }
+    }
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use bir::bir;
+
+bir! {
+    system S {
+        enum Empty {}
+    }
+}
+
+fn main() {}

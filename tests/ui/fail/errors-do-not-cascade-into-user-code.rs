@@ -1,0 +1,14 @@
+use bir::bir;
+
+bir! {
+    system S {
+        active thread T() {
+            loc a: do {} goto b;
+        }
+    }
+}
+
+fn main() {
+    let report = S::checker().run();
+    let _ = report.verdict();
+}

@@ -1,0 +1,9 @@
+use bir::bir;
+
+bir! {
+    system S {
+        int (0, 3) x := 4;
+    }
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use bir::bir;
+
+bir! {
+    system S {
+        int y := x;
+        int x;
+    }
+}
+
+fn main() {}

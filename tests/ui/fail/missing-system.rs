@@ -1,0 +1,7 @@
+use bir::bir;
+
+bir! {
+    boolean b;
+}
+
+fn main() {}

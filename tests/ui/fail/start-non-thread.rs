@@ -1,0 +1,13 @@
+use bir::bir;
+
+bir! {
+    system S {
+        int Worker;
+
+        active thread Main() {
+            loc a: do { start Worker(); } return;
+        }
+    }
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use bir::bir;
+
+bir! {
+    system match {
+        boolean b;
+    }
+}
+
+fn main() {}

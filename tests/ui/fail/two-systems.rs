@@ -1,0 +1,12 @@
+use bir::bir;
+
+bir! {
+    system S {
+        boolean b;
+    }
+    system R {
+        boolean b;
+    }
+}
+
+fn main() {}

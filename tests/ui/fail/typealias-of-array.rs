@@ -1,0 +1,9 @@
+use bir::bir;
+
+bir! {
+    system S {
+        typealias Row int[4];
+    }
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use bir::bir;
+
+bir! {
+    system S {
+        enum Color { Red, Green }
+        Color c := Color.Blue;
+    }
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+use bir::bir;
+
+bir! {
+    system S {
+        active thread T() {
+            loc a: do {} goto a;
+        }
+
+        invariant Idle: U@a;
+    }
+}
+
+fn main() {}

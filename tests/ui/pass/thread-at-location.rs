@@ -1,0 +1,24 @@
+use bir::{bir, Verdict};
+
+bir! {
+    system S {
+        boolean lock;
+
+        active [2] thread P(int index) {
+            loc idle: when !lock do { lock := true; } goto critical;
+            loc critical: when P[1 - index]@idle do { lock := false; } goto idle;
+                          when !P[1 - index]@idle do { lock := false; } goto idle;
+        }
+
+        active thread Observer() {
+            loc watch: when P[0]@critical || Observer@watch do {} goto watch;
+        }
+
+        invariant Mutex: !(P[0]@critical && P[1]@critical);
+        invariant Watching: Observer@watch;
+    }
+}
+
+fn main() {
+    assert_eq!(S::checker().run().verdict(), Verdict::Verified);
+}
