@@ -1,9 +1,14 @@
 //! The sets of states already seen: the only place where the hashing policy lives.
 //!
-//! Two layouts, one per need:
+//! Three layouts, one per need:
+//! * [`WordTable`] stores states that fit in one word (see
+//!   [`Model::state_word`](crate::Model::state_word)) as words, in an open-addressing table
+//!   with linear probing: 8 bytes a slot, and a lookup can be prefetched while the search
+//!   does other work, which hides most of the cache miss a lookup in a large set costs.
+//!   Depth-first search uses it whenever the model's states fit.
 //! * [`StateTable`] stores each state inline in the hash table. A lookup touches one cache
-//!   line, and small states cost the least memory. Depth-first search uses it: its stack
-//!   holds the states it needs.
+//!   line, and small states cost the least memory. Depth-first search uses it for states
+//!   wider than a word: its stack holds the states it needs.
 //! * [`IndexedStates`] stores each state once in a `Vec`, in discovery order, and a table of
 //!   4-byte indices into it. The index names a state compactly (breadth-first parent links)
 //!   and the `Vec` doubles as the breadth-first queue; each lookup of a stored state costs a
@@ -52,10 +57,16 @@ pub(crate) trait Seen<S> {
     fn with_capacity(capacity: usize) -> Self;
     /// How many states are stored.
     fn len(&self) -> usize;
-    /// Looks `state` up and stores it if it is new. The caller checks [`Self::is_full`] first.
-    fn insert(&mut self, state: S) -> Lookup;
-    /// True when `state` is stored.
-    fn contains(&self, state: &S) -> bool;
+    /// Looks `state` up and stores it if it is new. `word` is the state's
+    /// [`Model::state_word`](crate::Model::state_word), which word tables store instead.
+    /// The caller checks [`Self::is_full`] first.
+    fn insert(&mut self, state: S, word: Option<u64>) -> Lookup;
+    /// True when `state` (with its word) is stored.
+    fn contains(&self, state: &S, word: Option<u64>) -> bool;
+    /// Starts fetching the memory a lookup of `state` will read (a hint; may do nothing).
+    fn prefetch(&self, state: &S, word: Option<u64>) {
+        let _ = (state, word);
+    }
     /// The memory the set holds now (allocated capacity).
     fn bytes(&self) -> usize;
     /// An estimate of [`Self::bytes`] once one more state is stored: growing doubles the
@@ -94,7 +105,7 @@ impl<S: Clone + Eq + Hash> Seen<S> for StateTable<S> {
         self.table.len()
     }
 
-    fn insert(&mut self, state: S) -> Lookup {
+    fn insert(&mut self, state: S, _: Option<u64>) -> Lookup {
         let hasher = &self.hasher;
         let hash = hasher.hash_one(&state);
         let number = self.table.len() as StateIndex;
@@ -111,7 +122,7 @@ impl<S: Clone + Eq + Hash> Seen<S> for StateTable<S> {
         }
     }
 
-    fn contains(&self, state: &S) -> bool {
+    fn contains(&self, state: &S, _: Option<u64>) -> bool {
         let hash = self.hasher.hash_one(state);
         self.table.find(hash, |stored| stored == state).is_some()
     }
@@ -152,7 +163,7 @@ impl<S: Clone + Eq + Hash> Seen<S> for IndexedStates<S> {
         self.states.len()
     }
 
-    fn insert(&mut self, state: S) -> Lookup {
+    fn insert(&mut self, state: S, _: Option<u64>) -> Lookup {
         let hash = self.hasher.hash_one(&state);
         let states = &self.states;
         let hasher = &self.hasher;
@@ -172,7 +183,7 @@ impl<S: Clone + Eq + Hash> Seen<S> for IndexedStates<S> {
         }
     }
 
-    fn contains(&self, state: &S) -> bool {
+    fn contains(&self, state: &S, _: Option<u64>) -> bool {
         let hash = self.hasher.hash_one(state);
         self.table
             .find(hash, |&index| self.states[index as usize] == *state)
@@ -194,27 +205,213 @@ impl<S: Clone + Eq + Hash> Seen<S> for IndexedStates<S> {
     }
 }
 
+/// Marks an empty slot of a [`WordTable`]; `Model::state_word` never returns it.
+const EMPTY: u64 = u64::MAX;
+
+/// A segment grows once more than this many 1024ths of its slots are used (7/8, as
+/// hashbrown): linear probing stays within a cache line or two at that load, and more of the
+/// memory holds states.
+const WORD_LOAD: usize = 896;
+
+/// A word table is split into this many segments (by the top bits of the hash), each an
+/// open-addressing table of its own that grows on its own: growing copies one segment, not
+/// the whole table, so the peak memory of a growth is 1/256 of the table more, not 1.5 times.
+const SEGMENTS: usize = 256;
+
+/// Slots of each segment of a new table.
+const MIN_SEGMENT: usize = 16;
+
+/// States stored as 64-bit words: segments of open-addressing tables with linear probing.
+pub(crate) struct WordTable {
+    segments: Vec<Segment>,
+    len: usize,
+}
+
+/// One segment: its slots (a power of two) and how many are used.
+struct Segment {
+    slots: Box<[u64]>,
+    used: usize,
+}
+
+impl Segment {
+    fn new(slots: usize) -> Segment {
+        Segment {
+            slots: vec![EMPTY; slots].into_boxed_slice(),
+            used: 0,
+        }
+    }
+
+    fn is_due_to_grow(&self) -> bool {
+        (self.used + 1) * 1024 > self.slots.len() * WORD_LOAD
+    }
+
+    fn grow(&mut self) {
+        let bigger = Segment::new(self.slots.len() * 2);
+        let old = std::mem::replace(self, bigger);
+        let mask = self.slots.len() - 1;
+        for word in old.slots.iter().copied().filter(|&w| w != EMPTY) {
+            let mut i = mix(word) as usize & mask;
+            while self.slots[i] != EMPTY {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = word;
+        }
+        self.used = old.used;
+    }
+}
+
+impl WordTable {
+    /// The segment of a word and the hash that places it there.
+    fn segment(&self, word: u64) -> (usize, u64) {
+        let hash = mix(word);
+        ((hash >> 56) as usize, hash)
+    }
+}
+
+/// Spreads the bits of a word over the table (the murmur3 finaliser).
+pub(crate) fn mix(word: u64) -> u64 {
+    let mut h = word;
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// The word a word table is looked up by; word tables are only built for models whose
+/// every state has one.
+fn word_of(word: Option<u64>) -> u64 {
+    match word {
+        Some(word) => word,
+        None => unreachable!("a word table is only used when every state has a word"),
+    }
+}
+
+impl<S> Seen<S> for WordTable {
+    fn with_capacity(capacity: usize) -> Self {
+        let per_segment = (capacity / SEGMENTS * 1024 / WORD_LOAD + 1).next_power_of_two();
+        WordTable {
+            segments: (0..SEGMENTS)
+                .map(|_| Segment::new(per_segment.max(MIN_SEGMENT)))
+                .collect(),
+            len: 0,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn insert(&mut self, _: S, word: Option<u64>) -> Lookup {
+        let word = word_of(word);
+        let (segment, hash) = self.segment(word);
+        let segment = &mut self.segments[segment];
+        let mask = segment.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            match segment.slots[i] {
+                EMPTY => break,
+                stored if stored == word => return Lookup::Seen(StateIndex::MAX),
+                _ => i = (i + 1) & mask,
+            }
+        }
+        if segment.is_due_to_grow() {
+            segment.grow();
+            let mask = segment.slots.len() - 1;
+            i = hash as usize & mask;
+            while segment.slots[i] != EMPTY {
+                i = (i + 1) & mask;
+            }
+        }
+        segment.slots[i] = word;
+        segment.used += 1;
+        self.len += 1;
+        Lookup::New((self.len - 1) as StateIndex)
+    }
+
+    fn contains(&self, _: &S, word: Option<u64>) -> bool {
+        let word = word_of(word);
+        let (segment, hash) = self.segment(word);
+        let slots = &self.segments[segment].slots;
+        let mask = slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            match slots[i] {
+                EMPTY => return false,
+                stored if stored == word => return true,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    fn prefetch(&self, _: &S, word: Option<u64>) {
+        if let Some(word) = word {
+            let (segment, hash) = self.segment(word);
+            let slots = &self.segments[segment].slots;
+            prefetch(&slots[hash as usize & (slots.len() - 1)]);
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.segments.iter().map(|s| s.slots.len() * 8).sum()
+    }
+
+    fn bytes_after_insert(&self) -> usize {
+        // Segments grow one at a time, by at most the largest of them.
+        let largest = self
+            .segments
+            .iter()
+            .map(|s| s.slots.len())
+            .max()
+            .unwrap_or(0);
+        self.segments
+            .iter()
+            .map(|s| s.slots.len() * 8)
+            .sum::<usize>()
+            + largest * 8
+    }
+}
+
+/// Asks the processor to start loading the cache line of `value`.
+#[inline(always)]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint: it never faults, whatever the address, and the
+    // address here is of a live reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (value as *const T).cast::<i8>(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn insert<T: Seen<u64>>(seen: &mut T, state: u64) -> Lookup {
+        seen.insert(state, Some(state))
+    }
+
     fn new_then_seen<T: Seen<u64>>(indexed: bool) {
         let mut seen = T::with_capacity(2);
-        assert_eq!(seen.insert(10), Lookup::New(0));
-        assert_eq!(seen.insert(20), Lookup::New(1));
-        assert!(matches!(seen.insert(10), Lookup::Seen(_)));
+        assert_eq!(insert(&mut seen, 10), Lookup::New(0));
+        assert_eq!(insert(&mut seen, 20), Lookup::New(1));
+        assert!(matches!(insert(&mut seen, 10), Lookup::Seen(_)));
         if indexed {
-            assert_eq!(seen.insert(10), Lookup::Seen(0));
+            assert_eq!(insert(&mut seen, 10), Lookup::Seen(0));
         }
         assert_eq!(seen.len(), 2);
-        assert!(seen.contains(&20));
-        assert!(!seen.contains(&30));
+        assert!(seen.contains(&20, Some(20)));
+        assert!(!seen.contains(&30, Some(30)));
         for i in 0..10_000u64 {
-            seen.insert(i * 7919 + 1);
+            insert(&mut seen, i * 7919 + 1);
         }
         assert_eq!(seen.len(), 10_002);
         for i in 0..10_000u64 {
-            assert!(matches!(seen.insert(i * 7919 + 1), Lookup::Seen(_)));
+            assert!(matches!(insert(&mut seen, i * 7919 + 1), Lookup::Seen(_)));
         }
         assert!(seen.bytes() >= 10_000 * 8);
     }
@@ -223,9 +420,10 @@ mod tests {
     fn both_layouts_report_new_then_seen() {
         new_then_seen::<StateTable<u64>>(false);
         new_then_seen::<IndexedStates<u64>>(true);
+        new_then_seen::<WordTable>(false);
         let mut indexed = IndexedStates::with_capacity(0);
-        indexed.insert(5u8);
-        indexed.insert(7u8);
+        indexed.insert(5u8, None);
+        indexed.insert(7u8, None);
         assert_eq!(indexed.get(1), 7);
     }
 
@@ -233,7 +431,7 @@ mod tests {
         let mut seen = T::with_capacity(0);
         for i in 0..1_000u32 {
             let estimate = seen.bytes_after_insert();
-            seen.insert(i);
+            seen.insert(i, Some(u64::from(i)));
             assert!(
                 estimate >= seen.bytes(),
                 "at {i}: {estimate} < {}",
@@ -246,5 +444,6 @@ mod tests {
     fn the_growth_estimate_covers_the_next_insertion() {
         growth_estimate_never_lags::<StateTable<u32>>();
         growth_estimate_never_lags::<IndexedStates<u32>>();
+        growth_estimate_never_lags::<WordTable>();
     }
 }

@@ -165,7 +165,9 @@ impl<S: Clone + Eq + Hash + Send> SharedSeen<S> {
         if !read(table).above(GROW_AT) {
             return;
         }
-        let mut table = table.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut table = table
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         // Another thread may have grown it while this one waited.
         if table.above(GROW_AT) {
             *table = table.doubled();
@@ -220,11 +222,15 @@ impl<S: Clone + Eq + Hash> Batch<'_, S> {
 }
 
 fn read(table: &RwLock<WordTable>) -> RwLockReadGuard<'_, WordTable> {
-    table.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+    table
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]

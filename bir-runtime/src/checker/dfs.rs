@@ -25,15 +25,15 @@ use std::mem::size_of;
 use crate::model::{Model, Outcome, Successor, TransitionId};
 use crate::report::{Report, Strategy};
 
-use crate::seen::StateTable;
+use crate::seen::{Seen, StateTable, WordTable};
 
 use super::search::{Expansion, Search, Visit};
 use super::Options;
 
 /// The depth-first search: the shared core plus the stack.
-struct Dfs<'a, M: Model> {
+struct Dfs<'a, M: Model, T> {
     model: &'a M,
-    search: Search<'a, M, StateTable<M::State>>,
+    search: Search<'a, M, T>,
     /// The current path: the initial state at the bottom, the state being expanded on top.
     stack: Vec<M::State>,
     /// The successors of the top state.
@@ -45,9 +45,17 @@ struct Dfs<'a, M: Model> {
     scratch: Vec<Successor<M::State>>,
 }
 
-/// Runs a depth-first search.
+/// Runs a depth-first search, storing states as words when they fit in one.
 pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
-    let mut dfs = Dfs {
+    if model.state_word(&model.initial_state()).is_some() {
+        search::<M, WordTable>(model, options)
+    } else {
+        search::<M, StateTable<M::State>>(model, options)
+    }
+}
+
+fn search<M: Model, T: Seen<M::State>>(model: &M, options: &Options) -> Report {
+    let mut dfs: Dfs<'_, M, T> = Dfs {
         model,
         search: Search::new(model, options, Strategy::DepthFirst),
         stack: Vec::new(),
@@ -79,7 +87,7 @@ pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
     dfs.search.finish()
 }
 
-impl<M: Model> Dfs<'_, M> {
+impl<M: Model, T: Seen<M::State>> Dfs<'_, M, T> {
     /// Explores a new state reached by `via` from the top state (the initial state when
     /// `via` is `None`): pushes it with its successors, or records its deadlock.
     fn enter(&mut self, state: M::State, via: Option<TransitionId>) {
@@ -90,6 +98,7 @@ impl<M: Model> Dfs<'_, M> {
                 self.stack.push(state);
                 std::mem::swap(&mut self.successors, &mut self.scratch);
                 self.next = 0;
+                self.search.prefetch(&self.successors);
                 self.search.frontier_bytes = self.stack.capacity() * size_of::<M::State>()
                     + (self.successors.capacity() + self.scratch.capacity())
                         * size_of::<Successor<M::State>>();
@@ -116,6 +125,7 @@ impl<M: Model> Dfs<'_, M> {
         self.model.successors(parent, &mut self.successors);
         // A nondeterministic model may not give the child again: the parent is then done.
         self.next = taken(&self.successors, &child).map_or(self.successors.len(), |i| i + 1);
+        self.search.prefetch(&self.successors[self.next..]);
     }
 }
 

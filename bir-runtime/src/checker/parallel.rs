@@ -338,7 +338,11 @@ impl<M: Model + Sync> Shared<'_, M> {
                     self.threads
                 ));
             }
-            let mut report = self.report_with(stats, limit, Verdict::Found(first_kind(&sequential, &total)));
+            let mut report = self.report_with(
+                stats,
+                limit,
+                Verdict::Found(first_kind(&sequential, &total)),
+            );
             report.findings = sequential.findings;
             return report.with_note(format!(
                 "counts from the parallel search ({} threads); the first counterexample from \
@@ -354,8 +358,14 @@ impl<M: Model + Sync> Shared<'_, M> {
         self.report_with(stats, limit, verdict)
     }
 
-    fn report_with(&self, stats: Stats, limit: Option<IncompleteReason>, verdict: Verdict) -> Report {
-        let stopped_at_finding = matches!(verdict, Verdict::Found(_)) && self.options.keep_going.is_none();
+    fn report_with(
+        &self,
+        stats: Stats,
+        limit: Option<IncompleteReason>,
+        verdict: Verdict,
+    ) -> Report {
+        let stopped_at_finding =
+            matches!(verdict, Verdict::Found(_)) && self.options.keep_going.is_none();
         Report {
             info: Arc::new(self.model.info().clone()),
             strategy: Strategy::Parallel,
@@ -380,7 +390,9 @@ fn first_kind(sequential: &Report, total: &Tally) -> FindingKind {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]
@@ -390,11 +402,18 @@ mod tests {
 
     #[test]
     fn counts_equal_the_sequential_search() {
-        for (model, deadlocks) in [(Philosophers::new(6, false), 1), (Philosophers::new(6, true), 0)] {
+        for (model, deadlocks) in [
+            (Philosophers::new(6, false), 1),
+            (Philosophers::new(6, true), 0),
+        ] {
             let sequential = Checker::new(model.clone()).keep_going(0).run();
             let parallel = Checker::new(model).threads(2).keep_going(0).run();
             assert_eq!(
-                (parallel.states(), parallel.transitions(), parallel.deadlocks()),
+                (
+                    parallel.states(),
+                    parallel.transitions(),
+                    parallel.deadlocks()
+                ),
                 (sequential.states(), sequential.transitions(), deadlocks)
             );
             assert!(parallel.is_complete());
@@ -416,6 +435,9 @@ mod tests {
 
     #[test]
     fn a_verified_model_is_verified_in_parallel() {
-        Checker::new(Philosophers::new(5, true)).threads(2).run().assert_verified();
+        Checker::new(Philosophers::new(5, true))
+            .threads(2)
+            .run()
+            .assert_verified();
     }
 }

@@ -127,7 +127,8 @@ impl<'a, M: Model, T: Seen<M::State>> Search<'a, M, T> {
             self.hit_limit(IncompleteReason::StateLimit);
             return None;
         }
-        self.seen.insert(initial.clone());
+        self.seen
+            .insert(initial.clone(), self.model.state_word(&initial));
         self.stats.states = 1;
         match self.model.check_invariants(&initial) {
             Ok(()) => Some(initial),
@@ -135,6 +136,15 @@ impl<'a, M: Model, T: Seen<M::State>> Search<'a, M, T> {
                 let kind = trace::invariant_failure_kind(&self.info, failure);
                 self.record(kind, |_| {});
                 None
+            }
+        }
+    }
+
+    /// Starts fetching the seen-set memory that visiting these successors will read.
+    pub(crate) fn prefetch(&self, successors: &[Successor<M::State>]) {
+        for successor in successors {
+            if let Outcome::Next(next) = &successor.outcome {
+                self.seen.prefetch(next, self.model.state_word(next));
             }
         }
     }
@@ -159,14 +169,14 @@ impl<'a, M: Model, T: Seen<M::State>> Search<'a, M, T> {
         };
         // At a limit, a state may still be looked up, but not stored.
         if let Some(reason) = self.storage_limit() {
-            if self.seen.contains(&next) {
+            if self.seen.contains(&next, self.model.state_word(&next)) {
                 // Its index is not needed by any strategy at a limit.
                 return Visit::Seen(StateIndex::MAX);
             }
             self.hit_limit(reason);
             return Visit::Stopped;
         }
-        let index = match self.seen.insert(next.clone()) {
+        let index = match self.seen.insert(next.clone(), self.model.state_word(&next)) {
             Lookup::Seen(index) => return Visit::Seen(index),
             Lookup::New(index) => index,
         };
