@@ -2,6 +2,7 @@
 //! per verdict kind, counterexample traces, the bit layout seen through generated code,
 //! and the compile-fail suite.
 
+mod allocation;
 mod families;
 mod layout;
 mod traces;
