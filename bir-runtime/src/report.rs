@@ -48,6 +48,11 @@ pub enum IncompleteReason {
     MemoryLimit,
     /// The run was a random simulation, which samples paths and proves nothing.
     Simulation,
+    /// States were stored as 64-bit fingerprints: two states may have been taken for one.
+    HashCompaction,
+    /// States were stored as a few bits of a bit array: states may have been taken for
+    /// others seen before.
+    Bitstate,
 }
 
 impl IncompleteReason {
@@ -59,6 +64,8 @@ impl IncompleteReason {
             IncompleteReason::TimeLimit => "time limit reached",
             IncompleteReason::MemoryLimit => "memory limit reached",
             IncompleteReason::Simulation => "random simulation",
+            IncompleteReason::HashCompaction => "hash compaction",
+            IncompleteReason::Bitstate => "bitstate hashing",
         }
     }
 
@@ -66,7 +73,10 @@ impl IncompleteReason {
     pub(crate) fn stops_search(self) -> bool {
         !matches!(
             self,
-            IncompleteReason::DepthLimit | IncompleteReason::Simulation
+            IncompleteReason::DepthLimit
+                | IncompleteReason::Simulation
+                | IncompleteReason::HashCompaction
+                | IncompleteReason::Bitstate
         )
     }
 }
@@ -101,7 +111,7 @@ impl fmt::Display for Verdict {
 
 /// What a search counted. See the counting rules in `LANGUAGE.md` ("Steps, states and
 /// verdicts"); a search stopped at a finding or a limit counts what it did up to there.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Stats {
     /// Distinct states stored, the initial one included.
@@ -120,6 +130,9 @@ pub struct Stats {
     pub seen_bytes: usize,
     /// The number of random walks (0 for an exhaustive search).
     pub walks: u64,
+    /// With hash compaction or bitstate hashing: the estimated probability that some
+    /// reachable state was taken for another and missed.
+    pub omission_probability: Option<f64>,
 }
 
 impl Stats {
@@ -376,11 +389,17 @@ impl Report {
                 Thousands(self.stats.walks),
                 Thousands(self.stats.transitions)
             ),
-            Verdict::Incomplete { reason } => write!(
-                f,
-                "{nothing} found in {states} states ({}); not verified",
-                reason.describe()
-            ),
+            Verdict::Incomplete { reason } => {
+                write!(
+                    f,
+                    "{nothing} found in {states} states ({}",
+                    reason.describe()
+                )?;
+                if let Some(p) = self.stats.omission_probability {
+                    write!(f, ": probability that a state was missed ≈ {p:.1e}")?;
+                }
+                write!(f, "); not verified")
+            }
         }
     }
 }

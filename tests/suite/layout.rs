@@ -62,3 +62,30 @@ fn decoded_values_match_the_declarations() {
         "239 bits pack into four words"
     );
 }
+
+#[test]
+fn wide_states_can_be_stored_as_fingerprints_but_then_are_not_verified() {
+    let report = Extremes::checker().hash_compaction().run();
+    assert_eq!((report.states(), report.transitions()), (4, 4));
+    assert_eq!(
+        report.incomplete_reason(),
+        Some(bir::IncompleteReason::HashCompaction)
+    );
+    let bitstate = Extremes::checker().bitstate(16, 3).run();
+    assert_eq!(bitstate.states(), 4);
+    assert!(!bitstate.is_verified());
+}
+
+bir! {
+    system Narrow {
+        int (0, 7) x;
+        active thread T() { loc l: when x < 7 do { x := x + 1; } goto l; when x == 7 do {} return; }
+    }
+}
+
+#[test]
+fn states_of_one_word_are_exact_even_under_hash_compaction() {
+    let report = Narrow::checker().hash_compaction().run();
+    report.assert_verified();
+    assert_eq!(report.states(), 9);
+}

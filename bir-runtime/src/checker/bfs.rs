@@ -17,7 +17,7 @@ use crate::seen::{IndexedStates, Seen, StateIndex};
 use crate::trace::FindingKind;
 
 use super::search::{Expansion, Search, Visit};
-use super::Options;
+use super::{Options, Storage};
 
 /// How a stored state was reached: from `parent` by `transition`.
 #[derive(Clone, Copy)]
@@ -37,6 +37,13 @@ struct PendingError {
 pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
     let mut search: Search<'_, M, IndexedStates<M::State>> =
         Search::new(model, options, Strategy::BreadthFirst);
+    if options.storage != Storage::Exact {
+        search.note(
+            "breadth-first search keeps its queue, hence every state, exactly: hash \
+             compaction and bitstate hashing apply to depth-first and parallel searches"
+                .to_string(),
+        );
+    }
     if search.start().is_none() {
         return search.finish();
     }

@@ -25,10 +25,10 @@ use std::mem::size_of;
 use crate::model::{Model, Outcome, Successor, TransitionId};
 use crate::report::{Report, Strategy};
 
-use crate::seen::{Seen, StateTable, WordTable};
+use crate::seen::{Bitstate, Fingerprints, Seen, StateTable, WordTable};
 
 use super::search::{Expansion, Search, Visit};
-use super::Options;
+use super::{Options, Storage};
 
 /// The depth-first search: the shared core plus the stack.
 struct Dfs<'a, M: Model, T> {
@@ -45,19 +45,30 @@ struct Dfs<'a, M: Model, T> {
     scratch: Vec<Successor<M::State>>,
 }
 
-/// Runs a depth-first search, storing states as words when they fit in one.
+/// Runs a depth-first search with the seen set the options ask for, storing states as
+/// words when they fit in one.
 pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
-    if model.state_word(&model.initial_state()).is_some() {
-        search::<M, WordTable>(model, options)
-    } else {
-        search::<M, StateTable<M::State>>(model, options)
+    let words = model.state_word(&model.initial_state()).is_some();
+    match options.storage {
+        Storage::Bitstate { log2_bits, hashes } => {
+            search(model, options, Bitstate::new(log2_bits, hashes))
+        }
+        _ if words => search(
+            model,
+            options,
+            <WordTable as Seen<M::State>>::with_capacity(0),
+        ),
+        Storage::HashCompaction => {
+            search(model, options, Fingerprints::<M::State>::with_capacity(0))
+        }
+        Storage::Exact => search(model, options, StateTable::<M::State>::with_capacity(0)),
     }
 }
 
-fn search<M: Model, T: Seen<M::State>>(model: &M, options: &Options) -> Report {
+fn search<M: Model, T: Seen<M::State>>(model: &M, options: &Options, seen: T) -> Report {
     let mut dfs: Dfs<'_, M, T> = Dfs {
         model,
-        search: Search::new(model, options, Strategy::DepthFirst),
+        search: Search::with_seen(model, options, Strategy::DepthFirst, seen),
         stack: Vec::new(),
         successors: Vec::new(),
         next: 0,
@@ -159,6 +170,53 @@ fn path_to_top<M: Model>(
 mod tests {
     use crate::test_models::{Graph, Philosophers, ReadersWriters, SumToN};
     use crate::{Checker, FindingKind, IncompleteReason, Verdict};
+
+    #[test]
+    fn hash_compaction_counts_as_exact_storage_but_never_verifies() {
+        let exact = Checker::new(Philosophers::new(6, true)).run();
+        let compacted = Checker::new(Philosophers::new(6, true))
+            .hash_compaction()
+            .run();
+        assert_eq!(
+            (compacted.states(), compacted.transitions()),
+            (exact.states(), exact.transitions())
+        );
+        assert_eq!(
+            compacted.incomplete_reason(),
+            Some(IncompleteReason::HashCompaction)
+        );
+        let p = compacted.stats().omission_probability.unwrap_or(1.0);
+        assert!(p > 0.0 && p < 1e-12, "{p}");
+        let text = compacted.to_string();
+        assert!(text.contains("no error and no deadlock found in 862 states (hash compaction"));
+        assert!(
+            text.contains("not verified") && !text.contains("verified:"),
+            "{text}"
+        );
+        // Findings are still findings.
+        let deadlock = Checker::new(Philosophers::new(6, false))
+            .hash_compaction()
+            .run();
+        assert_eq!(deadlock.verdict(), Verdict::Found(FindingKind::Deadlock));
+    }
+
+    #[test]
+    fn bitstate_hashing_misses_states_when_the_array_is_small() {
+        let exact = Checker::new(Philosophers::new(6, true)).run();
+        let roomy = Checker::new(Philosophers::new(6, true))
+            .bitstate(22, 3)
+            .run();
+        assert_eq!(roomy.states(), exact.states());
+        assert_eq!(roomy.incomplete_reason(), Some(IncompleteReason::Bitstate));
+        assert!(roomy.stats().omission_probability.unwrap_or(1.0) < 1e-6);
+        let cramped = Checker::new(Philosophers::new(6, true))
+            .bitstate(10, 2)
+            .run();
+        assert!(cramped.states() < exact.states());
+        assert!(!cramped.is_verified());
+        assert!(cramped.stats().omission_probability.unwrap_or(0.0) > 0.5);
+        assert_eq!(cramped.stats().seen_bytes, 128);
+    }
 
     #[test]
     fn two_dining_philosophers_deadlock_is_found_and_counted() {

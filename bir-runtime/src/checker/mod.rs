@@ -34,6 +34,19 @@ pub(crate) struct Options {
     pub(crate) progress: bool,
     /// Threads of the search; more than one selects the parallel search.
     pub(crate) threads: usize,
+    /// How the seen set stores states.
+    pub(crate) storage: Storage,
+}
+
+/// How the seen set of a depth-first or parallel search stores states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Storage {
+    /// Every state exactly (as a word when it fits in one).
+    Exact,
+    /// 64-bit fingerprints of states wider than a word.
+    HashCompaction,
+    /// A few bits per state in a bit array of `2^log2_bits` bits.
+    Bitstate { log2_bits: u32, hashes: u32 },
 }
 
 impl Default for Options {
@@ -48,6 +61,7 @@ impl Default for Options {
             keep_going: None,
             progress: true,
             threads: 1,
+            storage: Storage::Exact,
         }
     }
 }
@@ -170,9 +184,38 @@ impl<M: Model> Checker<M> {
         self
     }
 
+    /// Hash compaction: the seen set stores a 64-bit fingerprint of each state instead of
+    /// the state, for models whose states are wider than a word (states of at most 63
+    /// bits are stored exactly as words anyway, and then this changes nothing). Two states
+    /// with one fingerprint are taken for one, so the search may miss states: its report
+    /// never says verified, but "no error found in N states" with the estimated probability
+    /// that a state was missed (about N² / 2^65). Applies to depth-first and parallel
+    /// searches; breadth-first search stores its queue, hence its states, exactly.
+    pub fn hash_compaction(mut self) -> Self {
+        self.options.storage = Storage::HashCompaction;
+        self
+    }
+
+    /// Bitstate hashing (supertrace): the seen set is an array of `2^log2_bits` bits and
+    /// each state sets `hashes` of them (2 or 3 is usual); a state whose bits are all set
+    /// is taken as seen. It covers huge state spaces in fixed memory (`2^log2_bits / 8`
+    /// bytes) at the price of missing states as the array fills: the report never says
+    /// verified, but gives the estimated probability that a state was missed. Applies to
+    /// the depth-first search (a parallel or breadth-first search runs it sequentially).
+    pub fn bitstate(mut self, log2_bits: u32, hashes: u32) -> Self {
+        self.options.storage = Storage::Bitstate {
+            log2_bits: log2_bits.clamp(10, 40),
+            hashes: hashes.clamp(1, 8),
+        };
+        self
+    }
+
     /// Runs the configured exhaustive search.
     #[must_use = "the report holds the verdict: assert on it or print it"]
     pub fn run(&self) -> Report {
+        if let Storage::Bitstate { .. } = self.options.storage {
+            return dfs::run(&self.model, &self.options);
+        }
         if self.options.threads > 1 {
             return parallel::run(&self.model, &self.options, self.options.threads);
         }

@@ -17,10 +17,12 @@ use std::time::{Duration, Instant};
 
 use crate::model::{Model, Outcome, Successor};
 use crate::report::{IncompleteReason, Report, Stats, Strategy, Verdict};
+use crate::seen::compaction_omission;
 use crate::shared_seen::{state_hasher, Insert, SharedSeen};
 use crate::trace::{self, FindingKind};
+use ahash::RandomState;
 
-use super::{dfs, Options};
+use super::{dfs, Options, Storage};
 
 /// States a thread expands between two looks at the shared state (stop flag, limits,
 /// table growth, idle threads).
@@ -35,6 +37,8 @@ struct Shared<'a, M: Model> {
     options: &'a Options,
     threads: usize,
     seen: SharedSeen<M::State>,
+    /// States wider than a word stored as 64-bit fingerprints (hash compaction).
+    fingerprints: Option<RandomState>,
     /// Work given away by a thread with plenty, for idle threads: states and their depths.
     pool: Mutex<Vec<(M::State, u32)>>,
     /// Threads holding work; the search is over when it is 0 and the pool is empty.
@@ -65,11 +69,13 @@ pub(crate) fn run<M: Model + Sync>(model: &M, options: &Options, threads: usize)
     let started = Instant::now();
     let initial = model.initial_state();
     let words = model.state_word(&initial).is_some();
+    let fingerprints = (!words && options.storage == Storage::HashCompaction).then(state_hasher);
     let shared = Shared {
         model,
         options,
         threads,
-        seen: SharedSeen::new(words, 0),
+        seen: SharedSeen::new(words || fingerprints.is_some(), 0),
+        fingerprints,
         pool: Mutex::new(Vec::new()),
         busy: AtomicUsize::new(threads),
         stop: AtomicBool::new(false),
@@ -117,7 +123,7 @@ impl<M: Model + Sync> Shared<'_, M> {
     fn seen_initial(&self, initial: &M::State, tally: &mut Tally) {
         let hasher = state_hasher();
         let batch = self.seen.batch(&hasher);
-        batch.insert(initial, self.model.state_word(initial));
+        batch.insert(initial, self.word(initial));
         drop(batch);
         tally.states = 1;
         self.states.store(1, Ordering::Relaxed);
@@ -172,7 +178,7 @@ impl<M: Model + Sync> Shared<'_, M> {
                         }
                         Outcome::Next(next) => next,
                     };
-                    if batch.insert(&next, self.model.state_word(&next)) == Insert::Seen {
+                    if batch.insert(&next, self.word(&next)) == Insert::Seen {
                         continue;
                     }
                     tally.states += 1;
@@ -199,6 +205,15 @@ impl<M: Model + Sync> Shared<'_, M> {
             self.share(&mut stack);
         }
         tally
+    }
+
+    /// What the seen set stores of a state: its word, its fingerprint, or (`None`) itself.
+    fn word(&self, state: &M::State) -> Option<u64> {
+        match &self.fingerprints {
+            // Never the empty marker of word tables.
+            Some(hasher) => Some(hasher.hash_one(state).min(u64::MAX - 1)),
+            None => self.model.state_word(state),
+        }
     }
 
     /// Refills an empty stack from the pool, waiting while other threads still work.
@@ -310,7 +325,12 @@ impl<M: Model + Sync> Shared<'_, M> {
     /// The report: the parallel counts, and the verdict and trace the sequential
     /// depth-first search gives (see the module documentation).
     fn report(self, total: Tally) -> Report {
-        let limit = *lock(&self.limit);
+        let mut limit = *lock(&self.limit);
+        let mut omission_probability = None;
+        if self.fingerprints.is_some() {
+            omission_probability = Some(compaction_omission(total.states));
+            limit.get_or_insert(IncompleteReason::HashCompaction);
+        }
         let stats = Stats {
             states: total.states,
             transitions: total.transitions,
@@ -320,6 +340,7 @@ impl<M: Model + Sync> Shared<'_, M> {
             elapsed: self.started.elapsed(),
             seen_bytes: self.seen.bytes(),
             walks: 0,
+            omission_probability,
         };
         let stopped_at_finding = self.options.keep_going.is_none() && !total.kinds.is_empty();
         let wants_trace = self.options.keep_going != Some(0);
@@ -431,6 +452,20 @@ mod tests {
         assert_eq!((counted.errors(), counted.deadlocks()), (42, 1));
         assert_eq!(counted.verdict(), Verdict::Found(FindingKind::Deadlock));
         assert_eq!(counted.first_finding().map(|f| f.len()), Some(25));
+    }
+
+    #[test]
+    fn hash_compaction_in_parallel_keeps_the_counts_and_never_verifies() {
+        let exact = Checker::new(Philosophers::new(6, true)).run();
+        let report = Checker::new(Philosophers::new(6, true))
+            .threads(2)
+            .hash_compaction()
+            .run();
+        assert_eq!(report.states(), exact.states());
+        assert_eq!(
+            report.incomplete_reason(),
+            Some(crate::IncompleteReason::HashCompaction)
+        );
     }
 
     #[test]

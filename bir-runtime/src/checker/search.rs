@@ -87,13 +87,23 @@ impl<'a, M: Model, T: Seen<M::State>> Search<'a, M, T> {
         let capacity = options
             .max_states
             .map_or(INITIAL_CAPACITY, |max| (max as usize).min(INITIAL_CAPACITY));
+        Search::with_seen(model, options, strategy, T::with_capacity(capacity))
+    }
+
+    /// A search storing its states in `seen`.
+    pub(crate) fn with_seen(
+        model: &'a M,
+        options: &'a Options,
+        strategy: Strategy,
+        seen: T,
+    ) -> Self {
         let now = Instant::now();
         Search {
             model,
             options,
             strategy,
             info: Arc::new(model.info().clone()),
-            seen: T::with_capacity(capacity),
+            seen,
             stats: Stats::default(),
             findings: Vec::new(),
             keep: options.keep_going.unwrap_or(1),
@@ -107,6 +117,11 @@ impl<'a, M: Model, T: Seen<M::State>> Search<'a, M, T> {
             path: Vec::new(),
             notes: Vec::new(),
         }
+    }
+
+    /// Adds a note to the report.
+    pub(crate) fn note(&mut self, note: String) {
+        self.notes.push(note);
     }
 
     /// True once a finding (without keep-going) or a limit has ended the search.
@@ -311,6 +326,11 @@ impl<'a, M: Model, T: Seen<M::State>> Search<'a, M, T> {
         }
         self.stats.elapsed = self.started.elapsed();
         self.stats.seen_bytes = self.seen.bytes() + self.seen_extra_bytes;
+        if let Some((reason, probability)) = self.seen.omission() {
+            // A lossy seen set never lets a search say verified.
+            self.limit.get_or_insert(reason);
+            self.stats.omission_probability = Some(probability);
+        }
         let verdict = match (self.first, self.limit) {
             (Some(kind), _) => Verdict::Found(kind),
             (None, Some(reason)) => Verdict::Incomplete { reason },
