@@ -66,6 +66,31 @@ impl Default for Options {
     }
 }
 
+impl Options {
+    /// These options, with the default memory limit if none is set.
+    fn with_default_memory_limit(&self) -> Options {
+        Options {
+            memory_limit: self.memory_limit.or_else(default_memory_limit),
+            ..self.clone()
+        }
+    }
+}
+
+/// Three quarters of the memory available now, when the system says (Linux); the seen set
+/// and stack may grow up to it before the search stops with a report.
+fn default_memory_limit() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let available_kib: usize = meminfo
+        .lines()
+        .find_map(|line| line.strip_prefix("MemAvailable:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(available_kib / 4 * 3 * 1024)
+}
+
 /// Checks a model: configure with the builder methods, then call [`run`](Self::run) (an
 /// exhaustive search), [`simulate`](Self::simulate) (random walks) or
 /// [`replay`](Self::replay) (re-execute a printed counterexample).
@@ -150,7 +175,11 @@ impl<M: Model> Checker<M> {
     }
 
     /// Stops the search before the seen-state set plus the search stack or queue would grow
-    /// beyond this many bytes (an estimate from their allocated capacities).
+    /// beyond this many bytes (an estimate from their allocated capacities), with the verdict
+    /// [`IncompleteReason::MemoryLimit`](crate::IncompleteReason::MemoryLimit) and the
+    /// statistics so far. Without this option the limit is three quarters of the memory
+    /// available when the search starts (on Linux, from `/proc/meminfo`), so that running
+    /// out of memory ends with a report rather than with the process killed.
     pub fn memory_limit(mut self, bytes: usize) -> Self {
         self.options.memory_limit = Some(bytes);
         self
@@ -213,15 +242,16 @@ impl<M: Model> Checker<M> {
     /// Runs the configured exhaustive search.
     #[must_use = "the report holds the verdict: assert on it or print it"]
     pub fn run(&self) -> Report {
-        if let Storage::Bitstate { .. } = self.options.storage {
-            return dfs::run(&self.model, &self.options);
+        let options = self.options.with_default_memory_limit();
+        if let Storage::Bitstate { .. } = options.storage {
+            return dfs::run(&self.model, &options);
         }
-        if self.options.threads > 1 {
-            return parallel::run(&self.model, &self.options, self.options.threads);
+        if options.threads > 1 {
+            return parallel::run(&self.model, &options, options.threads);
         }
-        match self.options.strategy {
-            Strategy::BreadthFirst => bfs::run(&self.model, &self.options),
-            _ => dfs::run(&self.model, &self.options),
+        match options.strategy {
+            Strategy::BreadthFirst => bfs::run(&self.model, &options),
+            _ => dfs::run(&self.model, &options),
         }
     }
 
@@ -397,6 +427,20 @@ mod tests {
             assert_eq!(report.verdict(), incomplete(IncompleteReason::TimeLimit));
             assert!(report.states() < 9_403);
         }
+    }
+
+    #[test]
+    fn without_a_memory_limit_the_default_is_most_of_the_available_memory() {
+        let options = Options::default().with_default_memory_limit();
+        if cfg!(target_os = "linux") {
+            let limit = options.memory_limit.unwrap_or(0);
+            assert!(limit > 1 << 20, "{limit}");
+        }
+        let explicit = Options {
+            memory_limit: Some(5),
+            ..Options::default()
+        };
+        assert_eq!(explicit.with_default_memory_limit().memory_limit, Some(5));
     }
 
     #[test]
