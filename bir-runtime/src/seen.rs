@@ -234,6 +234,9 @@ const MIN_SEGMENT: usize = 16;
 pub(crate) struct WordTable {
     segments: Vec<Segment>,
     len: usize,
+    /// Slots of all segments, and of the largest, kept up to date for the memory limit.
+    slots: usize,
+    largest: usize,
 }
 
 /// One segment: its slots (a power of two) and how many are used.
@@ -299,11 +302,12 @@ fn word_of(word: Option<u64>) -> u64 {
 impl<S> Seen<S> for WordTable {
     fn with_capacity(capacity: usize) -> Self {
         let per_segment = (capacity / SEGMENTS * 1024 / WORD_LOAD + 1).next_power_of_two();
+        let per_segment = per_segment.max(MIN_SEGMENT);
         WordTable {
-            segments: (0..SEGMENTS)
-                .map(|_| Segment::new(per_segment.max(MIN_SEGMENT)))
-                .collect(),
+            segments: (0..SEGMENTS).map(|_| Segment::new(per_segment)).collect(),
             len: 0,
+            slots: per_segment * SEGMENTS,
+            largest: per_segment,
         }
     }
 
@@ -326,6 +330,8 @@ impl<S> Seen<S> for WordTable {
         }
         if segment.is_due_to_grow() {
             segment.grow();
+            self.slots += segment.slots.len() / 2;
+            self.largest = self.largest.max(segment.slots.len());
             let mask = segment.slots.len() - 1;
             i = hash as usize & mask;
             while segment.slots[i] != EMPTY {
@@ -362,22 +368,12 @@ impl<S> Seen<S> for WordTable {
     }
 
     fn bytes(&self) -> usize {
-        self.segments.iter().map(|s| s.slots.len() * 8).sum()
+        self.slots * 8
     }
 
     fn bytes_after_insert(&self) -> usize {
         // Segments grow one at a time, by at most the largest of them.
-        let largest = self
-            .segments
-            .iter()
-            .map(|s| s.slots.len())
-            .max()
-            .unwrap_or(0);
-        self.segments
-            .iter()
-            .map(|s| s.slots.len() * 8)
-            .sum::<usize>()
-            + largest * 8
+        (self.slots + self.largest) * 8
     }
 }
 
