@@ -1,0 +1,276 @@
+//! The `bir` binary end to end: every reference model with its exit status, compile errors,
+//! bad arguments, JSON output, constant overrides and limits.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// Runs `bir` with `args`; returns (exit status, stdout, stderr).
+fn bir(args: &[&str]) -> (i32, String, String) {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = Command::new(env!("CARGO_BIN_EXE_bir"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        status.code().expect("an exit status, not a signal"),
+        String::from_utf8_lossy(&stdout).into_owned(),
+        String::from_utf8_lossy(&stderr).into_owned(),
+    )
+}
+
+fn models() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
+}
+
+fn model(name: &str) -> String {
+    models().join(name).display().to_string()
+}
+
+/// A file in a fresh temporary folder of this test.
+fn temp_file(test: &str, name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("bir-cli-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("temp file");
+    path.display().to_string()
+}
+
+/// Removes a file made by [`temp_file`] and its folder.
+fn remove_temp_file(path: &str) {
+    if let Some(dir) = Path::new(path).parent() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+#[test]
+fn every_reference_model_gets_its_exit_status() {
+    let mut seen = 0;
+    for entry in std::fs::read_dir(models()).expect("models/") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "bir") {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let expected =
+            if name.contains("philosophers") && !name.ends_with("fixed") || name == "sum_to_n" {
+                1
+            } else {
+                0
+            };
+        let (status, stdout, stderr) = bir(&["check", &path.display().to_string()]);
+        assert_eq!(status, expected, "{name}:\n{stdout}\n{stderr}");
+        let verdict = if expected == 0 {
+            ": verified: "
+        } else {
+            " found (depth-first search)"
+        };
+        assert!(
+            stdout.lines().next().unwrap_or("").contains(verdict),
+            "{stdout}"
+        );
+        assert!(stdout.contains("\nstates: "), "{stdout}");
+        seen += 1;
+    }
+    assert_eq!(seen, 7);
+}
+
+#[test]
+fn the_text_report_is_the_runtimes() {
+    let (status, stdout, _) = bir(&["check", &model("two_dining_philosophers.bir"), "--bfs"]);
+    assert_eq!(status, 1);
+    assert!(
+        stdout.starts_with(
+            "TwoDiningPhilosophers: deadlock found (breadth-first search)\n\n\
+             1. deadlock after 2 steps: no transition is enabled: Philosopher1 blocked at loc1, \
+             Philosopher2 blocked at loc1\n"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("  replay: bir1:0.4\n"), "{stdout}");
+}
+
+#[test]
+fn a_malformed_model_shows_every_error_with_its_place_and_carets() {
+    let path = temp_file(
+        "malformed",
+        "bad.bir",
+        "system S {\n  boolean x;\n  int x;\n  active thread T() {\n    loc l: do { y := 1; } goto l;\n  }\n}\n",
+    );
+    let (status, stdout, stderr) = bir(&["check", &path]);
+    assert_eq!(status, 2);
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains(&format!(
+            " --> {path}:3:7\n  |\n3 |   int x;\n  |       ^\n"
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!(" --> {path}:5:17\n")), "{stderr}");
+    assert!(
+        stderr.contains("5 |     loc l: do { y := 1; } goto l;\n  |                 ^\n"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("error: ").count(), 3, "{stderr}");
+    assert!(
+        stderr.ends_with("error: aborting due to 2 previous errors\n"),
+        "{stderr}"
+    );
+    remove_temp_file(&path);
+}
+
+#[test]
+fn a_model_that_does_not_tokenize_is_malformed_too() {
+    let path = temp_file("untokenized", "open.bir", "system S {\n  boolean x;\n");
+    let (status, _, stderr) = bir(&["check", &path]);
+    assert_eq!(status, 2);
+    assert!(
+        stderr.contains(&format!(
+            "error: unclosed delimiter `{{`\n --> {path}:1:10\n"
+        )),
+        "{stderr}"
+    );
+    remove_temp_file(&path);
+}
+
+#[test]
+fn bad_arguments_are_one_line_on_stderr_and_status_2() {
+    let philosophers = model("dining_philosophers.bir");
+    for args in [
+        &[][..],
+        &["frobnicate"][..],
+        &["check"][..],
+        &["check", &philosophers, "--max-states"][..],
+        &["check", &philosophers, "--max-states", "many"][..],
+        &["check", &philosophers, "--time-limit", "-1"][..],
+        &["check", &philosophers, "--set", "N=3"][..],
+        &["check", &philosophers, "--unknown"][..],
+        &["check", "no/such/model.bir"][..],
+    ] {
+        let (status, stdout, stderr) = bir(args);
+        assert_eq!(status, 2, "{args:?}: {stderr}");
+        assert_eq!(stdout, "", "{args:?}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("bir: error: "), "{stderr}");
+    }
+    // An override of a constant the model does not declare is a compile error.
+    let (status, _, stderr) = bir(&["check", &philosophers, "--set", "Param.M=3"]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("`Param.M`"), "{stderr}");
+}
+
+#[test]
+fn help_prints_the_usage() {
+    let (status, stdout, _) = bir(&["--help"]);
+    assert_eq!(status, 0);
+    assert!(stdout.contains("bir check MODEL.bir [OPTIONS]"), "{stdout}");
+    assert!(stdout.contains("Exit status:"), "{stdout}");
+}
+
+#[test]
+fn json_output_parses_back() {
+    let (status, stdout, _) = bir(&["check", &model("sum_to_n.bir"), "--bfs", "--json"]);
+    assert_eq!(status, 1);
+    let json: Value = serde_json::from_str(&stdout).expect("one JSON object");
+    assert_eq!(json["model"], "SumToN");
+    assert_eq!(json["strategy"], "breadth-first");
+    assert_eq!(json["verdict"], "assertion");
+    assert_eq!(json["complete"], false);
+    assert_eq!(json["incomplete_reason"], Value::Null);
+    for field in ["states", "transitions", "errors", "deadlocks", "max_depth"] {
+        assert!(json[field].is_u64(), "{field}");
+    }
+    assert!(json["seconds"].is_f64());
+    let found = &json["counterexamples"][0];
+    assert_eq!(found["kind"], "assertion");
+    assert!(found["message"].as_str().unwrap().contains("x != Param.N"));
+    let steps = found["steps"].as_array().expect("steps");
+    assert_eq!(steps.len(), 4);
+    let last = &steps[3];
+    assert_eq!(
+        (&last["thread"], &last["from"], &last["to"]),
+        (&"Thread0".into(), &"loc0".into(), &"return".into())
+    );
+    assert_eq!(last["fails"], true);
+    assert_eq!(last["line"], 14);
+    assert_eq!(last["changes"], Value::Array(Vec::new()));
+    let change = &steps[0]["changes"][0];
+    assert!(
+        change["variable"].is_string() && change["old"].is_i64(),
+        "{change}"
+    );
+    assert_eq!(found["final_state"]["x"], 2);
+    assert_eq!(found["final_state"]["Thread0"], "loc0");
+    let replay = found["replay"].as_str().unwrap();
+    assert!(replay.starts_with("bir1:"), "{replay}");
+
+    let (status, stdout, _) = bir(&["check", &model("peterson_filter.bir"), "--json"]);
+    assert_eq!(status, 0);
+    let json: Value = serde_json::from_str(&stdout).expect("one JSON object");
+    assert_eq!(
+        (&json["verdict"], &json["complete"]),
+        (&"verified".into(), &true.into())
+    );
+    assert_eq!(
+        (&json["states"], &json["transitions"]),
+        (&288.into(), &651.into())
+    );
+    assert_eq!(json["counterexamples"], Value::Array(Vec::new()));
+}
+
+#[test]
+fn set_checks_a_family_at_another_size() {
+    let (status, stdout, _) = bir(&[
+        "check",
+        &model("dining_philosophers.bir"),
+        "--set",
+        "Param.N=3",
+        "--keep-going",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(status, 1);
+    let json: Value = serde_json::from_str(&stdout).expect("one JSON object");
+    assert_eq!(
+        (&json["states"], &json["transitions"]),
+        (&35.into(), &75.into())
+    );
+    assert_eq!(
+        (&json["deadlocks"], &json["complete"]),
+        (&1.into(), &true.into())
+    );
+}
+
+#[test]
+fn a_limit_gives_status_3() {
+    let (status, stdout, _) = bir(&[
+        "check",
+        &model("dining_philosophers_fixed.bir"),
+        "--max-states",
+        "10",
+    ]);
+    assert_eq!(status, 3);
+    assert!(
+        stdout.contains("(state limit reached); not verified"),
+        "{stdout}"
+    );
+    let (status, stdout, _) = bir(&[
+        "check",
+        &model("dining_philosophers_fixed.bir"),
+        "--max-depth=3",
+        "--json",
+    ]);
+    assert_eq!(status, 3);
+    let json: Value = serde_json::from_str(&stdout).expect("one JSON object");
+    assert_eq!(
+        (&json["verdict"], &json["incomplete_reason"]),
+        (&"incomplete".into(), &"depth_limit".into())
+    );
+    // Without deadlock detection the philosophers' deadlock is no finding.
+    let (status, _, _) = bir(&["check", &model("dining_philosophers.bir"), "--no-deadlock"]);
+    assert_eq!(status, 0);
+}

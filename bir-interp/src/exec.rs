@@ -1,0 +1,254 @@
+//! One step, by the definition of `LANGUAGE.md` ("Steps, states and verdicts"): the
+//! transformation is enabled when its instance is at its location and its guard holds; its
+//! actions run in order on a copy of the state, each seeing the writes of the ones before;
+//! then it jumps. Every operation is checked when it executes.
+
+use bir_codegen::ir::eval::{self, Env, EvalError, Evaluator};
+use bir_codegen::ir::{Action, Expr, Jump, Scalar, SiteId, ThreadId, VarRef};
+use bir_codegen::tables::TransitionRow;
+use bir_runtime::{Fault, Outcome};
+
+use crate::Interpreter;
+
+/// What executing the actions of an enabled transformation gave.
+enum Step {
+    /// The step completed: the next state.
+    Done(Box<[i64]>),
+    /// An `assume` was false: the step is discarded as if the guard had been false.
+    Discarded,
+}
+
+impl Interpreter {
+    /// The outcome of transition `row` from `state`, or `None` when it is not enabled (its
+    /// instance is elsewhere, its guard is false, or an `assume` failed).
+    pub(crate) fn execute(
+        &self,
+        state: &[i64],
+        row: &TransitionRow,
+    ) -> Option<Outcome<Box<[i64]>>> {
+        let thread = &self.program.threads[row.thread];
+        let transform = &thread.transforms[row.transform];
+        let status = self.plan.instances[row.instance as usize].status;
+        if state[status] != transform.location as i64 {
+            return None;
+        }
+        // Rule: a guard that faults makes the transformation an error step.
+        if let Some(guard) = &transform.guard {
+            match self.eval(guard, state, Some(row.instance)) {
+                Ok(0) => return None,
+                Ok(_) => {}
+                Err(fault) => return Some(Outcome::Fault(fault)),
+            }
+        }
+        match self.actions(state, row) {
+            Ok(Step::Done(next)) => Some(Outcome::Next(next)),
+            Ok(Step::Discarded) => None,
+            Err(fault) => Some(Outcome::Fault(fault)),
+        }
+    }
+
+    /// Runs the actions of `row` and its jump on a copy of `state`.
+    fn actions(&self, state: &[i64], row: &TransitionRow) -> Result<Step, Fault> {
+        let thread = &self.program.threads[row.thread];
+        let transform = &thread.transforms[row.transform];
+        let instance = Some(row.instance);
+        let status = self.plan.instances[row.instance as usize].status;
+        let mut next: Box<[i64]> = state.into();
+        for action in &transform.actions {
+            match action {
+                Action::Assign { place, value, site } => {
+                    let scalar = self.program.ty(row.thread, place.var).scalar;
+                    // Rule: in `a[i] := e` the index is evaluated (and checked) before `e`.
+                    let element = match &place.index {
+                        Some((index, index_site)) => {
+                            let len = self.len(row.thread, place.var);
+                            let index = self.eval(index, &next, instance)?;
+                            checked_index(index, len, *index_site)?
+                        }
+                        None => 0,
+                    };
+                    let value = self.eval(value, &next, instance)?;
+                    let stored = store(value, scalar, *site, true)?;
+                    let slot = self.slot(place.var, instance) + element;
+                    next[slot] = stored;
+                }
+                Action::Assert { cond, site } => {
+                    if self.eval(cond, &next, instance)? == 0 {
+                        return Err(Fault {
+                            site: *site,
+                            value: 0,
+                        });
+                    }
+                }
+                Action::Assume(cond) => {
+                    if self.eval(cond, &next, instance)? == 0 {
+                        return Ok(Step::Discarded);
+                    }
+                }
+                Action::Start {
+                    thread: target,
+                    arg,
+                    site,
+                    arg_site,
+                } => self.start(&mut next, *target, arg.as_ref(), *site, *arg_site, instance)?,
+                Action::Exit => {
+                    // Rule: `exit` ends the instance; the rest of the block is not executed.
+                    next[status] = thread.ended_status();
+                    return Ok(Step::Done(next));
+                }
+            }
+        }
+        next[status] = match transform.jump {
+            Jump::Goto(location) => location as i64,
+            Jump::Return => thread.ended_status(),
+        };
+        Ok(Step::Done(next))
+    }
+
+    /// `start T(arg);`: a start error unless T has not started yet; then the argument is
+    /// evaluated and stored in T's parameter (outside its type it is a range error, never
+    /// wrapped), and T goes to its first location.
+    fn start(
+        &self,
+        next: &mut [i64],
+        target: ThreadId,
+        arg: Option<&Expr>,
+        site: SiteId,
+        arg_site: SiteId,
+        instance: Option<u32>,
+    ) -> Result<(), Fault> {
+        let thread = &self.program.threads[target];
+        let target_instance = &self.plan.instances[thread.first_instance as usize];
+        if next[target_instance.status] != thread.not_started_status() {
+            return Err(Fault { site, value: 0 });
+        }
+        if let (Some(arg), Some(param)) = (arg, thread.start_param) {
+            let value = self.eval(arg, next, instance)?;
+            let scalar = thread.locals[param].scalar;
+            next[target_instance.locals[param]] = store(value, scalar, arg_site, false)?;
+        }
+        next[target_instance.status] = 0;
+        Ok(())
+    }
+
+    /// The value of `expr` in `state`, executed by `instance` (`None` for invariants).
+    pub(crate) fn eval(
+        &self,
+        expr: &Expr,
+        state: &[i64],
+        instance: Option<u32>,
+    ) -> Result<i64, Fault> {
+        let view = View {
+            interp: self,
+            state,
+            instance,
+        };
+        match Evaluator::new(&view).eval(expr) {
+            Ok(value) => Ok(value),
+            Err(EvalError::Fault { site, value }) => Err(Fault { site, value }),
+            // The checker only lets expressions read what is in scope where they stand.
+            Err(EvalError::NotConstant) => {
+                panic!("bir-interp: an expression read a value out of its scope: {expr:?}")
+            }
+        }
+    }
+
+    /// The first slot of a variable as seen by `instance`.
+    fn slot(&self, var: VarRef, instance: Option<u32>) -> usize {
+        self.try_slot(var, instance)
+            .unwrap_or_else(|| panic!("bir-interp: a local written outside a thread: {var:?}"))
+    }
+
+    fn try_slot(&self, var: VarRef, instance: Option<u32>) -> Option<usize> {
+        match var {
+            VarRef::Global(id) => Some(self.plan.globals[id]),
+            VarRef::Local(local) => Some(self.plan.instances[instance? as usize].locals[local]),
+        }
+    }
+
+    /// The number of elements of a variable of `thread`.
+    fn len(&self, thread: ThreadId, var: VarRef) -> u32 {
+        self.program.ty(thread, var).elements()
+    }
+}
+
+/// An array index checked against the array's length: an index error at `site` outside.
+fn checked_index(index: i64, len: u32, site: SiteId) -> Result<usize, Fault> {
+    if (0..i64::from(len)).contains(&index) {
+        Ok(index as usize)
+    } else {
+        Err(Fault { site, value: index })
+    }
+}
+
+/// The value stored when `value` is written to a variable of type `scalar`: unchanged when
+/// it lies in the type, reduced into the range for `int wrap` and `byte` when `wrapping`
+/// (assignments, but not `start` arguments), and otherwise a range error at `site`.
+fn store(value: i64, scalar: Scalar, site: SiteId, wrapping: bool) -> Result<i64, Fault> {
+    match scalar {
+        Scalar::Int { lo, hi, wrap } if !(lo..=hi).contains(&value) => {
+            if wrap && wrapping {
+                Ok(eval::wrap(value, lo, hi))
+            } else {
+                Err(Fault { site, value })
+            }
+        }
+        // Booleans and enum values are in their type by the checker's typing rules.
+        _ => Ok(value),
+    }
+}
+
+/// A state as seen by one instance, or by an invariant (which reads no local).
+struct View<'a> {
+    interp: &'a Interpreter,
+    state: &'a [i64],
+    instance: Option<u32>,
+}
+
+impl View<'_> {
+    fn thread(&self) -> Option<ThreadId> {
+        let instance = self.instance?;
+        Some(self.interp.plan.instances[instance as usize].thread)
+    }
+}
+
+impl Env for View<'_> {
+    fn len(&self, var: VarRef) -> Option<u32> {
+        match var {
+            VarRef::Global(id) => Some(self.interp.program.globals[id].elements()),
+            VarRef::Local(_) => Some(self.interp.len(self.thread()?, var)),
+        }
+    }
+
+    fn instances(&self, thread: ThreadId) -> Option<u32> {
+        Some(self.interp.program.threads[thread].instances)
+    }
+
+    fn read(&self, var: VarRef, element: u32) -> Option<i64> {
+        let len = Env::len(self, var)?;
+        if element >= len {
+            return None;
+        }
+        let slot = self.interp.try_slot(var, self.instance)?;
+        Some(self.state[slot + element as usize])
+    }
+
+    fn status(&self, thread: ThreadId, instance: u32) -> Option<i64> {
+        let t = &self.interp.program.threads[thread];
+        if instance >= t.instances {
+            return None;
+        }
+        let dense = (t.first_instance + instance) as usize;
+        Some(self.state[self.interp.plan.instances[dense].status])
+    }
+
+    fn instance_index(&self) -> Option<i64> {
+        let instance = self.instance?;
+        Some(i64::from(
+            self.interp.plan.instances[instance as usize].index,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,86 @@
+//! The runtime's [`ModelInfo`] from the shared [`Tables`]: the same rows the generated code
+//! turns into its `static INFO`, so both describe a model identically.
+
+use std::borrow::Cow;
+
+use bir_codegen::ir::{self, FaultKind as IrFaultKind};
+use bir_codegen::tables::{self, Tables};
+use bir_runtime::{
+    FaultKind, FaultSite, InvariantInfo, ModelInfo, SlotInfo, SlotKind, TransitionInfo,
+};
+
+/// The description of `system`, whose tables are `tables`.
+pub(crate) fn model_info(system: &ir::System, tables: &Tables) -> ModelInfo {
+    let names = |names: &[String]| -> Cow<'static, [Cow<'static, str>]> {
+        names.iter().map(|n| Cow::Owned(n.clone())).collect()
+    };
+    let slots = tables
+        .slots
+        .iter()
+        .map(|slot| SlotInfo {
+            name: slot.name.clone().into(),
+            element: slot.element,
+            kind: match slot.kind {
+                tables::SlotKind::Bool => SlotKind::Bool,
+                tables::SlotKind::Int => SlotKind::Int,
+                tables::SlotKind::Enum(id) => SlotKind::Enum {
+                    name: system.enums[id].name.clone().into(),
+                    variants: names(&system.enums[id].variants),
+                },
+                tables::SlotKind::Status(thread) => {
+                    let locations: Vec<String> = system.threads[thread]
+                        .locations
+                        .iter()
+                        .map(|l| l.name.clone())
+                        .collect();
+                    SlotKind::Status {
+                        locations: names(&locations),
+                    }
+                }
+            },
+        })
+        .collect();
+    let transitions = tables
+        .transitions
+        .iter()
+        .map(|row| TransitionInfo {
+            thread: row.instance_name.clone().into(),
+            instance: row.instance,
+            from: row.from.clone().into(),
+            to: row.to.clone().into(),
+            text: row.text.clone().into(),
+            line: row.line,
+        })
+        .collect();
+    let fault_sites = tables
+        .fault_sites
+        .iter()
+        .map(|site| FaultSite {
+            kind: match site.kind {
+                IrFaultKind::Assertion => FaultKind::Assertion,
+                IrFaultKind::Range => FaultKind::Range,
+                IrFaultKind::Index => FaultKind::Index,
+                IrFaultKind::Division => FaultKind::Division,
+                IrFaultKind::Start => FaultKind::Start,
+            },
+            message: site.message.clone().into(),
+            line: site.line,
+        })
+        .collect();
+    let invariants = tables
+        .invariants
+        .iter()
+        .map(|inv| InvariantInfo {
+            name: inv.name.clone().into(),
+            text: inv.text.clone().into(),
+            line: inv.line,
+        })
+        .collect();
+    ModelInfo {
+        name: tables.name.clone().into(),
+        slots,
+        transitions,
+        fault_sites,
+        invariants,
+    }
+}

@@ -1,0 +1,187 @@
+//! The reference interpreter of BIR models: [`Interpreter`] implements the runtime's
+//! [`Model`] trait by evaluating the checked IR directly, with no code generation and no
+//! folding, so that it can be read against `LANGUAGE.md` and used as the oracle the
+//! generated checkers are compared with.
+//!
+//! A state is one `i64` per slot, in the order of the layout's fields (globals, then for
+//! each instance its status and its locals; arrays element by element): exactly the values
+//! the generated model's `decode` writes. Statuses are encoded as the generated code encodes
+//! them: a value below the thread's number of locations is that location, the number of
+//! locations means ended, one more means not started. The model's [`ModelInfo`] is built
+//! from the same [`Tables`] as the generated code's, so transition ids, slot names and fault
+//! sites agree, and reports of both compare with `==`. It favours plainness over speed:
+//! every successor is a fresh allocation, and a state takes 8 bytes per slot.
+//!
+//! ```
+//! use bir_interp::Interpreter;
+//! use bir_runtime::{Checker, FindingKind, Verdict};
+//!
+//! let source = "system Count { int (0, 2) x;
+//!     active thread T() { loc l: when x < 2 do { x := x + 1; } goto l; } }";
+//! let report = Checker::new(Interpreter::from_source(source).unwrap()).progress(false).run();
+//! assert_eq!(report.verdict(), Verdict::Found(FindingKind::Deadlock));
+//! assert_eq!((report.states(), report.transitions()), (3, 2));
+//! ```
+#![warn(missing_docs)]
+
+mod exec;
+mod info;
+mod program;
+mod source;
+
+use std::sync::Arc;
+
+use bir_codegen::ir::{self, ThreadId};
+
+use crate::program::Program;
+use bir_codegen::layout::{Layout, Owner};
+use bir_codegen::tables::{Tables, TransitionRow};
+use bir_runtime::{InvariantFailure, Model, ModelInfo, Successor};
+
+pub use bir_codegen::diag::Diagnostic;
+pub use bir_codegen::{Override, Overrides};
+
+/// A checked BIR system, executed by evaluating its IR. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Interpreter {
+    program: Arc<Program>,
+    info: ModelInfo,
+    plan: Arc<Plan>,
+}
+
+/// Where every value of a state lives, and the transitions in successor order.
+#[derive(Debug)]
+struct Plan {
+    /// The initial state.
+    initial: Box<[i64]>,
+    /// The first slot of each global.
+    globals: Vec<usize>,
+    /// The slots of each instance, by dense instance id.
+    instances: Vec<InstanceSlots>,
+    /// Every transition; the index is the transition id.
+    transitions: Vec<TransitionRow>,
+}
+
+/// The slots of one thread instance.
+#[derive(Debug)]
+struct InstanceSlots {
+    /// Its thread.
+    thread: ThreadId,
+    /// Its index within the thread (the parameter of an active thread).
+    index: u32,
+    /// The slot of its status.
+    status: usize,
+    /// The first slot of each of its locals.
+    locals: Vec<usize>,
+}
+
+impl Interpreter {
+    /// The interpreter of a checked system.
+    pub fn new(system: &ir::System) -> Interpreter {
+        let layout = Layout::new(system);
+        let tables = Tables::new(system, &layout);
+        let slot_of = |owner: Owner| {
+            tables
+                .field(owner)
+                .map(|field| field.first_slot)
+                .unwrap_or_else(|| panic!("the layout has no field for {owner:?}"))
+        };
+        let globals = (0..system.globals.len())
+            .map(|id| slot_of(Owner::Global(id)))
+            .collect();
+        let mut instances = Vec::new();
+        for (thread, t) in system.threads.iter().enumerate() {
+            for index in 0..t.instances() {
+                let instance = t.first_instance + index;
+                instances.push(InstanceSlots {
+                    thread,
+                    index,
+                    status: slot_of(Owner::Status { thread, instance }),
+                    locals: (0..t.locals.len())
+                        .map(|local| {
+                            slot_of(Owner::Local {
+                                thread,
+                                instance,
+                                local,
+                            })
+                        })
+                        .collect(),
+                });
+            }
+        }
+        let info = info::model_info(system, &tables);
+        let plan = Plan {
+            initial: tables.initial_state().into_boxed_slice(),
+            globals,
+            instances,
+            transitions: tables.transitions,
+        };
+        Interpreter {
+            program: Arc::new(Program::new(system)),
+            info,
+            plan: Arc::new(plan),
+        }
+    }
+
+    /// Tokenizes, parses and checks BIR source text (the body of a `bir!` invocation, or a
+    /// `.bir` file): the interpreter, or every error found with its spans.
+    pub fn from_source(source: &str) -> Result<Interpreter, Vec<Diagnostic>> {
+        Self::from_source_with(source, &Overrides::default())
+    }
+
+    /// Like [`from_source`](Self::from_source), with the named constants of `overrides`
+    /// replaced (`Param.N = 12`), so that one model text can be checked at any size.
+    pub fn from_source_with(
+        source: &str,
+        overrides: &Overrides,
+    ) -> Result<Interpreter, Vec<Diagnostic>> {
+        source::front_end(source, overrides).map(|system| Interpreter::new(&system))
+    }
+}
+
+impl Model for Interpreter {
+    type State = Box<[i64]>;
+
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    fn initial_state(&self) -> Box<[i64]> {
+        self.plan.initial.clone()
+    }
+
+    fn successors(&self, state: &Box<[i64]>, out: &mut Vec<Successor<Box<[i64]>>>) {
+        for (id, row) in self.plan.transitions.iter().enumerate() {
+            if let Some(outcome) = self.execute(state, row) {
+                out.push(Successor {
+                    transition: id as u32,
+                    outcome,
+                });
+            }
+        }
+    }
+
+    fn check_invariants(&self, state: &Box<[i64]>) -> Result<(), InvariantFailure> {
+        for (id, invariant) in self.program.invariants.iter().enumerate() {
+            match self.eval(invariant, state, None) {
+                Ok(0) => return Err(InvariantFailure::Violated(id as u32)),
+                Ok(_) => {}
+                Err(fault) => return Err(InvariantFailure::Fault(fault)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Rule: an end state is one where every instance has ended or never started, i.e.
+    /// every status is at least the thread's "ended" value.
+    fn is_end_state(&self, state: &Box<[i64]>) -> bool {
+        self.plan.instances.iter().all(|instance| {
+            state[instance.status] >= self.program.threads[instance.thread].ended_status()
+        })
+    }
+
+    fn decode(&self, state: &Box<[i64]>, values: &mut Vec<i64>) {
+        values.clear();
+        values.extend_from_slice(state);
+    }
+}

@@ -1,0 +1,102 @@
+//! The parts of the checked IR that execution reads, without source spans: `proc_macro2`
+//! spans are neither `Send` nor `Sync`, and the runtime shares a model between threads.
+//! Expressions and actions are the IR's own, unchanged.
+
+use bir_codegen::ir::{self, Action, Expr, Jump, LocalId, LocationId, Ty};
+
+/// A checked system, ready to execute.
+#[derive(Debug)]
+pub(crate) struct Program {
+    /// The type of each global.
+    pub globals: Vec<Ty>,
+    /// The threads in declaration order.
+    pub threads: Vec<ThreadCode>,
+    /// The condition of each invariant, in declaration order.
+    pub invariants: Vec<Expr>,
+}
+
+/// A thread declaration.
+#[derive(Debug)]
+pub(crate) struct ThreadCode {
+    /// The number of instances.
+    pub instances: u32,
+    /// The dense id of the first instance.
+    pub first_instance: u32,
+    /// The number of locations; statuses at or above it mean ended (and, one above, not
+    /// started).
+    pub locations: usize,
+    /// The parameter of a started thread, a local.
+    pub start_param: Option<LocalId>,
+    /// The type of each local.
+    pub locals: Vec<Ty>,
+    /// Its transformations in source order.
+    pub transforms: Vec<TransformCode>,
+}
+
+/// A guarded transformation.
+#[derive(Debug)]
+pub(crate) struct TransformCode {
+    /// The location it leaves.
+    pub location: LocationId,
+    /// The guard (`None` is true).
+    pub guard: Option<Expr>,
+    /// The actions in order.
+    pub actions: Vec<Action>,
+    /// The jump after the actions.
+    pub jump: Jump,
+}
+
+impl ThreadCode {
+    /// The status meaning "ended" (see `ir::Thread::ended_status`).
+    pub fn ended_status(&self) -> i64 {
+        self.locations as i64
+    }
+
+    /// The status meaning "not started yet".
+    pub fn not_started_status(&self) -> i64 {
+        self.locations as i64 + 1
+    }
+}
+
+impl Program {
+    /// The executable parts of `system`.
+    pub fn new(system: &ir::System) -> Program {
+        let threads = system
+            .threads
+            .iter()
+            .map(|t| {
+                debug_assert_eq!(t.ended_status(), t.locations.len() as i64);
+                ThreadCode {
+                    instances: t.instances(),
+                    first_instance: t.first_instance,
+                    locations: t.locations.len(),
+                    start_param: t.start_param,
+                    locals: t.locals.iter().map(|v| v.ty).collect(),
+                    transforms: t
+                        .transforms
+                        .iter()
+                        .map(|tr| TransformCode {
+                            location: tr.location,
+                            guard: tr.guard.clone(),
+                            actions: tr.actions.clone(),
+                            jump: tr.jump,
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        Program {
+            globals: system.globals.iter().map(|v| v.ty).collect(),
+            threads,
+            invariants: system.invariants.iter().map(|i| i.cond.clone()).collect(),
+        }
+    }
+
+    /// The type of a variable as seen by `thread`.
+    pub fn ty(&self, thread: usize, var: ir::VarRef) -> Ty {
+        match var {
+            ir::VarRef::Global(id) => self.globals[id],
+            ir::VarRef::Local(id) => self.threads[thread].locals[id],
+        }
+    }
+}

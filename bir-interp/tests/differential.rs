@@ -1,0 +1,277 @@
+//! The reference interpreter and the generated checkers agree on every reference model and
+//! on the scalable families at several sizes: the same tables, the same successors of every
+//! reachable state (transition ids, next states, faults, invariants, end states), and the
+//! same reports — verdict, counts and counterexamples — in depth-first and breadth-first
+//! search, stopping at the first finding or going on past every one.
+
+#[rustfmt::skip]
+mod reference;
+
+include!("../../models/families.rs");
+
+use std::collections::{HashSet, VecDeque};
+use std::fmt::Debug;
+
+use bir::{Checker, Model, ModelInfo, Outcome, Report};
+use bir_interp::{Interpreter, Overrides};
+
+/// The file that embeds the reference models in `bir!`.
+const REFERENCE: &str = include_str!("reference/mod.rs");
+
+/// The interpreter of a reference model's text, placed at the lines where
+/// `reference/mod.rs` embeds it, so that source lines agree with the compiled model's.
+fn interpreter(model: &str) -> Interpreter {
+    let embedded = format!("bir! {{\n{model}}}");
+    let at = REFERENCE
+        .find(&embedded)
+        .expect("reference/mod.rs embeds every model byte for byte");
+    let lines_before = REFERENCE[..at].matches('\n').count() + 1;
+    let source = format!("{}{model}", "\n".repeat(lines_before));
+    Interpreter::from_source(&source).unwrap_or_else(|errors| panic!("{errors:?}"))
+}
+
+/// The interpreter of a family's model file with `Param.N = n`.
+fn family(model: &str, n: i64) -> Interpreter {
+    let mut overrides = Overrides::default();
+    overrides.set_int("Param", "N", n);
+    Interpreter::from_source_with(model, &overrides).unwrap_or_else(|errors| panic!("{errors:?}"))
+}
+
+/// Explores the whole reachable graph of both models side by side (breadth-first from the
+/// initial states), checking at every state that they decode alike and have the same
+/// invariant result, end-state test and successors. Returns the number of states (those
+/// violating an invariant are not expanded, as in the search).
+fn lockstep<M: Model>(compiled: &M, interp: &Interpreter) -> usize {
+    let decode = |state: &M::State| {
+        let mut values = Vec::new();
+        compiled.decode(state, &mut values);
+        values
+    };
+    let initial = (compiled.initial_state(), interp.initial_state());
+    assert_eq!(decode(&initial.0), &*initial.1, "initial states differ");
+    let mut seen: HashSet<Box<[i64]>> = HashSet::from([initial.1.clone()]);
+    let mut queue = VecDeque::from([initial]);
+    let (mut a_out, mut b_out) = (Vec::new(), Vec::new());
+    while let Some((a, b)) = queue.pop_front() {
+        let invariants = interp.check_invariants(&b);
+        assert_eq!(compiled.check_invariants(&a), invariants, "{b:?}");
+        assert_eq!(compiled.is_end_state(&a), interp.is_end_state(&b), "{b:?}");
+        if invariants.is_err() {
+            continue; // As in the search: a violating state is not expanded.
+        }
+        a_out.clear();
+        b_out.clear();
+        compiled.successors(&a, &mut a_out);
+        interp.successors(&b, &mut b_out);
+        let a_ids: Vec<_> = a_out.iter().map(|s| s.transition).collect();
+        let b_ids: Vec<_> = b_out.iter().map(|s| s.transition).collect();
+        assert_eq!(a_ids, b_ids, "enabled transitions of {b:?}");
+        for (x, y) in a_out.drain(..).zip(b_out.drain(..)) {
+            match (x.outcome, y.outcome) {
+                (Outcome::Next(p), Outcome::Next(q)) => {
+                    assert_eq!(decode(&p), &*q, "transition {} from {b:?}", x.transition);
+                    if seen.insert(q.clone()) {
+                        queue.push_back((p, q));
+                    }
+                }
+                (Outcome::Fault(f), Outcome::Fault(g)) => assert_eq!(f, g, "from {b:?}"),
+                (p, q) => panic!("transition {} from {b:?}: {p:?} vs {q:?}", x.transition),
+            }
+        }
+    }
+    seen.len()
+}
+
+/// Every way the tests run a search: DFS and BFS, stopping at the first finding or not.
+fn searches<M: Model + Clone>(model: M) -> Vec<(String, Report)> {
+    let mut reports = Vec::new();
+    for bfs in [false, true] {
+        for keep_going in [None, Some(3)] {
+            let mut checker = Checker::new(model.clone()).progress(false);
+            if bfs {
+                checker = checker.bfs();
+            }
+            if let Some(n) = keep_going {
+                checker = checker.keep_going(n);
+            }
+            let label = format!("bfs: {bfs}, keep going: {keep_going:?}");
+            reports.push((label, checker.run()));
+        }
+    }
+    reports
+}
+
+/// The two reports agree on everything but timing and memory.
+fn assert_same_report(compiled: &Report, interp: &Report, label: &str, same_text: bool) {
+    let counts = |r: &Report| {
+        (
+            r.verdict(),
+            r.is_complete(),
+            r.incomplete_reason(),
+            r.states(),
+            r.transitions(),
+            r.errors(),
+            r.deadlocks(),
+            r.stats().max_depth,
+        )
+    };
+    assert_eq!(counts(compiled), counts(interp), "{label}");
+    assert_eq!(compiled.findings(), interp.findings(), "{label}");
+    let replays = |r: &Report| {
+        r.findings()
+            .iter()
+            .map(|c| c.replay().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(replays(compiled), replays(interp), "{label}");
+    if same_text {
+        // The printed reports are identical but for the statistics line.
+        let text = |r: &Report| {
+            let text = r.to_string();
+            text[..text.rfind('\n').unwrap_or(0)].to_string()
+        };
+        assert_eq!(text(compiled), text(interp), "{label}");
+    }
+}
+
+/// Checks one model both ways; `same_info` when the tables must be identical (same text,
+/// same lines), otherwise they must agree up to the system's name and source lines.
+fn agree<M: Model + Clone>(compiled: M, interp: Interpreter, same_info: bool) -> usize {
+    if same_info {
+        assert_eq!(compiled.info(), interp.info());
+    } else {
+        assert_eq!(normalized(compiled.info()), normalized(interp.info()));
+    }
+    let states = lockstep(&compiled, &interp);
+    let name = interp.info().name.to_string();
+    for ((label, a), (_, b)) in searches(compiled).iter().zip(&searches(interp)) {
+        assert_same_report(a, b, &format!("{name}, {label}"), same_info);
+        if a.is_complete() {
+            assert_eq!(a.states(), states as u64, "{name}, {label}");
+        }
+    }
+    states
+}
+
+/// A model description without its name and source lines (`(line N)` in messages too).
+fn normalized(info: &ModelInfo) -> impl PartialEq + Debug {
+    let unlined = |text: &str| {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(at) = rest.find("(line ") {
+            out.push_str(&rest[..at]);
+            rest = rest[at..].trim_start_matches(|c: char| !c.is_ascii_digit());
+            rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+            out.push_str("(line _");
+        }
+        out + rest
+    };
+    let transitions: Vec<_> = info
+        .transitions
+        .iter()
+        .map(|t| {
+            (
+                t.thread.clone(),
+                t.instance,
+                t.from.clone(),
+                t.to.clone(),
+                t.text.clone(),
+            )
+        })
+        .collect();
+    let faults: Vec<_> = info
+        .fault_sites
+        .iter()
+        .map(|f| (f.kind, unlined(&f.message)))
+        .collect();
+    let invariants: Vec<_> = info
+        .invariants
+        .iter()
+        .map(|i| (i.name.clone(), i.text.clone()))
+        .collect();
+    (info.slots.clone(), transitions, faults, invariants)
+}
+
+macro_rules! reference_test {
+    ($test:ident, $module:ident, $model:ident, $states:expr) => {
+        #[test]
+        fn $test() {
+            let source = include_str!(concat!("../../models/", stringify!($module), ".bir"));
+            let states = agree(reference::$module::$model, interpreter(source), true);
+            assert_eq!(states, $states);
+        }
+    };
+}
+
+reference_test!(
+    two_dining_philosophers,
+    two_dining_philosophers,
+    TwoDiningPhilosophers,
+    10
+);
+reference_test!(bounded_buffer, bounded_buffer, BoundedBuffer, 10);
+reference_test!(readers_writers, readers_writers, ReadersWriters, 11);
+reference_test!(sum_to_n, sum_to_n, SumToN, 15_276);
+reference_test!(
+    dining_philosophers,
+    dining_philosophers,
+    DiningPhilosophers,
+    392
+);
+reference_test!(
+    dining_philosophers_fixed,
+    dining_philosophers_fixed,
+    DiningPhilosophersFixed,
+    261
+);
+reference_test!(peterson_filter, peterson_filter, PetersonFilter, 288);
+
+#[test]
+fn features() {
+    let source = include_str!("reference/features.bir");
+    let states = agree(reference::features::Features, interpreter(source), true);
+    assert_eq!(states, 1_059);
+    // Every kind of finding occurs.
+    let report = Checker::new(interpreter(source))
+        .keep_going(usize::MAX)
+        .progress(false)
+        .run();
+    let mut kinds: Vec<_> = report.findings().iter().map(|c| c.kind()).collect();
+    kinds.sort();
+    kinds.dedup();
+    assert_eq!(kinds.len(), 7, "{kinds:?}");
+}
+
+macro_rules! family_test {
+    ($test:ident, $family:ident, $name:ident, $n:tt, $states:expr) => {
+        #[test]
+        fn $test() {
+            $family!($name, $n);
+            let source = include_str!(concat!("../../models/", stringify!($family), ".bir"));
+            assert_eq!(agree($name, family(source, $n), false), $states);
+        }
+    };
+}
+
+family_test!(philosophers_2, dining_philosophers, P2, 2, 10);
+family_test!(philosophers_3, dining_philosophers, P3, 3, 35);
+family_test!(philosophers_6, dining_philosophers, P6, 6, 1_297);
+family_test!(fixed_2, dining_philosophers_fixed, F2, 2, 7);
+family_test!(fixed_4, dining_philosophers_fixed, F4, 4, 79);
+family_test!(peterson_2, peterson_filter, Q2, 2, 20);
+family_test!(peterson_4, peterson_filter, Q4, 4, 4_752);
+
+#[test]
+fn the_reference_file_embeds_each_model_once() {
+    for name in [
+        "two_dining_philosophers",
+        "bounded_buffer",
+        "readers_writers",
+        "sum_to_n",
+        "dining_philosophers",
+        "dining_philosophers_fixed",
+        "peterson_filter",
+    ] {
+        assert!(REFERENCE.contains(&format!("pub mod {name} {{")), "{name}");
+    }
+}
