@@ -1,0 +1,240 @@
+//! Benchmark drivers for `scripts/compare`: the command line and output line shared by the
+//! two binaries, and the Stateright encodings of the model families.
+//!
+//! * `bir-bench FAMILY N [--bfs] [--threads T]` checks a bir model family at a size compiled
+//!   into the binary (from `models/families.rs`).
+//! * `stateright-bench FAMILY N [--threads T]` checks the Stateright encoding of the same
+//!   family ([`stateright_models`]) with Stateright's breadth-first search.
+//!
+//! Both explore every reachable state (past the deadlock of the dining philosophers), print a
+//! human-readable summary and then one machine-readable line (see [`Outcome::line`]):
+//!
+//! ```text
+//! model=phils n=12 states=1684801 transitions=14610252 deadlocks=1 errors=0 seconds=0.734 tool=bir search=dfs threads=1
+//! ```
+
+pub mod stateright_models;
+
+use std::fmt;
+use std::time::Duration;
+
+/// The model families, named as `peers/gen_murphi.py` names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// `models/dining_philosophers.bir`: N philosophers, each takes its left fork first;
+    /// exactly one deadlock state.
+    Phils,
+    /// `models/dining_philosophers_fixed.bir`: the last philosopher takes its right fork
+    /// first; no deadlock.
+    PhilsFixed,
+    /// `models/peterson_filter.bir`: Peterson's filter lock; mutual exclusion holds.
+    Peterson,
+}
+
+impl Family {
+    /// Every family, in the order of the comparison.
+    pub const ALL: [Family; 3] = [Family::Phils, Family::PhilsFixed, Family::Peterson];
+
+    /// The short name (`phils`, `phils_fixed`, `peterson`), as in `gen_murphi.py`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Phils => "phils",
+            Family::PhilsFixed => "phils_fixed",
+            Family::Peterson => "peterson",
+        }
+    }
+
+    /// Parses a short name or the name of the `.bir` file (`dining_philosophers`...).
+    pub fn parse(text: &str) -> Option<Family> {
+        match text {
+            "phils" | "dining_philosophers" => Some(Family::Phils),
+            "phils_fixed" | "fixed" | "dining_philosophers_fixed" => Some(Family::PhilsFixed),
+            "peterson" | "peterson_filter" => Some(Family::Peterson),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A parsed command line: `FAMILY N [--bfs] [--threads T]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Args {
+    /// The model family.
+    pub family: Family,
+    /// Its size (philosophers or processes).
+    pub n: u32,
+    /// Breadth-first rather than depth-first search.
+    pub bfs: bool,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+impl Args {
+    /// Parses the arguments after the program name; `allow_bfs` says whether `--bfs` is
+    /// accepted. The error is the message to print (followed by the usage).
+    pub fn parse<I, S>(args: I, allow_bfs: bool) -> Result<Args, String>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut positional = Vec::new();
+        let mut bfs = false;
+        let mut threads = 1;
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            match arg.as_ref() {
+                "--bfs" if allow_bfs => bfs = true,
+                "--dfs" if allow_bfs => bfs = false,
+                "--threads" => {
+                    let value = args
+                        .next()
+                        .ok_or_else(|| "--threads needs a number".to_string())?;
+                    threads = parse_threads(value.as_ref())?;
+                }
+                other => match other.strip_prefix("--threads=") {
+                    Some(value) => threads = parse_threads(value)?,
+                    None if other.starts_with('-') => {
+                        return Err(format!("unknown option `{other}`"))
+                    }
+                    None => positional.push(other.to_string()),
+                },
+            }
+        }
+        let [family, n] = positional.as_slice() else {
+            return Err(format!(
+                "expected FAMILY and N, got {} argument(s)",
+                positional.len()
+            ));
+        };
+        let family = Family::parse(family).ok_or_else(|| {
+            format!("unknown family `{family}` (expected phils, phils_fixed or peterson)")
+        })?;
+        let n = n
+            .parse()
+            .map_err(|_| format!("N must be a positive number, got `{n}`"))?;
+        Ok(Args {
+            family,
+            n,
+            bfs,
+            threads,
+        })
+    }
+}
+
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.parse() {
+        Ok(threads) if threads > 0 => Ok(threads),
+        _ => Err(format!("--threads needs a positive number, got `{text}`")),
+    }
+}
+
+/// What one run found, printed as the machine-readable line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The family checked.
+    pub family: Family,
+    /// Its size.
+    pub n: u32,
+    /// Distinct reachable states, the initial one included.
+    pub states: u64,
+    /// Executed transitions: (state, enabled transition) pairs.
+    pub transitions: u64,
+    /// Deadlock states found.
+    pub deadlocks: u64,
+    /// Errors found (assertion or invariant violations).
+    pub errors: u64,
+    /// The search's own time (the compare script times whole processes instead).
+    pub elapsed: Duration,
+    /// `bir` or `stateright`.
+    pub tool: &'static str,
+    /// `dfs` or `bfs`.
+    pub search: &'static str,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+impl Outcome {
+    /// `model=phils n=12 states=... transitions=... deadlocks=... errors=... seconds=...
+    /// tool=... search=... threads=...`.
+    pub fn line(&self) -> String {
+        format!(
+            "model={} n={} states={} transitions={} deadlocks={} errors={} seconds={:.3} \
+             tool={} search={} threads={}",
+            self.family,
+            self.n,
+            self.states,
+            self.transitions,
+            self.deadlocks,
+            self.errors,
+            self.elapsed.as_secs_f64(),
+            self.tool,
+            self.search,
+            self.threads
+        )
+    }
+}
+
+/// Prints `message` and the usage to stderr and exits with status 2.
+pub fn usage_error(program: &str, usage: &str, message: &str) -> ! {
+    eprintln!("{program}: {message}\nusage: {usage}");
+    std::process::exit(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_command_line() {
+        assert_eq!(
+            Args::parse(["phils", "12", "--bfs", "--threads", "1"], true),
+            Ok(Args {
+                family: Family::Phils,
+                n: 12,
+                bfs: true,
+                threads: 1
+            })
+        );
+        let args = Args::parse(["--threads=2", "peterson_filter", "6"], false).unwrap();
+        assert_eq!(
+            (args.family, args.n, args.threads),
+            (Family::Peterson, 6, 2)
+        );
+        assert!(Args::parse(["phils", "12", "--bfs"], false)
+            .unwrap_err()
+            .contains("--bfs"));
+        assert!(Args::parse(["phils"], true).unwrap_err().contains("FAMILY"));
+        assert!(Args::parse(["forks", "3"], true)
+            .unwrap_err()
+            .contains("unknown family"));
+        assert!(Args::parse(["phils", "x"], true).is_err());
+        assert!(Args::parse(["phils", "3", "--threads", "0"], true).is_err());
+        assert!(Args::parse(["phils", "3", "--threads"], true).is_err());
+    }
+
+    #[test]
+    fn the_line_has_every_key() {
+        let outcome = Outcome {
+            family: Family::PhilsFixed,
+            n: 8,
+            states: 9_403,
+            transitions: 51_944,
+            deadlocks: 0,
+            errors: 0,
+            elapsed: Duration::from_millis(1500),
+            tool: "stateright",
+            search: "bfs",
+            threads: 1,
+        };
+        assert_eq!(
+            outcome.line(),
+            "model=phils_fixed n=8 states=9403 transitions=51944 deadlocks=0 errors=0 \
+             seconds=1.500 tool=stateright search=bfs threads=1"
+        );
+    }
+}
