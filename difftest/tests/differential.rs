@@ -1,0 +1,107 @@
+//! The generated checkers against the reference interpreter, on the random models of one
+//! run (see `build.rs`): depth-first and breadth-first, each past findings and up to a
+//! state limit (both implementations follow the same successor order, so even a truncated
+//! search must agree), on states, transitions, errors, deadlocks, verdict, completeness and
+//! the first counterexample, step by step.
+
+use bir::{Checker, Model, Report};
+use bir_interp::Interpreter;
+
+include!(concat!(env!("OUT_DIR"), "/models.rs"));
+
+/// States each search may store: the models are random, some have large state spaces.
+const MAX_STATES: u64 = 3_000;
+
+/// Compares each model's two implementations and collects the disagreements.
+#[derive(Default)]
+struct Differ {
+    compared: usize,
+    failures: Vec<String>,
+}
+
+impl Differ {
+    fn check<M: Model + Clone>(&mut self, checker: Checker<M>, source: &str, seed: u64) {
+        self.compared += 1;
+        let interpreter = match Interpreter::from_source(source) {
+            Ok(interpreter) => interpreter,
+            Err(errors) => {
+                let messages: Vec<_> = errors.iter().map(|e| e.message.clone()).collect();
+                self.fail(
+                    seed,
+                    source,
+                    format!("the interpreter rejects it: {messages:?}"),
+                );
+                return;
+            }
+        };
+        for bfs in [false, true] {
+            let compiled = configure(checker.clone(), bfs).run();
+            let interpreted = configure(Checker::new(interpreter.clone()), bfs).run();
+            if let Some(difference) = difference(&compiled, &interpreted) {
+                let strategy = if bfs { "BFS" } else { "DFS" };
+                self.fail(seed, source, format!("{strategy}: {difference}\n--- compiled:\n{compiled}\n--- interpreted:\n{interpreted}"));
+            }
+        }
+    }
+
+    fn fail(&mut self, seed: u64, source: &str, what: String) {
+        self.failures.push(format!(
+            "model seed {seed} (run BIR_DIFF_SEED={SEED}):\n{source}\n{what}"
+        ));
+    }
+}
+
+fn configure<M: Model>(checker: Checker<M>, bfs: bool) -> Checker<M> {
+    let checker = checker.keep_going(1).max_states(MAX_STATES).progress(false);
+    if bfs {
+        checker.bfs()
+    } else {
+        checker
+    }
+}
+
+/// What differs between two reports of one model, if anything.
+fn difference(a: &Report, b: &Report) -> Option<String> {
+    let counts = |r: &Report| (r.states(), r.transitions(), r.errors(), r.deadlocks());
+    if counts(a) != counts(b) {
+        return Some(format!(
+            "counts (states, transitions, errors, deadlocks) {:?} vs {:?}",
+            counts(a),
+            counts(b)
+        ));
+    }
+    if a.verdict() != b.verdict() || a.is_complete() != b.is_complete() {
+        return Some(format!("verdicts {:?} vs {:?}", a.verdict(), b.verdict()));
+    }
+    // Messages name source lines, which differ between the two (the macro's input sits in
+    // the generated test file): compare the path, the changes and the states instead.
+    let path = |r: &Report| {
+        r.first_finding().map(|cx| {
+            (
+                cx.kind(),
+                cx.replay().to_string(),
+                cx.steps().to_vec(),
+                cx.states().collect::<Vec<_>>(),
+            )
+        })
+    };
+    if path(a) != path(b) {
+        return Some("first counterexamples differ".to_string());
+    }
+    None
+}
+
+#[test]
+fn generated_checkers_agree_with_the_interpreter() {
+    let mut differ = Differ::default();
+    run_all(&mut differ);
+    assert_eq!(differ.compared, COUNT);
+    if !differ.failures.is_empty() {
+        panic!(
+            "{} of {COUNT} models disagree (BIR_DIFF_SEED={SEED}):\n\n{}",
+            differ.failures.len(),
+            differ.failures.join("\n\n")
+        );
+    }
+    eprintln!("{COUNT} random models agree (BIR_DIFF_SEED={SEED})");
+}
