@@ -35,7 +35,8 @@ const SEEDS: [u64; 4] = [
     0x082e_fa98_ec4e_6c89,
 ];
 
-fn hasher() -> RandomState {
+/// The hasher of states, under fixed seeds (reproducible runs).
+pub(crate) fn hasher() -> RandomState {
     RandomState::with_seeds(SEEDS[0], SEEDS[1], SEEDS[2], SEEDS[3])
 }
 

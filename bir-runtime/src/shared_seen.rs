@@ -17,6 +17,8 @@ use ahash::RandomState;
 use hashbrown::hash_table::Entry;
 use hashbrown::HashTable;
 
+use crate::seen::mix;
+
 /// Marks an empty slot of a word table; [`Model::state_word`](crate::Model::state_word) never
 /// returns it.
 const EMPTY: u64 = u64::MAX;
@@ -60,26 +62,6 @@ pub(crate) enum Batch<'a, S> {
     Words(RwLockReadGuard<'a, WordTable>),
     /// The shards lock themselves per insertion.
     States(&'a [Mutex<HashTable<S>>], &'a RandomState),
-}
-
-/// The hasher of states stored in shards (fixed seeds: reproducible runs).
-pub(crate) fn state_hasher() -> RandomState {
-    RandomState::with_seeds(
-        0x243f_6a88_85a3_08d3,
-        0x1319_8a2e_0370_7344,
-        0xa409_3822_299f_31d1,
-        0x082e_fa98_ec4e_6c89,
-    )
-}
-
-/// Spreads the bits of a word over the table (the murmur3 finaliser).
-fn mix(word: u64) -> u64 {
-    let mut h = word;
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
 }
 
 impl WordTable {
@@ -227,7 +209,9 @@ fn read(table: &RwLock<WordTable>) -> RwLockReadGuard<'_, WordTable> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+/// Locks a mutex; a thread that panicked while holding it leaves data that is still
+/// consistent for a seen set (insertions are single writes), so poisoning is ignored.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -236,6 +220,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::seen::hasher as state_hasher;
 
     #[test]
     fn word_tables_find_what_they_store_across_growth() {

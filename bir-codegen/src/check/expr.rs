@@ -555,20 +555,31 @@ impl<'a> Checker<'a> {
             self.not_an_array(array);
             return error();
         };
-        let site = self.site(
-            FaultKind::Index,
-            format!(
-                "index {{value}} out of bounds in `{}[{index}]`: `{}` has {len} elements",
-                array.text, array.text
-            ),
-            spans.first,
-        );
+        let site = self.index_site(array, index, len, spans);
         let ir = Expr::Element {
             var,
             index: Box::new(index_ir),
             site,
         };
         (ir, scalar_kind(ty.scalar))
+    }
+
+    /// The index-error site of `array[index]`, an array of `len` elements.
+    pub(super) fn index_site(
+        &mut self,
+        array: &Name,
+        index: &ast::Expr,
+        len: u32,
+        spans: Spans,
+    ) -> ir::SiteId {
+        self.site(
+            FaultKind::Index,
+            format!(
+                "index {{value}} out of bounds in `{}[{index}]`: `{}` has {len} elements",
+                array.text, array.text
+            ),
+            spans.first,
+        )
     }
 
     pub(super) fn not_an_array(&mut self, name: &Name) {

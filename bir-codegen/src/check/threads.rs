@@ -376,14 +376,7 @@ impl<'a> Checker<'a> {
                 match resolved? {
                     Resolved::Var(var, ty, ok) if ty.len.is_some() => {
                         let len = ty.elements();
-                        let site = self.site(
-                            FaultKind::Index,
-                            format!(
-                                "index {{value}} out of bounds in `{}[{index}]`: `{}` has {len} elements",
-                                array.text, array.text
-                            ),
-                            spans.first,
-                        );
+                        let site = self.index_site(array, index, len, *spans);
                         let place = Place {
                             var,
                             index: Some((Box::new(index_ir), site)),

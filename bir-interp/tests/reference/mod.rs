@@ -1,295 +1,44 @@
-//! The seven reference models compiled by `bir!`, each module's body a byte-for-byte copy of
-//! `models/<name>.bir` (checked by `differential.rs`, which also gives the interpreter the
-//! same text at the same lines, so that line numbers in the tables agree). Not formatted by
-//! rustfmt (`#[rustfmt::skip]` where the module is declared), which would indent the models.
+//! The seven reference models compiled by `bir!`: the examples themselves, each of which
+//! embeds `models/<name>.bir` byte for byte (the root crate's `tests/suite/verbatim.rs`
+//! checks that), included here as modules; `differential.rs` gives the interpreter the same
+//! text at the same lines, so that line numbers in the tables agree. Plus `features.bir`,
+//! embedded below; not formatted by rustfmt (`#[rustfmt::skip]` where this module is
+//! declared), which would indent it.
 
-/// `models/two_dining_philosophers.bir`.
-pub mod two_dining_philosophers {
-    use bir::bir;
+/// `examples/two_dining_philosophers.rs` (its `main` is unused here).
+#[allow(dead_code)]
+#[path = "../../../examples/two_dining_philosophers.rs"]
+pub mod two_dining_philosophers;
 
-bir! {
-system TwoDiningPhilosophers {
-  boolean fork1;
-  boolean fork2;
+/// `examples/bounded_buffer.rs` (its `main` is unused here).
+#[allow(dead_code)]
+#[path = "../../../examples/bounded_buffer.rs"]
+pub mod bounded_buffer;
 
-  active thread Philosopher1() {
-    loc loc0: // take first fork
-    when !fork1 do { fork1 := true; }
-    goto loc1;
+/// `examples/readers_writers.rs` (its `main` is unused here).
+#[allow(dead_code)]
+#[path = "../../../examples/readers_writers.rs"]
+pub mod readers_writers;
 
-    loc loc1: // take second fork
-    when !fork2 do { fork2 := true; }
-    goto loc2;
+/// `examples/sum_to_n.rs` (its `main` is unused here).
+#[allow(dead_code)]
+#[path = "../../../examples/sum_to_n.rs"]
+pub mod sum_to_n;
 
-    loc loc2: // put second fork
-    do { fork2 := false; }
-    goto loc3;
+/// `examples/dining_philosophers.rs` (its `main` is unused here).
+#[allow(dead_code)]
+#[path = "../../../examples/dining_philosophers.rs"]
+pub mod dining_philosophers;
 
-    loc loc3: // put first fork
-    do { fork1 := false; }
-    goto loc0;
-  }
+/// `examples/dining_philosophers_fixed.rs` (its `main` is unused here).
+#[allow(dead_code)]
+#[path = "../../../examples/dining_philosophers_fixed.rs"]
+pub mod dining_philosophers_fixed;
 
-  active thread Philosopher2() {
-    loc loc0: // take second fork
-    when !fork2 do { fork2 := true; }
-    goto loc1;
-
-    loc loc1: // take first fork
-    when !fork1 do { fork1 := true; }
-    goto loc2;
-
-    loc loc2: // put first fork
-    do { fork1 := false; }
-    goto loc3;
-
-    loc loc3: // put second fork
-    do { fork2 := false; }
-    goto loc0;
-  }
-}
-}
-}
-
-/// `models/bounded_buffer.bir`.
-pub mod bounded_buffer {
-    use bir::bir;
-
-bir! {
-system BoundedBuffer {
-  boolean full := false;
-  boolean locked := false;
-
-  active thread Producer() {
-    loc loc0:
-      when !locked do {
-        locked := true;
-      } goto loc1;
-    loc loc1:
-      when full do {
-        locked := false;
-      } goto loc0;
-      when !full do {
-        goto loc2;
-      }
-    loc loc2:
-      do {
-        full := true;
-      } goto loc3;
-    loc loc3:
-      do {
-        locked := false;
-      } goto loc0;
-  }
-
-  active thread Consumer() {
-    loc loc0:
-      when !locked do {
-        locked := true;
-      } goto loc1;
-    loc loc1:
-      when !full do {
-        locked := false;
-      } goto loc0;
-      when full do {
-        goto loc2;
-      }
-    loc loc2:
-      do {
-        full := false;
-      } goto loc3;
-    loc loc3:
-      do {
-        locked := false;
-      } goto loc0;
-  }
-}
-}
-}
-
-/// `models/readers_writers.bir`.
-pub mod readers_writers {
-    use bir::bir;
-
-bir! {
-system ReadersWriters {
-  const Param {
-    NUM_READERS = 2;
-    NUM_WRITERS = 1;
-  }
-
-  // Invariant:
-  // (nr = 0 ∨ nw = 0) ∧ nw ≤ 1
-
-  int nr := 0;
-  int nw := 0;
-
-  active [Param.NUM_READERS]
-  thread Reader(int index) {
-    loc loc0:
-      when nw == 0 do {
-        nr := nr + 1;
-      } goto loc1;
-    loc loc1:
-      do {
-      } goto loc2;
-    loc loc2:
-      do {
-        nr := nr - 1;
-      } goto loc0;
-  }
-
-  active [Param.NUM_WRITERS]
-  thread Writer(int index) {
-    loc loc0:
-      when nr == 0 && nw < 1 do {
-        nw := nw + 1;
-      } goto loc1;
-    loc loc1:
-      do {
-      } goto loc2;
-    loc loc2:
-      do {
-        nw := nw - 1;
-      } goto loc0;
-  }
-}
-}
-}
-
-/// `models/sum_to_n.bir`.
-pub mod sum_to_n {
-    use bir::bir;
-
-bir! {
-// SumToN, after Figure 1.5 of the BIR chapter: Thread1 and Thread2 copy x into the
-// temporaries and write their sum back; Thread0 asserts once, at any moment, that x != N.
-// The figure itself is not in the text we have; this reconstruction fixes x := 1 and
-// shared temporaries, as in the Bogor course version of the example.
-system SumToN {
-  const Param { N = 2; }
-
-  byte x := 1;
-  byte t1;
-  byte t2;
-
-  active thread Thread0() {
-    loc loc0:
-      do { assert (x != Param.N); } return;
-  }
-
-  active thread Thread1() {
-    loc loc0:
-      when x != 0 do { t1 := x; } goto loc1;
-    loc loc1:
-      do { t2 := x; } goto loc2;
-    loc loc2:
-      do { x := t1 + t2; } goto loc0;
-  }
-
-  active thread Thread2() {
-    loc loc0:
-      when x != 0 do { t1 := x; } goto loc1;
-    loc loc1:
-      do { t2 := x; } goto loc2;
-    loc loc2:
-      do { x := t1 + t2; } goto loc0;
-  }
-}
-}
-}
-
-/// `models/dining_philosophers.bir`.
-pub mod dining_philosophers {
-    use bir::bir;
-
-bir! {
-// N dining philosophers around a table; each takes the left fork, then the right one.
-// Deadlocks when every philosopher holds its left fork.
-system DiningPhilosophers {
-  const Param { N = 5; }
-
-  boolean[Param.N] fork;
-
-  active [Param.N] thread Philosopher(int index) {
-    loc takeLeft:
-      when !fork[index] do { fork[index] := true; } goto takeRight;
-    loc takeRight:
-      when !fork[(index + 1) % Param.N] do { fork[(index + 1) % Param.N] := true; } goto putRight;
-    loc putRight:
-      do { fork[(index + 1) % Param.N] := false; } goto putLeft;
-    loc putLeft:
-      do { fork[index] := false; } goto takeLeft;
-  }
-}
-}
-}
-
-/// `models/dining_philosophers_fixed.bir`.
-pub mod dining_philosophers_fixed {
-    use bir::bir;
-
-bir! {
-// The same table, but the last philosopher takes the right fork first: no deadlock.
-system DiningPhilosophersFixed {
-  const Param { N = 5; }
-
-  boolean[Param.N] fork;
-
-  active [Param.N] thread Philosopher(int index) {
-    loc takeFirst:
-      when !fork[index == Param.N - 1 ? (index + 1) % Param.N : index]
-      do { fork[index == Param.N - 1 ? (index + 1) % Param.N : index] := true; } goto takeSecond;
-    loc takeSecond:
-      when !fork[index == Param.N - 1 ? index : (index + 1) % Param.N]
-      do { fork[index == Param.N - 1 ? index : (index + 1) % Param.N] := true; } goto putSecond;
-    loc putSecond:
-      do { fork[index == Param.N - 1 ? index : (index + 1) % Param.N] := false; } goto putFirst;
-    loc putFirst:
-      do { fork[index == Param.N - 1 ? (index + 1) % Param.N : index] := false; } goto takeFirst;
-  }
-}
-}
-}
-
-/// `models/peterson_filter.bir`.
-pub mod peterson_filter {
-    use bir::bir;
-
-bir! {
-// Peterson's filter lock for N threads. A thread climbs levels 1..N-1; at each level it
-// names itself the victim and waits until no other thread is at its level or above, or
-// it is no longer the victim. The ghost counter incs counts threads in the critical
-// section (it is a function of the locations, so it adds no states).
-system PetersonFilter {
-  const Param { N = 3; }
-
-  int (0, Param.N - 1)[Param.N] level;
-  int (0, Param.N - 1)[Param.N] victim;
-  int (0, Param.N) incs;
-
-  active [Param.N] thread P(int index) {
-    loc idle:
-      do { level[index] := 1; } goto announce;
-    loc announce:
-      do { victim[level[index]] := index; } goto waiting;
-    loc waiting:
-      when level[index] < Param.N - 1
-           && ((forall k in 0 .. Param.N : (k == index || level[k] < level[index]))
-               || victim[level[index]] != index)
-      do { level[index] := level[index] + 1; } goto announce;
-      when level[index] == Param.N - 1
-           && ((forall k in 0 .. Param.N : (k == index || level[k] < level[index]))
-               || victim[level[index]] != index)
-      do { incs := incs + 1; assert (incs <= 1); } goto critical;
-    loc critical:
-      do { incs := incs - 1; level[index] := 0; } goto idle;
-  }
-
-  invariant MutualExclusion: incs <= 1;
-}
-}
-}
+/// `examples/peterson_filter.rs` (its `main` is unused here).
+#[allow(dead_code)]
+#[path = "../../../examples/peterson_filter.rs"]
+pub mod peterson_filter;
 
 /// `features.bir` beside this file.
 pub mod features {

@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 use crate::model::{Model, Outcome, Successor};
 use crate::report::{IncompleteReason, Report, Stats, Strategy, Verdict};
 use crate::seen::compaction_omission;
-use crate::shared_seen::{state_hasher, Insert, SharedSeen};
+use crate::seen::hasher as state_hasher;
+use crate::shared_seen::{lock, Insert, SharedSeen};
 use crate::trace::{self, FindingKind};
 use ahash::RandomState;
 
@@ -408,12 +409,6 @@ fn first_kind(sequential: &Report, total: &Tally) -> FindingKind {
         Verdict::Found(kind) => kind,
         _ => total.kinds[0],
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]
