@@ -26,6 +26,12 @@ Options:
   --time-limit SECONDS    stop after this long (decimals allowed)
   --memory-limit MB       stop before the search uses more than MB MiB
   --no-deadlock           do not report deadlocks
+  --threads N             search with N threads (same counts; the verdict and trace
+                          of a finding come from a sequential depth-first search)
+  --hash-compaction       store 64-bit fingerprints of states wider than a word
+                          (never \"verified\": reports the chance a state was missed)
+  --bitstate LOG2         store states as 3 bits each of a 2^LOG2-bit array
+                          (supertrace; never \"verified\" either)
   --set Block.NAME=VALUE  replace a constant, e.g. --set Param.N=12 (repeatable;
                           VALUE is an integer, true or false)
   --json                  print one JSON object instead of the text report
@@ -69,6 +75,12 @@ pub struct CheckOptions {
     pub memory_limit: Option<usize>,
     /// Deadlocks are not reported.
     pub no_deadlock: bool,
+    /// Threads of the search.
+    pub threads: Option<usize>,
+    /// Hash compaction.
+    pub hash_compaction: bool,
+    /// Bitstate hashing with a bit array of 2^this bits.
+    pub bitstate: Option<u32>,
     /// Constants replaced with `--set`.
     pub overrides: Overrides,
     /// Print JSON.
@@ -125,6 +137,9 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
             "-h" | "--help" => return Ok(Command::Help),
             "--bfs" => options.bfs = true,
             "--no-deadlock" => options.no_deadlock = true,
+            "--hash-compaction" => options.hash_compaction = true,
+            "--threads" => options.threads = Some(number(name, value()?)?),
+            "--bitstate" => options.bitstate = Some(number(name, value()?)?),
             "--json" => options.json = true,
             "--keep-going" => options.keep_going = Some(number(name, value()?)?),
             "--max-states" => options.max_states = Some(number(name, value()?)?),
@@ -142,7 +157,11 @@ pub fn parse(args: &[OsString]) -> Result<Command, String> {
                 .push(Override::parse(value()?).map_err(|e| format!("`--set`: {e}"))?),
             _ => return Err(format!("unknown option `{name}`")),
         }
-        if inline.is_some() && matches!(name, "--bfs" | "--no-deadlock" | "--json") {
+        let flag = matches!(
+            name,
+            "--bfs" | "--no-deadlock" | "--json" | "--hash-compaction"
+        );
+        if inline.is_some() && flag {
             return Err(format!("`{name}` takes no value"));
         }
     }

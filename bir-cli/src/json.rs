@@ -126,7 +126,10 @@ fn reason_name(reason: IncompleteReason) -> &'static str {
         IncompleteReason::StateLimit => "state_limit",
         IncompleteReason::TimeLimit => "time_limit",
         IncompleteReason::MemoryLimit => "memory_limit",
-        _ => "simulation",
+        IncompleteReason::HashCompaction => "hash_compaction",
+        IncompleteReason::Bitstate => "bitstate",
+        IncompleteReason::Simulation => "simulation",
+        _ => "other",
     }
 }
 

@@ -32,7 +32,7 @@
 //! | `strategy` | string | `depth-first` or `breadth-first` |
 //! | `verdict` | string | `verified`, `deadlock`, `assertion`, `invariant`, `range`, `index`, `division`, `start` or `incomplete` (the kind of the first finding when something was found) |
 //! | `complete` | bool | every reachable state was explored (false when the search stopped at a finding or a limit) |
-//! | `incomplete_reason` | string or null | `depth_limit`, `state_limit`, `time_limit`, `memory_limit`, or null |
+//! | `incomplete_reason` | string or null | `depth_limit`, `state_limit`, `time_limit`, `memory_limit`, `hash_compaction`, `bitstate`, or null |
 //! | `states`, `transitions`, `errors`, `deadlocks` | integer | the counts of the search, as the text report's last line |
 //! | `max_depth` | integer | the largest depth of a stored state |
 //! | `seconds` | number | the time the search took |
@@ -57,6 +57,8 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 
 use bir_interp::Interpreter;
+use std::io::Write as _;
+
 use bir_runtime::{Checker, Report, Verdict};
 
 use crate::args::{CheckOptions, Command};
@@ -116,17 +118,20 @@ fn check(options: &CheckOptions) -> u8 {
         }
     };
     let report = checker(model, options).run();
-    if options.json {
+    let text = if options.json {
         match serde_json::to_string_pretty(&json::JsonReport::new(&report, &path)) {
-            Ok(text) => println!("{text}"),
+            Ok(text) => text,
             Err(error) => {
                 eprintln!("bir: error: cannot write the JSON report: {error}");
                 return MALFORMED;
             }
         }
     } else {
-        println!("{report}");
-    }
+        report.to_string()
+    };
+    // A reader that stops early (`bir check m.bir | head`) is not an error of the check:
+    // the verdict's exit status stands.
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
     exit_status(&report)
 }
 
@@ -150,6 +155,15 @@ fn checker(model: Interpreter, options: &CheckOptions) -> Checker<Interpreter> {
     }
     if let Some(bytes) = options.memory_limit {
         checker = checker.memory_limit(bytes);
+    }
+    if let Some(threads) = options.threads {
+        checker = checker.threads(threads);
+    }
+    if options.hash_compaction {
+        checker = checker.hash_compaction();
+    }
+    if let Some(log2_bits) = options.bitstate {
+        checker = checker.bitstate(log2_bits, 3);
     }
     checker
 }

@@ -274,3 +274,24 @@ fn a_limit_gives_status_3() {
     let (status, _, _) = bir(&["check", &model("dining_philosophers.bir"), "--no-deadlock"]);
     assert_eq!(status, 0);
 }
+
+#[test]
+fn threads_hash_compaction_and_bitstate_keep_the_counts_and_say_what_they_covered() {
+    let fixed = model("dining_philosophers_fixed.bir");
+    let (code, out, _) = bir(&["check", &fixed, "--threads", "2"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("states: 261, transitions: 876"), "{out}");
+    // The interpreter's states are vectors: hash compaction stores fingerprints, so the
+    // search may have missed a state and does not say verified.
+    let (code, out, _) = bir(&["check", &fixed, "--hash-compaction"]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains("found in 261 states (hash compaction: probability that a state was missed"),
+        "{out}"
+    );
+    let (code, out, _) = bir(&["check", &fixed, "--bitstate", "20", "--json"]);
+    assert_eq!(code, 3, "bitstate never verifies: {out}");
+    let report: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(report["incomplete_reason"], "bitstate");
+    assert_eq!(report["states"], 261);
+}
