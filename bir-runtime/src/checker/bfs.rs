@@ -1,8 +1,10 @@
 //! Breadth-first search: the counterexample reported is as short as possible.
 //!
 //! The seen set stores states in discovery order, which is breadth-first order, so it *is* the
-//! queue: a cursor walks it. Beside each stored state we keep one link (the parent's index
-//! and the transition from it), from which traces are rebuilt.
+//! queue: a cursor walks it. Beside each stored state we keep its parent's index (4 bytes),
+//! from which traces are rebuilt; the transition from the parent is the first of the
+//! parent's successors leading to the state (the one that stored it), found again when a
+//! trace is written rather than stored for every state.
 //!
 //! Trace length counts a failing step, so while expanding level `d` a deadlock (a state at
 //! depth `d`) is one step shorter than a fault of a step leaving level `d` or a violating
@@ -11,7 +13,7 @@
 
 use std::mem::size_of;
 
-use crate::model::{Model, Successor, TransitionId};
+use crate::model::{Model, Outcome, Successor, TransitionId};
 use crate::report::{Report, Strategy};
 use crate::seen::{IndexedStates, Seen, StateIndex};
 use crate::trace::FindingKind;
@@ -19,12 +21,8 @@ use crate::trace::FindingKind;
 use super::search::{Expansion, Search, Visit};
 use super::{Options, Storage};
 
-/// How a stored state was reached: from `parent` by `transition`.
-#[derive(Clone, Copy)]
-struct Link {
-    parent: StateIndex,
-    transition: TransitionId,
-}
+/// The index of the state a stored state was first reached from.
+type Link = StateIndex;
 
 /// An error found while expanding the current level, recorded when the level is done.
 struct PendingError {
@@ -47,10 +45,7 @@ pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
     if search.start().is_none() {
         return search.finish();
     }
-    let mut links = vec![Link {
-        parent: StateIndex::MAX,
-        transition: TransitionId::MAX,
-    }];
+    let mut links: Vec<Link> = vec![StateIndex::MAX];
     // Violating states are stored (they count) but never expanded; their indices ascend.
     let mut violating: Vec<StateIndex> = Vec::new();
     let mut skipped = 0;
@@ -61,7 +56,7 @@ pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
     let mut cursor = 0;
     while cursor < search.seen.len() && !search.is_stopped() {
         if cursor == level_end {
-            record_pending(&mut search, &links, &mut pending);
+            record_pending(model, &mut search, &links, &mut pending);
             if search.is_stopped() {
                 break;
             }
@@ -80,24 +75,29 @@ pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
             Expansion::Explore => {}
             Expansion::Leaf => continue,
             Expansion::Deadlock => {
-                search.record(FindingKind::Deadlock, |path| {
-                    path_to(&links, index, path);
-                });
+                let mut path = Vec::new();
+                if search.keeps_next_trace() {
+                    path_to(model, &search.seen, &links, index, &mut path);
+                }
+                search.record(FindingKind::Deadlock, |out| out.extend(path));
                 continue;
             }
         }
+        // The links may grow while this state's successors are stored: count what they
+        // will hold by then, so that the memory limit is checked before they grow.
+        let needed = links.len() + arena.len();
+        let links_capacity = if needed > links.capacity() {
+            (2 * links.capacity()).max(needed)
+        } else {
+            links.capacity()
+        };
+        search.seen_extra_bytes = links_capacity * size_of::<Link>();
         for successor in &arena {
             let transition = successor.transition;
             match search.visit(depth, successor) {
-                Visit::New(..) => links.push(Link {
-                    parent: index,
-                    transition,
-                }),
+                Visit::New(..) => links.push(index),
                 Visit::Violating(new, kind) => {
-                    links.push(Link {
-                        parent: index,
-                        transition,
-                    });
+                    links.push(index);
                     violating.push(new);
                     pending.push(PendingError {
                         from: index,
@@ -114,19 +114,13 @@ pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
                 Visit::Stopped => break,
             }
         }
-        let links_after_insert = if links.len() == links.capacity() {
-            2 * links.capacity()
-        } else {
-            links.capacity()
-        };
-        search.seen_extra_bytes = links_after_insert * size_of::<Link>();
         search.frontier_bytes = arena.capacity() * size_of::<Successor<M::State>>()
             + violating.capacity() * size_of::<StateIndex>()
             + pending.capacity() * size_of::<PendingError>();
     }
     // Errors of the last level, or of a level cut short by a limit, were found all the same.
     if !search.stopped_at_finding() {
-        record_pending(&mut search, &links, &mut pending);
+        record_pending(model, &mut search, &links, &mut pending);
     }
     search.seen_extra_bytes = links.capacity() * size_of::<Link>();
     search.finish()
@@ -134,6 +128,7 @@ pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
 
 /// Records the errors found while expanding the level just finished, in discovery order.
 fn record_pending<M: Model>(
+    model: &M,
     search: &mut Search<'_, M, IndexedStates<M::State>>,
     links: &[Link],
     pending: &mut Vec<PendingError>,
@@ -142,21 +137,40 @@ fn record_pending<M: Model>(
         if search.stopped_at_finding() {
             break;
         }
-        search.record(error.kind, |path| {
-            path_to(links, error.from, path);
+        let mut path = Vec::new();
+        if search.keeps_next_trace() {
+            path_to(model, &search.seen, links, error.from, &mut path);
             path.push(error.transition);
-        });
+        }
+        search.record(error.kind, |out| out.extend(path));
     }
 }
 
-/// Writes the transition ids from the initial state to the state at `index`.
-fn path_to(links: &[Link], index: StateIndex, path: &mut Vec<TransitionId>) {
+/// Writes the transition ids from the initial state to the state at `index`: the parents
+/// from the links, and each step's transition as the first successor of the parent that
+/// leads to the child (an id that cannot be replayed if a nondeterministic model gives no
+/// such successor: the rebuild then fails with a note).
+fn path_to<M: Model>(
+    model: &M,
+    states: &IndexedStates<M::State>,
+    links: &[Link],
+    index: StateIndex,
+    path: &mut Vec<TransitionId>,
+) {
     let start = path.len();
-    let mut current = index;
-    while current != 0 {
-        let link = links[current as usize];
-        path.push(link.transition);
-        current = link.parent;
+    let mut successors = Vec::new();
+    let mut child = index;
+    while child != 0 {
+        let parent = links[child as usize];
+        let target = states.get(child);
+        successors.clear();
+        model.successors(&states.get(parent), &mut successors);
+        let via = successors
+            .iter()
+            .find(|s| matches!(&s.outcome, Outcome::Next(next) if *next == target))
+            .map_or(TransitionId::MAX, |s| s.transition);
+        path.push(via);
+        child = parent;
     }
     path[start..].reverse();
 }

@@ -119,6 +119,11 @@ impl<'a, M: Model, T: Seen<M::State>> Search<'a, M, T> {
         }
     }
 
+    /// True when the next finding's counterexample will be kept (so its path is needed).
+    pub(crate) fn keeps_next_trace(&self) -> bool {
+        self.findings.len() < self.keep
+    }
+
     /// Adds a note to the report.
     pub(crate) fn note(&mut self, note: String) {
         self.notes.push(note);
