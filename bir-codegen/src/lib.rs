@@ -2,8 +2,8 @@
 //! each phase is unit-tested on `proc_macro2` token streams and reused by tools.
 //!
 //! Data flows one way: tokens → [`parse`] → [`ast::System`] → [`check`] →
-//! [`ir::System`] → [`layout`] → [`emit`] → Rust tokens. Errors are collected in
-//! [`diag::Diagnostics`]; after a phase that reported errors, [`fallback`] expands to the
+//! [`ir::System`] → [`layout`] → `emit` → Rust tokens. Errors are collected in
+//! [`diag::Diagnostics`]; after a phase that reported errors, `fallback` expands to the
 //! errors plus a stub of the system's type so that user code naming it still compiles.
 
 pub mod ast;

@@ -1,4 +1,4 @@
-//! Tokens to [`ast::System`]: a recursive-descent parser over `syn`'s parse streams, one
+//! Tokens to [`ast::System`](crate::ast::System): a recursive-descent parser over `syn`'s parse streams, one
 //! function per production of the grammar in LANGUAGE.md.
 //!
 //! The parser keeps going after a syntax error so that every mistake is reported at once:

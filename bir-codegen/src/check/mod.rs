@@ -2,9 +2,9 @@
 //! rule of LANGUAGE.md's "Compile-time checks" enforced. Each pass records its errors and
 //! carries on with a placeholder, so that one run reports every independent mistake.
 //!
-//! Passes, in order: top-level names ([`names`]), enums, constants and aliases (lazily,
-//! with cycle detection), globals ([`types`]), thread signatures then thread bodies
-//! ([`threads`]), invariants. Expressions are checked by [`expr`].
+//! Passes, in order: top-level names (`names`), enums, constants and aliases (lazily,
+//! with cycle detection), globals (`types`), thread signatures then thread bodies
+//! (`threads`), invariants. Expressions are checked by `expr`.
 
 mod expr;
 mod names;
