@@ -14,8 +14,11 @@
 //!   and the `Vec` doubles as the breadth-first queue; each lookup of a stored state costs a
 //!   second memory access.
 //!
-//! Both hash with ahash under fixed seeds, so a run is reproducible: the same model gives the
-//! same table layout, memory figures and timings run after run.
+//! And two lossy ones, for state spaces too large to store exactly, which make a search
+//! incomplete by construction: [`Fingerprints`] (hash compaction) and [`Bitstate`].
+//!
+//! All hash under fixed seeds, so a run is reproducible: the same model gives the same
+//! table layout, memory figures and timings run after run.
 
 mod lossy;
 mod words;
