@@ -17,7 +17,7 @@ use ahash::RandomState;
 use hashbrown::hash_table::Entry;
 use hashbrown::HashTable;
 
-use crate::seen::mix;
+use crate::seen::{mix, prefetch};
 
 /// Marks an empty slot of a word table; [`Model::state_word`](crate::Model::state_word) never
 /// returns it.
@@ -191,6 +191,14 @@ impl<S: Clone + Eq + Hash> Batch<'_, S> {
                 }
             }
             (Batch::Words(_), None) => unreachable!("a word set is only built for word states"),
+        }
+    }
+
+    /// Starts fetching the slot a lookup of `word` will read first (word tables only).
+    pub(crate) fn prefetch(&self, word: Option<u64>) {
+        if let (Batch::Words(table), Some(word)) = (self, word) {
+            let mask = table.slots.len() - 1;
+            prefetch(&table.slots[mix(word) as usize & mask]);
         }
     }
 

@@ -169,6 +169,11 @@ impl<M: Model + Sync> Shared<'_, M> {
                     self.hit_limit(IncompleteReason::DepthLimit);
                     continue;
                 }
+                for successor in &successors {
+                    if let Outcome::Next(next) = &successor.outcome {
+                        batch.prefetch(self.word(next));
+                    }
+                }
                 for successor in successors.drain(..) {
                     tally.transitions += 1;
                     let next = match successor.outcome {

@@ -30,7 +30,7 @@ use hashbrown::hash_table::Entry;
 use hashbrown::HashTable;
 
 pub(crate) use lossy::{compaction_omission, Bitstate, Fingerprints};
-pub(crate) use words::{mix, WordTable};
+pub(crate) use words::{mix, prefetch, WordTable};
 
 use crate::report::IncompleteReason;
 

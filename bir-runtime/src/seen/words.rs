@@ -169,7 +169,7 @@ impl<S> Seen<S> for WordTable {
 
 /// Asks the processor to start loading the cache line of `value`.
 #[inline(always)]
-fn prefetch<T>(value: &T) {
+pub(crate) fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is a hint: it never faults, whatever the address, and the
     // address here is of a live reference.
