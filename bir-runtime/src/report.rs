@@ -8,6 +8,9 @@ use crate::display::{Bytes, Counted, Thousands};
 use crate::model::ModelInfo;
 use crate::trace::{Counterexample, FindingKind};
 
+/// Depth-first counterexamples longer than this get a note suggesting breadth-first search.
+const LONG_TRACE: usize = 100;
+
 /// How the state space was explored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -426,6 +429,14 @@ impl fmt::Display for Report {
         }
         for note in &self.notes {
             writeln!(f, "note: {note}")?;
+        }
+        let longest = self.findings.iter().map(Counterexample::len).max().unwrap_or(0);
+        if self.strategy == Strategy::DepthFirst && longest > LONG_TRACE {
+            writeln!(
+                f,
+                "note: depth-first counterexamples follow the search's path and can be long; \
+                 breadth-first search (`.bfs()`) finds a shortest one"
+            )?;
         }
         writeln!(f)?;
         write!(f, "{}", self.stats)
