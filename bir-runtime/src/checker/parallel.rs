@@ -351,10 +351,11 @@ impl<M: Model + Sync> Shared<'_, M> {
         let stopped_at_finding = self.options.keep_going.is_none() && !total.kinds.is_empty();
         let wants_trace = self.options.keep_going != Some(0);
         if !total.kinds.is_empty() && (wants_trace || total.kinds.len() > 1) {
+            // To its first finding only: the counts are the parallel search's.
             let sequential = dfs::run(
                 self.model,
                 &Options {
-                    keep_going: self.options.keep_going.map(|_| 1),
+                    keep_going: None,
                     ..self.options.clone()
                 },
             );
