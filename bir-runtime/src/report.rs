@@ -430,7 +430,12 @@ impl fmt::Display for Report {
         for note in &self.notes {
             writeln!(f, "note: {note}")?;
         }
-        let longest = self.findings.iter().map(Counterexample::len).max().unwrap_or(0);
+        let longest = self
+            .findings
+            .iter()
+            .map(Counterexample::len)
+            .max()
+            .unwrap_or(0);
         if self.strategy == Strategy::DepthFirst && longest > LONG_TRACE {
             writeln!(
                 f,
