@@ -10,7 +10,10 @@
 use crate::ir::eval::{arith, compare};
 use crate::ir::{Expr, QuantVarId};
 
-/// Quantifiers over at most this many values are unrolled into `&&`/`||` chains.
+/// Quantifiers over at most this many values are unrolled into `&&`/`||` chains. Rule: only
+/// a quantifier whose body holds no other quantifier is unrolled, so that unrolling grows the
+/// code at most `UNROLL_LIMIT`-fold; unrolling nested ones would multiply their ranges
+/// (`forall a in 0..64 : (forall b in 0..64 : (...))` into 4096 copies, and so on).
 const UNROLL_LIMIT: i64 = 64;
 
 /// `expr` as executed by the instance with index `instance` of its thread.
@@ -83,7 +86,7 @@ fn rewrite(expr: &Expr, leaf: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
             hi,
             body,
         } => {
-            if hi - lo <= UNROLL_LIMIT {
+            if hi - lo <= UNROLL_LIMIT && !has_quantifier(body) {
                 return unroll(*forall, *var, *lo, *hi, body, leaf);
             }
             Expr::Quant {
@@ -121,6 +124,66 @@ fn unroll(
         });
     }
     result.unwrap_or(Expr::Bool(forall))
+}
+
+/// An upper bound of the number of nodes of `expr` once lowered: quantifiers that
+/// [`rewrite`] unrolls count their body once per value. Saturates.
+pub fn lowered_size(expr: &Expr) -> u64 {
+    let sum = |children: &[&Expr]| {
+        children
+            .iter()
+            .fold(1u64, |size, child| size.saturating_add(lowered_size(child)))
+    };
+    match expr {
+        Expr::Bool(_) | Expr::Int(_) | Expr::Read(_) | Expr::InstanceIndex | Expr::QuantVar(_) => 1,
+        Expr::Element { index: inner, .. } | Expr::Not(inner) | Expr::Neg(inner, _) => {
+            sum(&[inner])
+        }
+        Expr::Arith { lhs, rhs, .. }
+        | Expr::Cmp { lhs, rhs, .. }
+        | Expr::And(lhs, rhs)
+        | Expr::Or(lhs, rhs) => sum(&[lhs, rhs]),
+        Expr::Cond {
+            cond,
+            then,
+            otherwise,
+        } => sum(&[cond, then, otherwise]),
+        Expr::At { instance, .. } => instance.as_ref().map_or(1, |(index, _)| sum(&[index])),
+        Expr::Quant { lo, hi, body, .. } => {
+            let size = lowered_size(body);
+            if hi - lo <= UNROLL_LIMIT && !has_quantifier(body) {
+                let copies = u64::try_from(hi - lo).unwrap_or(0);
+                size.saturating_mul(copies).saturating_add(1)
+            } else {
+                size.saturating_add(1)
+            }
+        }
+    }
+}
+
+/// True when `expr` contains a quantifier.
+fn has_quantifier(expr: &Expr) -> bool {
+    match expr {
+        Expr::Bool(_) | Expr::Int(_) | Expr::Read(_) | Expr::InstanceIndex | Expr::QuantVar(_) => {
+            false
+        }
+        Expr::Quant { .. } => true,
+        Expr::Element { index: inner, .. } | Expr::Not(inner) | Expr::Neg(inner, _) => {
+            has_quantifier(inner)
+        }
+        Expr::Arith { lhs, rhs, .. }
+        | Expr::Cmp { lhs, rhs, .. }
+        | Expr::And(lhs, rhs)
+        | Expr::Or(lhs, rhs) => has_quantifier(lhs) || has_quantifier(rhs),
+        Expr::Cond {
+            cond,
+            then,
+            otherwise,
+        } => has_quantifier(cond) || has_quantifier(then) || has_quantifier(otherwise),
+        Expr::At { instance, .. } => instance
+            .as_ref()
+            .is_some_and(|(index, _)| has_quantifier(index)),
+    }
 }
 
 /// Folds one node whose children are already folded.

@@ -6,6 +6,7 @@
 //! next point where parsing can safely resume (the next `;`, `loc`, `when` or `do`).
 
 use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser as _};
 use syn::{bracketed, parenthesized, Ident, LitInt, Token};
@@ -15,6 +16,9 @@ use crate::kw;
 
 /// Parses the body of a `bir!` invocation. On failure returns every syntax error found.
 pub fn parse(tokens: TokenStream) -> Result<System, Vec<syn::Error>> {
+    if let Some(span) = too_deep_group(&tokens) {
+        return Err(vec![group_too_deep(span)]);
+    }
     let mut parser = Parser::default();
     let mut parsed = false;
     let result = (|input: ParseStream| {
@@ -36,8 +40,50 @@ pub fn parse(tokens: TokenStream) -> Result<System, Vec<syn::Error>> {
     }
 }
 
+/// Rule: delimiters (`()`, `[]`, `{}`) nest at most this deep. `syn` walks token groups
+/// recursively before any BIR rule applies, so deeper input would overflow the compiler's
+/// stack; a model needs three levels plus its expressions' parentheses, which
+/// [`MAX_EXPR_DEPTH`] bounds well below this.
+pub const MAX_GROUP_DEPTH: usize = 256;
+
+/// The error of a group nested deeper than [`MAX_GROUP_DEPTH`], at its opening delimiter.
+fn group_too_deep(span: Span) -> syn::Error {
+    syn::Error::new(
+        span,
+        format!(
+            "delimiters nested too deeply: `(`, `[` and `{{` nest at most {MAX_GROUP_DEPTH} \
+             deep in a model"
+        ),
+    )
+}
+
+/// The opening delimiter of the first group nested deeper than [`MAX_GROUP_DEPTH`], if any.
+/// Walks the tokens with an explicit stack, since recursion is what it guards against.
+fn too_deep_group(tokens: &TokenStream) -> Option<Span> {
+    let mut stack = vec![tokens.clone().into_iter()];
+    while let Some(top) = stack.last_mut() {
+        match top.next() {
+            Some(TokenTree::Group(group)) => {
+                // The group's depth is the number of streams open around it.
+                if stack.len() > MAX_GROUP_DEPTH {
+                    return Some(group.span_open());
+                }
+                stack.push(group.stream().into_iter());
+            }
+            Some(_) => {}
+            None => {
+                stack.pop();
+            }
+        }
+    }
+    None
+}
+
 /// Parses one expression, for tests and tools.
 pub fn parse_expr(tokens: TokenStream) -> syn::Result<Expr> {
+    if let Some(span) = too_deep_group(&tokens) {
+        return Err(group_too_deep(span));
+    }
     (|input: ParseStream| {
         let expr = expr(input)?;
         if !input.is_empty() {
@@ -541,47 +587,63 @@ fn name(input: ParseStream) -> syn::Result<Name> {
 
 /// Doc comments (`///`, which arrive as `#[doc = "..."]`); any other attribute is an error.
 fn docs(input: ParseStream) -> syn::Result<String> {
-    let mut doc = String::new();
-    for attr in input.call(syn::Attribute::parse_outer)? {
-        doc_text(&attr, &mut doc)?;
-    }
-    Ok(doc)
+    attributes(input, false)
 }
 
 /// Inner doc comments (`//!`) at the start of the macro input describe the system.
 fn inner_docs(input: ParseStream) -> syn::Result<String> {
+    attributes(input, true)
+}
+
+/// The text of the outer (`#[...]`) or inner (`#![...]`) attributes at the cursor, each of
+/// which must be a doc comment. Read token by token rather than with
+/// `syn::Attribute::parse_outer`, which parses any attribute's value as a Rust expression,
+/// recursively and without a depth limit (`#[doc = !!!...!1]` would overflow the stack).
+fn attributes(input: ParseStream, inner: bool) -> syn::Result<String> {
     let mut doc = String::new();
-    for attr in input.call(syn::Attribute::parse_inner)? {
-        doc_text(&attr, &mut doc)?;
+    while input.peek(Token![#]) && (!inner || input.peek2(Token![!])) {
+        let pound: Token![#] = input.parse()?;
+        let bang = if inner {
+            Some(input.parse::<Token![!]>()?)
+        } else {
+            None
+        };
+        let group: proc_macro2::Group = input.parse()?;
+        if group.delimiter() != Delimiter::Bracket {
+            return Err(syn::Error::new(group.span_open(), "expected `[`"));
+        }
+        match doc_value.parse2(group.stream()) {
+            Ok(text) => {
+                if !doc.is_empty() {
+                    doc.push('\n');
+                }
+                doc.push_str(text.strip_prefix(' ').unwrap_or(&text));
+            }
+            Err(_) => {
+                let mut attr = TokenStream::new();
+                pound.to_tokens(&mut attr);
+                bang.to_tokens(&mut attr);
+                group.to_tokens(&mut attr);
+                return Err(syn::Error::new_spanned(
+                    attr,
+                    "attributes are not BIR; only doc comments (`///`) may stand before a \
+                     declaration, thread, location or transformation",
+                ));
+            }
+        }
     }
     Ok(doc)
 }
 
-fn doc_text(attr: &syn::Attribute, doc: &mut String) -> syn::Result<()> {
-    let text = match &attr.meta {
-        syn::Meta::NameValue(nv) if nv.path.is_ident("doc") => match &nv.value {
-            syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(text),
-                ..
-            }) => Some(text.value()),
-            _ => None,
-        },
-        _ => None,
-    };
-    match text {
-        Some(text) => {
-            if !doc.is_empty() {
-                doc.push('\n');
-            }
-            doc.push_str(text.strip_prefix(' ').unwrap_or(&text));
-            Ok(())
-        }
-        None => Err(syn::Error::new_spanned(
-            attr,
-            "attributes are not BIR; only doc comments (`///`) may stand before a \
-             declaration, thread, location or transformation",
-        )),
+/// The inside of a doc attribute, `doc = "text"`: the text.
+fn doc_value(input: ParseStream) -> syn::Result<String> {
+    let ident: Ident = input.parse()?;
+    if ident != "doc" {
+        return Err(syn::Error::new(ident.span(), "expected `doc`"));
     }
+    input.parse::<Token![=]>()?;
+    let text: syn::LitStr = input.parse()?;
+    Ok(text.value())
 }
 
 /// `:=`, which Rust tokenizes as `:` `=`.
@@ -679,7 +741,7 @@ fn action(input: ParseStream) -> syn::Result<Action> {
              `exit;`, or a jump",
         ));
     }
-    let target = unary(input)?;
+    let (target, _) = unary(input, 1)?;
     assign_op(input)?;
     let value = expr(input)?;
     let semi = input.parse::<Token![;]>()?;
@@ -690,29 +752,85 @@ fn action(input: ParseStream) -> syn::Result<Action> {
     })
 }
 
-/// `expr = or [ "?" expr ":" expr ]`.
+/// Rule: an expression nests at most this many levels deep. Each operator, parenthesis,
+/// index, `? :`, `T[i]@loc` and quantifier is a level, and so is each operator of a chain
+/// such as `a + b + c`, which nests to the left. Every later phase (checking, folding, code
+/// generation, the interpreter) walks expressions recursively, and rustc compiles the
+/// generated code recursively too: the limit keeps pathological input from overflowing the
+/// compiler's stack, far above what any model needs. At the limit, the whole front end and
+/// code generator of an unoptimised build use at most 1.3 MB of stack (the deepest form,
+/// nested quantifiers), within a test thread's 2 MB (`tests/regressions.rs` checks it).
+pub const MAX_EXPR_DEPTH: usize = 128;
+
+/// An expression and its height (a leaf has height 1), so that the parser can enforce
+/// [`MAX_EXPR_DEPTH`] as the tree grows, left-nested chains included.
+type Nested = (Expr, usize);
+
+/// The error of an expression nested deeper than [`MAX_EXPR_DEPTH`], at `span`.
+fn too_deep(span: Span) -> syn::Error {
+    syn::Error::new(
+        span,
+        format!(
+            "expression nested too deeply: at most {MAX_EXPR_DEPTH} levels (each operator, \
+             parenthesis, index and quantifier is one); split it up, e.g. with constants or \
+             more transformations"
+        ),
+    )
+}
+
+/// Builds a node at nesting level `depth` (the root of an expression is at level 1) whose
+/// children have the given heights; errors at `span` when its leaves nest too deep.
+fn node(expr: Expr, depth: usize, children: &[usize], span: Span) -> syn::Result<Nested> {
+    let height = 1 + children.iter().copied().max().unwrap_or(0);
+    if depth + height - 1 > MAX_EXPR_DEPTH {
+        return Err(too_deep(span));
+    }
+    Ok((expr, height))
+}
+
+/// `expr = or [ "?" expr ":" expr ]`: one whole expression.
 pub(crate) fn expr(input: ParseStream) -> syn::Result<Expr> {
-    let cond = binary(input, 1)?;
+    nested_expr(input, 1).map(|(expr, _)| expr)
+}
+
+/// [`expr`] at nesting level `depth`.
+fn nested_expr(input: ParseStream, depth: usize) -> syn::Result<Nested> {
+    let cond = binary(input, 1, depth)?;
     if !input.peek(Token![?]) {
         return Ok(cond);
     }
-    input.parse::<Token![?]>()?;
-    let then = expr(input)?;
+    conditional(input, depth, cond)
+}
+
+/// The rest of `cond "?" expr ":" expr` after `cond`, at nesting level `depth`. (A
+/// function of its own to keep the frames of the recursion small, see [`primary`].)
+fn conditional(
+    input: ParseStream,
+    depth: usize,
+    (cond, cond_height): Nested,
+) -> syn::Result<Nested> {
+    let question = input.parse::<Token![?]>()?.span;
+    let (then, then_height) = nested_expr(input, depth + 1)?;
     if input.peek(Token![:]) && input.peek2(Token![=]) {
         return Err(input.error("expected `:` of the conditional expression"));
     }
     input.parse::<Token![:]>()?;
-    let otherwise = expr(input)?;
-    Ok(Expr::Cond {
-        cond: Box::new(cond),
-        then: Box::new(then),
-        otherwise: Box::new(otherwise),
-    })
+    let (otherwise, otherwise_height) = nested_expr(input, depth + 1)?;
+    node(
+        Expr::Cond {
+            cond: Box::new(cond),
+            then: Box::new(then),
+            otherwise: Box::new(otherwise),
+        },
+        depth,
+        &[cond_height, then_height, otherwise_height],
+        question,
+    )
 }
 
 /// Precedence climbing over `or`, `and`, `cmp`, `add` and `mul`; comparisons do not chain.
-fn binary(input: ParseStream, min_precedence: u8) -> syn::Result<Expr> {
-    let mut lhs = unary(input)?;
+fn binary(input: ParseStream, min_precedence: u8, depth: usize) -> syn::Result<Nested> {
+    let (mut lhs, mut lhs_height) = unary(input, depth)?;
     while let Some((op, op_span, width)) = peek_binop(input) {
         let precedence = op.precedence();
         if precedence < min_precedence {
@@ -721,7 +839,7 @@ fn binary(input: ParseStream, min_precedence: u8) -> syn::Result<Expr> {
         for _ in 0..width {
             input.parse::<TokenTree>()?;
         }
-        let rhs = binary(input, precedence + 1)?;
+        let (rhs, rhs_height) = binary(input, precedence + 1, depth + 1)?;
         if precedence == BinOp::Eq.precedence() {
             if let Some((next, next_span, _)) = peek_binop(input) {
                 if next.precedence() == precedence {
@@ -732,14 +850,31 @@ fn binary(input: ParseStream, min_precedence: u8) -> syn::Result<Expr> {
                 }
             }
         }
-        lhs = Expr::Binary {
+        (lhs, lhs_height) = binary_node(op, op_span, (lhs, lhs_height), (rhs, rhs_height), depth)?;
+    }
+    Ok((lhs, lhs_height))
+}
+
+/// `lhs op rhs` at nesting level `depth`. (A function of its own to keep the frames of the
+/// recursion small, see [`primary`].)
+fn binary_node(
+    op: BinOp,
+    op_span: Span,
+    lhs: Nested,
+    rhs: Nested,
+    depth: usize,
+) -> syn::Result<Nested> {
+    node(
+        Expr::Binary {
             op,
             op_span,
-            lhs: Box::new(lhs),
-            rhs: Box::new(rhs),
-        };
-    }
-    Ok(lhs)
+            lhs: Box::new(lhs.0),
+            rhs: Box::new(rhs.0),
+        },
+        depth,
+        &[lhs.1, rhs.1],
+        op_span,
+    )
 }
 
 /// The binary operator at the cursor, its span and how many punctuation tokens it spans.
@@ -770,8 +905,13 @@ fn peek_binop(input: ParseStream) -> Option<(BinOp, Span, usize)> {
         .map(|(op, _)| (*op, span, 1))
 }
 
-/// `unary = ("!" | "-") unary | primary`.
-fn unary(input: ParseStream) -> syn::Result<Expr> {
+/// `unary = ("!" | "-") unary | primary`, at nesting level `depth`.
+fn unary(input: ParseStream, depth: usize) -> syn::Result<Nested> {
+    // Every recursion of the expression parser passes through here: stop before the
+    // parser itself nests too deep (`((((...` or `!!!!...`).
+    if depth > MAX_EXPR_DEPTH {
+        return Err(too_deep(input.span()));
+    }
     let op = if input.peek(Token![!]) && !input.peek(Token![!=]) {
         Some(UnOp::Not)
     } else if input.peek(Token![-]) {
@@ -782,45 +922,44 @@ fn unary(input: ParseStream) -> syn::Result<Expr> {
     match op {
         Some(op) => {
             let span = input.parse::<TokenTree>()?.span();
-            let expr = unary(input)?;
-            Ok(Expr::Unary {
-                op,
+            let (expr, height) = unary(input, depth + 1)?;
+            node(
+                Expr::Unary {
+                    op,
+                    span,
+                    expr: Box::new(expr),
+                },
+                depth,
+                &[height],
                 span,
-                expr: Box::new(expr),
-            })
+            )
         }
-        None => primary(input),
+        None => primary(input, depth),
     }
 }
 
 /// `primary = INT | "true" | "false" | IDENT | IDENT "." IDENT | IDENT "[" expr "]"
 ///          | IDENT [ "[" expr "]" ] "@" IDENT
-///          | ("forall" | "exists") IDENT "in" cexpr ".." cexpr ":" "(" expr ")" | "(" expr ")"`.
-fn primary(input: ParseStream) -> syn::Result<Expr> {
+///          | ("forall" | "exists") IDENT "in" cexpr ".." cexpr ":" "(" expr ")" | "(" expr ")"`,
+/// at nesting level `depth`.
+///
+/// Each form that nests is parsed by a function of its own: unoptimised builds give every
+/// local of a function its own stack slot, and the recursion passes through here.
+fn primary(input: ParseStream, depth: usize) -> syn::Result<Nested> {
     if input.peek(syn::token::Paren) {
-        let content;
-        let parens = parenthesized!(content in input);
-        let expr = expr(&content)?;
-        end_of_group(&content, "the parenthesised expression")?;
-        return Ok(Expr::Paren {
-            expr: Box::new(expr),
-            spans: Spans {
-                first: parens.span.open(),
-                last: parens.span.close(),
-            },
-        });
+        return parenthesized(input, depth);
     }
     if let Some(span) = kw::parse_if(input, "true")? {
-        return Ok(Expr::Bool { value: true, span });
+        return Ok((Expr::Bool { value: true, span }, 1));
     }
     if let Some(span) = kw::parse_if(input, "false")? {
-        return Ok(Expr::Bool { value: false, span });
+        return Ok((Expr::Bool { value: false, span }, 1));
     }
     if kw::peek(input, "forall") || kw::peek(input, "exists") {
-        return quantifier(input);
+        return quantifier(input, depth);
     }
     if input.peek(syn::Lit) {
-        return int_literal(input);
+        return Ok((int_literal(input)?, 1));
     }
     if input.cursor().ident().is_none() {
         return Err(input.error("expected an expression"));
@@ -831,43 +970,83 @@ fn primary(input: ParseStream) -> syn::Result<Expr> {
             return Err(input.error(format!("expected an expression, found keyword `{text}`")));
         }
     }
+    named(input, depth)
+}
+
+/// `"(" expr ")"`, at nesting level `depth`.
+fn parenthesized(input: ParseStream, depth: usize) -> syn::Result<Nested> {
+    let content;
+    let parens = parenthesized!(content in input);
+    let (expr, height) = nested_expr(&content, depth + 1)?;
+    end_of_group(&content, "the parenthesised expression")?;
+    node(
+        Expr::Paren {
+            expr: Box::new(expr),
+            spans: Spans {
+                first: parens.span.open(),
+                last: parens.span.close(),
+            },
+        },
+        depth,
+        &[height],
+        parens.span.open(),
+    )
+}
+
+/// `IDENT | IDENT "." IDENT | IDENT "[" expr "]" | IDENT [ "[" expr "]" ] "@" IDENT`, at
+/// nesting level `depth`.
+fn named(input: ParseStream, depth: usize) -> syn::Result<Nested> {
     let first = name(input)?;
     if input.peek(Token![.]) && !input.peek(Token![..]) {
         input.parse::<Token![.]>()?;
         let member = name(input)?;
-        return Ok(Expr::Member {
-            scope: first,
-            member,
-        });
+        return Ok((
+            Expr::Member {
+                scope: first,
+                member,
+            },
+            1,
+        ));
     }
     let mut index = None;
     let mut last = first.span;
     if input.peek(syn::token::Bracket) {
         let content;
         let brackets = bracketed!(content in input);
-        index = Some(Box::new(expr(&content)?));
+        index = Some(nested_expr(&content, depth + 1)?);
         end_of_group(&content, "the index")?;
         last = brackets.span.close();
     }
+    let index_height = index.as_ref().map_or(0, |(_, height)| *height);
+    let index = index.map(|(expr, _)| Box::new(expr));
     if input.peek(Token![@]) {
         input.parse::<Token![@]>()?;
         let location = name(input)?;
-        return Ok(Expr::At {
-            thread: first,
-            index,
-            location,
-        });
-    }
-    Ok(match index {
-        Some(index) => Expr::Index {
-            spans: Spans {
-                first: first.span,
-                last,
+        let span = first.span;
+        return node(
+            Expr::At {
+                thread: first,
+                index,
+                location,
             },
-            array: first,
-            index,
-        },
-        None => Expr::Name(first),
+            depth,
+            &[index_height],
+            span,
+        );
+    }
+    let span = first.span;
+    Ok(match index {
+        Some(index) => node(
+            Expr::Index {
+                spans: Spans { first: span, last },
+                array: first,
+                index,
+            },
+            depth,
+            &[index_height],
+            span,
+        )?,
+        None => (Expr::Name(first), 1),
     })
 }
 
@@ -918,8 +1097,9 @@ fn check_decimal(lit: &LitInt) -> syn::Result<()> {
     Ok(())
 }
 
-/// `("forall" | "exists") IDENT "in" cexpr ".." cexpr ":" "(" expr ")"`.
-fn quantifier(input: ParseStream) -> syn::Result<Expr> {
+/// `("forall" | "exists") IDENT "in" cexpr ".." cexpr ":" "(" expr ")"`, at nesting level
+/// `depth`.
+fn quantifier(input: ParseStream, depth: usize) -> syn::Result<Nested> {
     let kind = if kw::peek(input, "forall") {
         Quantifier::Forall
     } else {
@@ -928,32 +1108,37 @@ fn quantifier(input: ParseStream) -> syn::Result<Expr> {
     let keyword = Ident::parse_any(input)?.span();
     let var = name(input)?;
     kw::parse(input, "in")?;
-    let lo = binary(input, 1)?;
+    let (lo, lo_height) = binary(input, 1, depth + 1)?;
     if input.peek(Token![..=]) {
         return Err(input.error("a quantifier's range is half-open: write `lo .. hi`"));
     }
     input.parse::<Token![..]>()?;
-    let hi = binary(input, 1)?;
+    let (hi, hi_height) = binary(input, 1, depth + 1)?;
     input.parse::<Token![:]>()?;
     if !input.peek(syn::token::Paren) {
         return Err(input.error("expected `(`: the quantifier's body is written in parentheses"));
     }
     let content;
     let parens = parenthesized!(content in input);
-    let body = expr(&content)?;
+    let (body, body_height) = nested_expr(&content, depth + 1)?;
     end_of_group(&content, "the quantifier's body")?;
-    Ok(Expr::Quant {
-        kind,
-        keyword,
-        var,
-        lo: Box::new(lo),
-        hi: Box::new(hi),
-        body: Box::new(body),
-        spans: Spans {
-            first: keyword,
-            last: parens.span.close(),
+    node(
+        Expr::Quant {
+            kind,
+            keyword,
+            var,
+            lo: Box::new(lo),
+            hi: Box::new(hi),
+            body: Box::new(body),
+            spans: Spans {
+                first: keyword,
+                last: parens.span.close(),
+            },
         },
-    })
+        depth,
+        &[lo_height, hi_height, body_height],
+        keyword,
+    )
 }
 
 /// Errors unless the group being parsed is finished.

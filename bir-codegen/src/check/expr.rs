@@ -40,6 +40,41 @@ impl Scope {
     }
 }
 
+/// Rule: evaluating a constant expression takes at most this many steps, counting each
+/// quantifier's body once per value of its range (the worst case, without short-circuits).
+/// The macro folds constants while rustc waits: nested quantifiers over large ranges would
+/// hang the build.
+const MAX_CONSTANT_STEPS: u64 = 1 << 20;
+
+/// The most steps evaluating `expr` can take: one per node, a quantifier's body once per
+/// value of its range. Saturates.
+fn worst_steps(expr: &Expr) -> u64 {
+    let sum = |children: &[&Expr]| {
+        children.iter().fold(1u64, |steps, child| {
+            steps.saturating_add(worst_steps(child))
+        })
+    };
+    match expr {
+        Expr::Bool(_) | Expr::Int(_) | Expr::Read(_) | Expr::InstanceIndex | Expr::QuantVar(_) => 1,
+        Expr::Element { index, .. } => sum(&[index]),
+        Expr::Not(inner) | Expr::Neg(inner, _) => sum(&[inner]),
+        Expr::Arith { lhs, rhs, .. }
+        | Expr::Cmp { lhs, rhs, .. }
+        | Expr::And(lhs, rhs)
+        | Expr::Or(lhs, rhs) => sum(&[lhs, rhs]),
+        Expr::Cond {
+            cond,
+            then,
+            otherwise,
+        } => sum(&[cond, then, otherwise]),
+        Expr::At { instance, .. } => instance.as_ref().map_or(1, |(index, _)| sum(&[index])),
+        Expr::Quant { lo, hi, body, .. } => {
+            let values = u64::try_from(hi.saturating_sub(*lo)).unwrap_or(0);
+            values.saturating_mul(worst_steps(body)).saturating_add(1)
+        }
+    }
+}
+
 /// An erroneous expression, already reported.
 fn error() -> (Expr, Kind) {
     (Expr::Int(0), Kind::Error)
@@ -50,7 +85,18 @@ impl<'a> Checker<'a> {
     pub(super) fn constant(&mut self, expr: &ast::Expr, scope: &Scope) -> Option<(i64, Kind)> {
         let sites_before = self.sites.len();
         let (ir, kind) = self.expr(expr, &mut scope.clone());
+        let steps = worst_steps(&ir);
         let result = if kind == Kind::Error {
+            None
+        } else if steps > MAX_CONSTANT_STEPS {
+            self.diags.error(
+                expr.spans(),
+                format!(
+                    "this constant expression is too costly to evaluate at compile time: up to \
+                     {steps} steps, at most {MAX_CONSTANT_STEPS} (its quantifiers range over too \
+                     many values)"
+                ),
+            );
             None
         } else {
             match Evaluator::new(&NoState).eval(&ir) {
@@ -719,6 +765,21 @@ impl<'a> Checker<'a> {
                 format!(
                     "inverted range {lo_value} .. {hi_value}: a quantifier needs lo <= hi \
                      (lo == hi is an empty range)"
+                ),
+            );
+            return error();
+        }
+        // Rule: the quantified variable is an int, so its values lie in the 32-bit range
+        // (`hi` is exclusive). Constants are folded in 64 bits, and wider bounds made the
+        // range's length overflow.
+        if lo_value < ir::INT_MIN || hi_value > ir::INT_MAX + 1 {
+            self.diags.error(
+                lo.spans().to(hi.spans()),
+                format!(
+                    "range {lo_value} .. {hi_value} leaves the 32-bit int: a quantified variable \
+                     is an int, so lo >= {} and hi <= {}",
+                    ir::INT_MIN,
+                    ir::INT_MAX + 1
                 ),
             );
             return error();

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::expr::Scope;
-use super::{Checker, Kind, Lazy, Symbol};
+use super::{Checker, Kind, Lazy, Symbol, MAX_RESOLUTION_DEPTH};
 use crate::ast::{self, Decl, Name};
 use crate::ir;
 
@@ -137,9 +137,23 @@ impl<'a> Checker<'a> {
                     self.consts.insert((block, entry), Lazy::Done(value));
                     return value;
                 }
+                if self.resolving >= MAX_RESOLUTION_DEPTH {
+                    self.diags.error(
+                        reference,
+                        format!(
+                            "`{}.{}` ends a chain of more than {MAX_RESOLUTION_DEPTH} constants \
+                             and typealiases that depend on each other",
+                            decl.name.text, decl.entries[entry].name.text
+                        ),
+                    );
+                    self.consts.insert((block, entry), Lazy::Done(None));
+                    return None;
+                }
                 self.consts.insert((block, entry), Lazy::InProgress);
                 let expr = &decl.entries[entry].value;
+                self.resolving += 1;
                 let value = self.constant(expr, &Scope::constant("a constant's value"));
+                self.resolving -= 1;
                 let value = match value {
                     Some((_, Kind::Enum(_))) => {
                         self.diags.error(
@@ -209,8 +223,21 @@ impl<'a> Checker<'a> {
                 None
             }
             Lazy::Pending => {
+                if self.resolving >= MAX_RESOLUTION_DEPTH {
+                    self.diags.error(
+                        reference.spans(),
+                        format!(
+                            "`{}` ends a chain of more than {MAX_RESOLUTION_DEPTH} constants \
+                             and typealiases that depend on each other",
+                            self.aliases[alias].name.text
+                        ),
+                    );
+                    self.alias_types[alias] = Lazy::Done(None);
+                    return None;
+                }
                 self.alias_types[alias] = Lazy::InProgress;
                 let decl: &'a ast::Alias = self.aliases[alias];
+                self.resolving += 1;
                 let scalar = match &decl.ty.len {
                     Some(_) => {
                         self.diags.error(
@@ -221,6 +248,7 @@ impl<'a> Checker<'a> {
                     }
                     None => self.scalar_type(&decl.ty.base),
                 };
+                self.resolving -= 1;
                 if !matches!(self.alias_types[alias], Lazy::Done(None)) {
                     self.alias_types[alias] = Lazy::Done(scalar);
                 }

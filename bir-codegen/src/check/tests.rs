@@ -322,3 +322,49 @@ fn cyclic_constants_and_aliases_are_reported_once() {
     assert!(errors[0].contains("cyclic constant"));
     assert!(errors[1].contains("cyclic typealias"));
 }
+
+#[test]
+fn the_state_holds_at_most_max_state_values() {
+    use super::threads::MAX_STATE_VALUES;
+    let thread = "active thread T() { loc l: do { } goto l; }";
+    // Two longest arrays and the thread's status: one value too many, then exactly enough.
+    let over = errors(&format!(
+        "system S {{ int[65536] a; int[65536] b; {thread} }}"
+    ));
+    assert_eq!(over.len(), 1, "{over:?}");
+    assert!(
+        over[0].starts_with("the state is too large: 131073 values"),
+        "{over:?}"
+    );
+    checked(&format!(
+        "system S {{ int[65536] a; int[65535] b; {thread} }}"
+    ));
+    assert_eq!(MAX_STATE_VALUES, 65536 + 65535 + 1);
+    // Instances multiply their locals (2^28 values here): found before anything is laid out.
+    let many =
+        errors("system S { active [4096] thread T() { int[65536] a; loc l: do { } goto l; } }");
+    assert!(many[0].contains("bir stores at most 131072"), "{many:?}");
+}
+
+#[test]
+fn the_generated_code_is_bounded() {
+    let philosophers = |n: usize| {
+        include_str!("../../../models/dining_philosophers.bir")
+            .replace("N = 5;", &format!("N = {n};"))
+    };
+    // 4096 philosophers (the most instances) measure 368,640 units: accepted.
+    checked(&philosophers(4096));
+    // One more transformation, whose guard has 100 conjuncts, makes each of the 4096
+    // instances about 400 units larger: over 2^20.
+    let guard = vec!["fork[index]"; 100].join(" && ");
+    let big = philosophers(4096).replace(
+        "loc takeLeft:",
+        &format!("loc takeLeft:\n      when {guard} do {{ }} goto takeLeft;"),
+    );
+    let errors = errors(&big);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with("the model is too large to generate"),
+        "{errors:?}"
+    );
+}

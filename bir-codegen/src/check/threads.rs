@@ -10,6 +10,13 @@ use crate::ir::{self, Access, Expr, FaultKind, Place, Scalar, ThreadKind, VarRef
 /// The most instances bir accepts in one model.
 const MAX_INSTANCES: i64 = 1 << 12;
 
+/// Rule: a state holds at most this many values (globals' and locals' elements and thread
+/// statuses, over all instances): twice the longest array. The tables and the generated code
+/// hold a few entries for every value (its name, its decoding), so the macro's work, memory
+/// and output grow with it; without a bound, `active [4096] thread T() { int[65536] a; ...`
+/// asks for 2^28 values, and the macro for gigabytes.
+pub(super) const MAX_STATE_VALUES: u64 = 1 << 17;
+
 impl<'a> Checker<'a> {
     /// What other threads and invariants see of each thread: its instances, parameter,
     /// locals and location names.
@@ -56,6 +63,44 @@ impl<'a> Checker<'a> {
                 sig.location_names.push(location.name.text.clone());
             }
         }
+    }
+
+    /// Rule: the state holds at most [`MAX_STATE_VALUES`] values; the error stands on the
+    /// declaration (global or thread) whose values pass the limit.
+    pub(super) fn check_state_size(&mut self) {
+        let mut values: u64 = 0;
+        for (var, decl) in self.globals.iter().zip(&self.global_decls) {
+            values += u64::from(var.ty.elements());
+            if values > MAX_STATE_VALUES {
+                return self.state_too_large(decl.name.spans(), values);
+            }
+        }
+        for (sig, decl) in self.sigs.iter().zip(&self.thread_decls) {
+            let instances = match sig.kind {
+                ir::ThreadKind::Active { count, .. } => u64::from(count),
+                ir::ThreadKind::Started => 1,
+            };
+            let locals: u64 = sig
+                .locals
+                .iter()
+                .map(|var| u64::from(var.ty.elements()))
+                .sum();
+            // Each instance stores its status and its locals.
+            values += instances * (1 + locals);
+            if values > MAX_STATE_VALUES {
+                return self.state_too_large(decl.name.spans(), values);
+            }
+        }
+    }
+
+    fn state_too_large(&mut self, spans: ast::Spans, values: u64) {
+        self.diags.error(
+            spans,
+            format!(
+                "the state is too large: {values} values up to here (variables, array elements \
+                 and thread statuses, over all instances); bir stores at most {MAX_STATE_VALUES}"
+            ),
+        );
     }
 
     /// Rule: `active [k]` takes a constant k >= 1.

@@ -50,8 +50,10 @@ impl<'a> Ranges<'a> {
                 |(_, range)| *range,
             ),
             Expr::Neg(inner, _) => {
+                // Saturating like the other operations: a product of wide ranges saturates
+                // to i128::MIN, whose negation overflows.
                 let (lo, hi) = self.of(inner);
-                (-hi, -lo)
+                (hi.saturating_neg(), lo.saturating_neg())
             }
             Expr::Arith { op, lhs, rhs, .. } => {
                 let l = self.of(lhs);
@@ -113,13 +115,13 @@ fn arith(op: ArithOp, (a, b): Interval, (c, d): Interval) -> Interval {
         }
         // |x / y| <= |x| for every nonzero y; the sign can flip.
         ArithOp::Div => {
-            let m = a.abs().max(b.abs());
+            let m = a.saturating_abs().max(b.saturating_abs());
             (-m, m)
         }
         // |x % y| < |y|, and the result takes the sign of x.
         ArithOp::Rem => {
-            let m = c.abs().max(d.abs()).saturating_sub(1);
-            let lo = if a < 0 { -m.min(a.abs()) } else { 0 };
+            let m = c.saturating_abs().max(d.saturating_abs()).saturating_sub(1);
+            let lo = if a < 0 { -m.min(a.saturating_abs()) } else { 0 };
             let hi = if b > 0 { m.min(b) } else { 0 };
             (lo, hi)
         }
@@ -138,6 +140,13 @@ mod tests {
         assert_eq!(arith(ArithOp::Div, (-7, 3), (1, 2)), (-7, 7));
         assert_eq!(arith(ArithOp::Rem, (0, 100), (5, 5)), (0, 4));
         assert_eq!(arith(ArithOp::Rem, (-3, 100), (-5, 5)), (-3, 4));
+        // Saturated bounds (products of wide ranges) neither overflow nor shrink.
+        let all = (i128::MIN, i128::MAX);
+        assert_eq!(arith(ArithOp::Div, all, (1, 2)), (-i128::MAX, i128::MAX));
+        assert_eq!(
+            arith(ArithOp::Rem, all, all),
+            (-(i128::MAX - 1), i128::MAX - 1)
+        );
         let int = (i128::from(i32::MIN), i128::from(i32::MAX));
         assert!(fits_i64(arith(ArithOp::Mul, int, int)));
         assert!(!fits_i64(arith(
