@@ -1,0 +1,21 @@
+//! Arbitrary bytes as the body of a `bir!` invocation: Rust's tokenizer, then the whole
+//! macro (parse, check, layout, code generation). Rule: `bir_codegen::expand` never panics
+//! and never overflows the stack; any input yields generated code or compile errors.
+#![no_main]
+
+use std::str::FromStr;
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        // Text that is not Rust tokens never reaches the macro: rustc rejects it first.
+        if let Ok(tokens) = proc_macro2::TokenStream::from_str(text) {
+            let _ = bir_codegen::expand(tokens);
+        }
+    }
+    // Outside a proc macro every tokenized text stays in a thread-local source map (for
+    // line/column spans); without this the map grows with every run until it runs out of
+    // memory or of 32-bit offsets.
+    proc_macro2::extra::invalidate_current_thread_spans();
+});

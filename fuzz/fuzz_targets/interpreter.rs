@@ -1,0 +1,32 @@
+//! Arbitrary bytes as a `.bir` file for the reference interpreter: when the front end
+//! accepts the text, a bounded depth-first and breadth-first search and a few random walks
+//! over it. Rule: nothing panics; a malformed model is an error and a faulty one a finding.
+#![no_main]
+
+use bir::{Checker, Model};
+use bir_interp::Interpreter;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        if let Ok(interpreter) = Interpreter::from_source(text) {
+            // The interpreter keeps 8 bytes per value of a state (up to 2^17 values): at most
+            // 2,000 states, and fewer for wide ones, so that the states stored stay within
+            // 256 MB, far below libFuzzer's memory limit.
+            let values = interpreter.info().slots.len().max(1) as u64;
+            let max_states = (256 << 20) / (8 * values);
+            let checker = Checker::new(interpreter)
+                .max_states(max_states.clamp(1, 2_000))
+                .keep_going(1)
+                .progress(false);
+            let _ = checker.clone().dfs().run();
+            let _ = checker.clone().bfs().run();
+            // The walks' seed comes from the input, so that a crash replays from its file.
+            let seed = data
+                .iter()
+                .fold(0u64, |h, &b| h.wrapping_mul(31).wrapping_add(b.into()));
+            let _ = checker.simulate(3, 50, seed);
+        }
+    }
+    proc_macro2::extra::invalidate_current_thread_spans();
+});
