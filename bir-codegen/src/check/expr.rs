@@ -2,10 +2,10 @@
 //! assigned. An ill-typed expression is reported once and then has kind `Error`, which is
 //! accepted everywhere, so one mistake yields one error.
 
-use super::{Checker, Kind, Symbol};
+use super::{Checker, Kind};
 use crate::ast::{self, BinOp, Name, Quantifier, Spans, UnOp};
 use crate::ir::eval::{EvalError, Evaluator, NoState};
-use crate::ir::{self, ArithOp, CmpOp, Expr, FaultKind, Scalar, ThreadKind, VarRef};
+use crate::ir::{self, ArithOp, CmpOp, Expr, FaultKind, Scalar};
 
 /// What an expression may refer to.
 #[derive(Clone, Debug, Default)]
@@ -16,10 +16,10 @@ pub(super) struct Scope {
     /// The thread whose locals and parameter are visible.
     pub thread: Option<ir::ThreadId>,
     /// Quantified variables in scope, innermost last.
-    quant: Vec<(String, ir::QuantVarId)>,
+    pub(super) quant: Vec<(String, ir::QuantVarId)>,
     /// How many of `quant` are bound outside the constant expression being checked (a
     /// quantifier bound sees them, but may not read them).
-    outer_quant: usize,
+    pub(super) outer_quant: usize,
 }
 
 impl Scope {
@@ -76,7 +76,7 @@ fn worst_steps(expr: &Expr) -> u64 {
 }
 
 /// An erroneous expression, already reported.
-fn error() -> (Expr, Kind) {
+pub(super) fn error() -> (Expr, Kind) {
     (Expr::Int(0), Kind::Error)
 }
 
@@ -380,360 +380,6 @@ impl<'a> Checker<'a> {
         false
     }
 
-    /// Rule: a name is, innermost first, a quantified variable, the thread's parameter or
-    /// local, or a global; other top-level names (const blocks, enums, types, threads) are
-    /// not values. A constant expression reads no variable.
-    fn name(&mut self, name: &Name, scope: &Scope) -> (Expr, Kind) {
-        if let Some(position) = scope.quant.iter().rposition(|(n, _)| *n == name.text) {
-            if let (Some(what), true) = (scope.constant, position < scope.outer_quant) {
-                self.diags.error(
-                    name.spans(),
-                    format!(
-                        "{what} must be a constant expression, but `{}` is a quantified \
-                         variable",
-                        name.text
-                    ),
-                );
-                return error();
-            }
-            return (Expr::QuantVar(scope.quant[position].1), Kind::Int);
-        }
-        let var = match self.lookup_var(name, scope) {
-            Some(var) => var,
-            None => return error(),
-        };
-        if let Some(what) = scope.constant {
-            self.diags.error(
-                name.spans(),
-                format!(
-                    "{what} must be a constant expression, but `{}` is a variable",
-                    name.text
-                ),
-            );
-            return error();
-        }
-        match var {
-            Resolved::Index => (Expr::InstanceIndex, Kind::Int),
-            Resolved::Var(var, ty, ok) => {
-                if !ok {
-                    return error();
-                }
-                if let Some(len) = ty.len {
-                    self.diags.error(
-                        name.spans(),
-                        format!(
-                            "`{}` is an array of {len} and cannot be used as a value; \
-                             read an element: `{}[i]`",
-                            name.text, name.text
-                        ),
-                    );
-                    return error();
-                }
-                (Expr::Read(var), scalar_kind(ty.scalar))
-            }
-        }
-    }
-
-    /// Finds the variable a name denotes in `scope`, reporting unknown and non-variable
-    /// names.
-    pub(super) fn lookup_var(&mut self, name: &Name, scope: &Scope) -> Option<Resolved> {
-        if let Some(thread) = scope.thread {
-            let sig = &self.sigs[thread];
-            if sig.index_param.as_deref() == Some(name.text.as_str()) {
-                return Some(Resolved::Index);
-            }
-            if let Some(id) = sig.locals.iter().position(|local| local.name == name.text) {
-                return Some(Resolved::Var(
-                    VarRef::Local(id),
-                    sig.locals[id].ty,
-                    sig.local_ok[id],
-                ));
-            }
-        }
-        match self.symbols.get(&name.text).copied() {
-            Some(Symbol::Global(id)) => {
-                // A constant expression of an earlier global can name a later one; it is
-                // rejected as not constant, so its type does not matter yet.
-                let ty = self.globals.get(id).map_or(
-                    ir::Ty {
-                        scalar: Scalar::INT,
-                        len: None,
-                    },
-                    |var| var.ty,
-                );
-                let ok = self.global_ok.get(id).copied().unwrap_or(true);
-                Some(Resolved::Var(VarRef::Global(id), ty, ok))
-            }
-            Some(other) => {
-                let hint = match other {
-                    Symbol::ConstBlock(_) => {
-                        format!("write `{}.NAME` for one of its constants", name.text)
-                    }
-                    Symbol::Enum(_) => format!("write `{}.VALUE` for one of its values", name.text),
-                    Symbol::Alias(_) => "a type is not a value".to_string(),
-                    _ => format!("write `{}@loc` to test where it is", name.text),
-                };
-                self.diags.error(
-                    name.spans(),
-                    format!(
-                        "`{}` is {}, not a variable; {hint}",
-                        name.text,
-                        other.describe()
-                    ),
-                );
-                None
-            }
-            None => {
-                let text = &name.text;
-                let message = match (self.local_owner(text), scope.constant, scope.thread) {
-                    (Some((what, thread)), Some(constant), _) => format!(
-                        "{constant} must be a constant expression, but `{text}` is {what} of \
-                         thread `{thread}`"
-                    ),
-                    (Some((what, thread)), None, None) => format!(
-                        "unknown name `{text}`: it is {what} of thread `{thread}`, and an \
-                         invariant reads only globals, constants and `T@loc`"
-                    ),
-                    (Some((what, thread)), None, Some(_)) => format!(
-                        "unknown name `{text}`: it is {what} of thread `{thread}`, and a thread \
-                         reads only its own locals and the globals"
-                    ),
-                    (None, ..) => format!("unknown name `{text}`"),
-                };
-                self.diags.error(name.spans(), message);
-                None
-            }
-        }
-    }
-
-    /// The first thread declaring a local or parameter named `text`, for the message about
-    /// a name used out of its thread: ("a local" or "the parameter", thread name).
-    fn local_owner(&self, text: &str) -> Option<(&'static str, String)> {
-        self.thread_decls.iter().find_map(|thread| {
-            let what = if thread.param.as_ref().is_some_and(|p| p.name.text == text) {
-                "the parameter"
-            } else if thread.locals.iter().any(|local| local.name.text == text) {
-                "a local"
-            } else {
-                return None;
-            };
-            Some((what, thread.name.text.clone()))
-        })
-    }
-
-    /// `Const.X` or `Enum.Value`.
-    fn member(&mut self, owner: &Name, member: &Name) -> (Expr, Kind) {
-        match self.symbols.get(&owner.text).copied() {
-            Some(Symbol::ConstBlock(block)) => match self.const_member(block, owner, member) {
-                Some((value, Kind::Bool)) => (Expr::Bool(value != 0), Kind::Bool),
-                Some((value, kind)) => (Expr::Int(value), kind),
-                None => error(),
-            },
-            Some(Symbol::Enum(id)) => {
-                match self.enums[id]
-                    .variants
-                    .iter()
-                    .position(|v| *v == member.text)
-                {
-                    Some(ordinal) => (Expr::Int(ordinal as i64), Kind::Enum(id)),
-                    None => {
-                        self.diags.error(
-                            member.spans(),
-                            format!("enum `{}` has no value `{}`", owner.text, member.text),
-                        );
-                        error()
-                    }
-                }
-            }
-            Some(other) => {
-                self.diags.error(
-                    owner.spans(),
-                    format!(
-                        "`{}` is {}; only const blocks and enums have members (`Param.N`, `Color.Red`)",
-                        owner.text,
-                        other.describe()
-                    ),
-                );
-                error()
-            }
-            None => {
-                self.diags.error(
-                    owner.spans(),
-                    format!("unknown const block or enum `{}`", owner.text),
-                );
-                error()
-            }
-        }
-    }
-
-    /// `a[i]`: rule: only arrays are indexed, by an int.
-    fn element(
-        &mut self,
-        array: &Name,
-        index: &ast::Expr,
-        spans: Spans,
-        scope: &mut Scope,
-    ) -> (Expr, Kind) {
-        let resolved = self.lookup_var(array, scope);
-        let index_ir = self.expr_of(index, scope, Kind::Int, "an array index");
-        let (var, ty, ok) = match resolved {
-            Some(Resolved::Var(var, ty, ok)) => (var, ty, ok),
-            Some(Resolved::Index) => {
-                self.not_an_array(array);
-                return error();
-            }
-            None => return error(),
-        };
-        if let Some(what) = scope.constant {
-            self.diags.error(
-                array.spans(),
-                format!(
-                    "{what} must be a constant expression, but `{}` is a variable",
-                    array.text
-                ),
-            );
-            return error();
-        }
-        if !ok {
-            return error();
-        }
-        let Some(len) = ty.len else {
-            self.not_an_array(array);
-            return error();
-        };
-        let site = self.index_site(array, index, len, spans);
-        let ir = Expr::Element {
-            var,
-            index: Box::new(index_ir),
-            site,
-        };
-        (ir, scalar_kind(ty.scalar))
-    }
-
-    /// The index-error site of `array[index]`, an array of `len` elements.
-    pub(super) fn index_site(
-        &mut self,
-        array: &Name,
-        index: &ast::Expr,
-        len: u32,
-        spans: Spans,
-    ) -> ir::SiteId {
-        self.site(
-            FaultKind::Index,
-            format!(
-                "index {{value}} out of bounds in `{}[{index}]`: `{}` has {len} elements",
-                array.text, array.text
-            ),
-            spans.first,
-        )
-    }
-
-    pub(super) fn not_an_array(&mut self, name: &Name) {
-        self.diags.error(
-            name.spans(),
-            format!("`{}` is not an array and cannot be indexed", name.text),
-        );
-    }
-
-    /// `T@loc` / `T[i]@loc`: rule: the thread and location exist; a replicated thread
-    /// takes an index and a single-instance thread does not.
-    fn at(
-        &mut self,
-        whole: &ast::Expr,
-        thread: &Name,
-        index: Option<&ast::Expr>,
-        location: &Name,
-        scope: &mut Scope,
-    ) -> (Expr, Kind) {
-        let index_ir =
-            index.map(|index| self.expr_of(index, scope, Kind::Int, "an instance index"));
-        if let Some(what) = scope.constant {
-            self.diags.error(
-                whole.spans(),
-                format!("{what} must be a constant expression, but `{whole}` reads the state"),
-            );
-            return error();
-        }
-        let id = match self.symbols.get(&thread.text).copied() {
-            Some(Symbol::Thread(id)) => id,
-            Some(other) => {
-                self.diags.error(
-                    thread.spans(),
-                    format!("`{}` is {}, not a thread", thread.text, other.describe()),
-                );
-                return error();
-            }
-            None => {
-                self.diags
-                    .error(thread.spans(), format!("unknown thread `{}`", thread.text));
-                return error();
-            }
-        };
-        let sig = &self.sigs[id];
-        let location_id = sig.locations.get(&location.text).copied();
-        let replicated = matches!(
-            sig.kind,
-            ThreadKind::Active {
-                replicated: true,
-                ..
-            }
-        );
-        let count = match sig.kind {
-            ThreadKind::Active { count, .. } => count,
-            ThreadKind::Started => 1,
-        };
-        let Some(location_id) = location_id else {
-            self.diags.error(
-                location.spans(),
-                format!(
-                    "thread `{}` has no location `{}`",
-                    thread.text, location.text
-                ),
-            );
-            return error();
-        };
-        let instance = match (replicated, index_ir) {
-            (true, Some(index_ir)) => {
-                let site = self.site(
-                    FaultKind::Index,
-                    format!(
-                        "instance index {{value}} out of bounds in `{whole}`: `{}` has {count} instances",
-                        thread.text
-                    ),
-                    thread.span,
-                );
-                Some((Box::new(index_ir), site))
-            }
-            (false, None) => None,
-            (true, None) => {
-                self.diags.error(
-                    whole.spans(),
-                    format!(
-                        "`{}` is replicated (`active [{count}]`); say which instance: `{}[i]@{}`",
-                        thread.text, thread.text, location.text
-                    ),
-                );
-                return error();
-            }
-            (false, Some(_)) => {
-                self.diags.error(
-                    whole.spans(),
-                    format!(
-                        "`{}` is not replicated (`active [k]`) and takes no index: write `{}@{}`",
-                        thread.text, thread.text, location.text
-                    ),
-                );
-                return error();
-            }
-        };
-        let ir = Expr::At {
-            thread: id,
-            instance,
-            location: location_id,
-        };
-        (ir, Kind::Bool)
-    }
-
     /// `forall`/`exists k in lo .. hi : (body)`: rule: the bounds are constant ints with
     /// `lo <= hi`, and `k` reuses no name in scope.
     fn quantifier(
@@ -812,49 +458,6 @@ impl<'a> Checker<'a> {
             }
         }
     }
-
-    /// Rule: a local, a parameter or a quantified variable reuses no top-level name and
-    /// no name in scope. Returns false (after reporting) when it does.
-    pub(super) fn check_new_name(&mut self, name: &Name, scope: &Scope, what: &str) -> bool {
-        let clash = if let Some(symbol) = self.symbols.get(&name.text) {
-            Some(symbol.describe().to_string())
-        } else if scope.quant.iter().any(|(n, _)| *n == name.text) {
-            Some("an enclosing quantified variable".to_string())
-        } else if let Some(thread) = scope.thread {
-            let sig = &self.sigs[thread];
-            if sig.index_param.as_deref() == Some(name.text.as_str()) {
-                Some("the thread's parameter".to_string())
-            } else if sig.locals.iter().any(|local| local.name == name.text) {
-                Some("a local of this thread".to_string())
-            } else {
-                None
-            }
-        } else {
-            None
-        };
-        match clash {
-            Some(previous) => {
-                self.diags.error(
-                    name.spans(),
-                    format!(
-                        "duplicate name `{}`: {what} may not reuse the name of {previous}",
-                        name.text
-                    ),
-                );
-                false
-            }
-            None => true,
-        }
-    }
-}
-
-/// A name resolved to something readable.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Resolved {
-    /// The parameter of an active thread (the instance index).
-    Index,
-    /// A variable with its type, and whether that type is sound.
-    Var(VarRef, ir::Ty, bool),
 }
 
 /// The kind of a scalar's values.
@@ -866,7 +469,7 @@ pub(super) fn scalar_kind(scalar: Scalar) -> Kind {
     }
 }
 
-fn cmp(op: CmpOp, lhs: Expr, rhs: Expr) -> Expr {
+pub(super) fn cmp(op: CmpOp, lhs: Expr, rhs: Expr) -> Expr {
     Expr::Cmp {
         op,
         lhs: Box::new(lhs),

@@ -8,6 +8,7 @@
 
 mod expr;
 mod names;
+mod refs;
 mod threads;
 mod types;
 

@@ -2,7 +2,8 @@
 
 use std::collections::HashMap;
 
-use super::expr::{Resolved, Scope};
+use super::expr::Scope;
+use super::refs::Resolved;
 use super::{line_of, Checker, Kind, Symbol, ThreadSig};
 use crate::ast::{self, Name};
 use crate::ir::{self, Access, Expr, FaultKind, Place, Scalar, ThreadKind, VarRef};
