@@ -507,6 +507,48 @@ pub enum Expr {
     },
 }
 
+impl Expr {
+    /// The direct subexpressions, in evaluation order: for walks that treat every node alike
+    /// (sizes, searches) and need not list the variants.
+    pub fn children(&self) -> impl Iterator<Item = &Expr> {
+        let (a, b, c): (Option<&Expr>, Option<&Expr>, Option<&Expr>) = match self {
+            Expr::Bool(_)
+            | Expr::Int(_)
+            | Expr::Read(_)
+            | Expr::InstanceIndex
+            | Expr::QuantVar(_) => (None, None, None),
+            Expr::Element { index: inner, .. }
+            | Expr::Not(inner)
+            | Expr::Neg(inner, _)
+            | Expr::Quant { body: inner, .. } => (Some(inner), None, None),
+            Expr::Arith { lhs, rhs, .. }
+            | Expr::Cmp { lhs, rhs, .. }
+            | Expr::And(lhs, rhs)
+            | Expr::Or(lhs, rhs) => (Some(lhs), Some(rhs), None),
+            Expr::Cond {
+                cond,
+                then,
+                otherwise,
+            } => (Some(cond), Some(then), Some(otherwise)),
+            Expr::At { instance, .. } => (instance.as_ref().map(|(index, _)| &**index), None, None),
+        };
+        [a, b, c].into_iter().flatten()
+    }
+
+    /// The number of nodes, counting the body of each quantifier `copies(lo, hi, body)`
+    /// times (once for a plain node count). Saturates, so that it bounds work safely.
+    pub fn weighted_size(&self, copies: &dyn Fn(i64, i64, &Expr) -> u64) -> u64 {
+        let children = self.children().fold(0u64, |size, child| {
+            size.saturating_add(child.weighted_size(copies))
+        });
+        let children = match self {
+            Expr::Quant { lo, hi, body, .. } => children.saturating_mul(copies(*lo, *hi, body)),
+            _ => children,
+        };
+        children.saturating_add(1)
+    }
+}
+
 /// A declared invariant.
 #[derive(Clone, Debug)]
 pub struct Invariant {

@@ -129,61 +129,18 @@ fn unroll(
 /// An upper bound of the number of nodes of `expr` once lowered: quantifiers that
 /// [`rewrite`] unrolls count their body once per value. Saturates.
 pub fn lowered_size(expr: &Expr) -> u64 {
-    let sum = |children: &[&Expr]| {
-        children
-            .iter()
-            .fold(1u64, |size, child| size.saturating_add(lowered_size(child)))
-    };
-    match expr {
-        Expr::Bool(_) | Expr::Int(_) | Expr::Read(_) | Expr::InstanceIndex | Expr::QuantVar(_) => 1,
-        Expr::Element { index: inner, .. } | Expr::Not(inner) | Expr::Neg(inner, _) => {
-            sum(&[inner])
+    expr.weighted_size(&|lo, hi, body| {
+        if hi - lo <= UNROLL_LIMIT && !has_quantifier(body) {
+            u64::try_from(hi - lo).unwrap_or(0)
+        } else {
+            1
         }
-        Expr::Arith { lhs, rhs, .. }
-        | Expr::Cmp { lhs, rhs, .. }
-        | Expr::And(lhs, rhs)
-        | Expr::Or(lhs, rhs) => sum(&[lhs, rhs]),
-        Expr::Cond {
-            cond,
-            then,
-            otherwise,
-        } => sum(&[cond, then, otherwise]),
-        Expr::At { instance, .. } => instance.as_ref().map_or(1, |(index, _)| sum(&[index])),
-        Expr::Quant { lo, hi, body, .. } => {
-            let size = lowered_size(body);
-            if hi - lo <= UNROLL_LIMIT && !has_quantifier(body) {
-                let copies = u64::try_from(hi - lo).unwrap_or(0);
-                size.saturating_mul(copies).saturating_add(1)
-            } else {
-                size.saturating_add(1)
-            }
-        }
-    }
+    })
 }
 
 /// True when `expr` contains a quantifier.
 fn has_quantifier(expr: &Expr) -> bool {
-    match expr {
-        Expr::Bool(_) | Expr::Int(_) | Expr::Read(_) | Expr::InstanceIndex | Expr::QuantVar(_) => {
-            false
-        }
-        Expr::Quant { .. } => true,
-        Expr::Element { index: inner, .. } | Expr::Not(inner) | Expr::Neg(inner, _) => {
-            has_quantifier(inner)
-        }
-        Expr::Arith { lhs, rhs, .. }
-        | Expr::Cmp { lhs, rhs, .. }
-        | Expr::And(lhs, rhs)
-        | Expr::Or(lhs, rhs) => has_quantifier(lhs) || has_quantifier(rhs),
-        Expr::Cond {
-            cond,
-            then,
-            otherwise,
-        } => has_quantifier(cond) || has_quantifier(then) || has_quantifier(otherwise),
-        Expr::At { instance, .. } => instance
-            .as_ref()
-            .is_some_and(|(index, _)| has_quantifier(index)),
-    }
+    matches!(expr, Expr::Quant { .. }) || expr.children().any(has_quantifier)
 }
 
 /// Folds one node whose children are already folded.

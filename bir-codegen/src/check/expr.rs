@@ -49,30 +49,7 @@ const MAX_CONSTANT_STEPS: u64 = 1 << 20;
 /// The most steps evaluating `expr` can take: one per node, a quantifier's body once per
 /// value of its range. Saturates.
 fn worst_steps(expr: &Expr) -> u64 {
-    let sum = |children: &[&Expr]| {
-        children.iter().fold(1u64, |steps, child| {
-            steps.saturating_add(worst_steps(child))
-        })
-    };
-    match expr {
-        Expr::Bool(_) | Expr::Int(_) | Expr::Read(_) | Expr::InstanceIndex | Expr::QuantVar(_) => 1,
-        Expr::Element { index, .. } => sum(&[index]),
-        Expr::Not(inner) | Expr::Neg(inner, _) => sum(&[inner]),
-        Expr::Arith { lhs, rhs, .. }
-        | Expr::Cmp { lhs, rhs, .. }
-        | Expr::And(lhs, rhs)
-        | Expr::Or(lhs, rhs) => sum(&[lhs, rhs]),
-        Expr::Cond {
-            cond,
-            then,
-            otherwise,
-        } => sum(&[cond, then, otherwise]),
-        Expr::At { instance, .. } => instance.as_ref().map_or(1, |(index, _)| sum(&[index])),
-        Expr::Quant { lo, hi, body, .. } => {
-            let values = u64::try_from(hi.saturating_sub(*lo)).unwrap_or(0);
-            values.saturating_mul(worst_steps(body)).saturating_add(1)
-        }
-    }
+    expr.weighted_size(&|lo, hi, _| u64::try_from(hi.saturating_sub(lo)).unwrap_or(0))
 }
 
 /// An erroneous expression, already reported.
