@@ -194,6 +194,16 @@ pub enum ThreadKind {
     Started,
 }
 
+impl ThreadKind {
+    /// Number of instances: `k` for `active [k]`, otherwise one.
+    pub fn instances(self) -> u32 {
+        match self {
+            ThreadKind::Active { count, .. } => count,
+            ThreadKind::Started => 1,
+        }
+    }
+}
+
 /// A thread declaration and its instances.
 #[derive(Clone, Debug)]
 pub struct Thread {
@@ -224,10 +234,7 @@ pub struct Thread {
 impl Thread {
     /// Number of instances.
     pub fn instances(&self) -> u32 {
-        match self.kind {
-            ThreadKind::Active { count, .. } => count,
-            ThreadKind::Started => 1,
-        }
+        self.kind.instances()
     }
 
     /// True for `active [k]` threads, whose instances are written `T[i]`.

@@ -282,20 +282,8 @@ impl<'a> Checker<'a> {
             );
             return error();
         }
-        let id = match self.symbols.get(&thread.text).copied() {
-            Some(Symbol::Thread(id)) => id,
-            Some(other) => {
-                self.diags.error(
-                    thread.spans(),
-                    format!("`{}` is {}, not a thread", thread.text, other.describe()),
-                );
-                return error();
-            }
-            None => {
-                self.diags
-                    .error(thread.spans(), format!("unknown thread `{}`", thread.text));
-                return error();
-            }
+        let Some(id) = self.thread_named(thread) else {
+            return error();
         };
         let sig = &self.sigs[id];
         let location_id = sig.locations.get(&location.text).copied();
@@ -306,10 +294,7 @@ impl<'a> Checker<'a> {
                 ..
             }
         );
-        let count = match sig.kind {
-            ThreadKind::Active { count, .. } => count,
-            ThreadKind::Started => 1,
-        };
+        let count = sig.kind.instances();
         let Some(location_id) = location_id else {
             self.diags.error(
                 location.spans(),
@@ -360,6 +345,26 @@ impl<'a> Checker<'a> {
             location: location_id,
         };
         (ir, Kind::Bool)
+    }
+
+    /// The thread `name` denotes (in `T@loc` and `start T(..)`); reports an unknown name or
+    /// one that denotes something else.
+    pub(super) fn thread_named(&mut self, name: &Name) -> Option<ir::ThreadId> {
+        match self.symbols.get(&name.text).copied() {
+            Some(Symbol::Thread(id)) => Some(id),
+            Some(other) => {
+                self.diags.error(
+                    name.spans(),
+                    format!("`{}` is {}, not a thread", name.text, other.describe()),
+                );
+                None
+            }
+            None => {
+                self.diags
+                    .error(name.spans(), format!("unknown thread `{}`", name.text));
+                None
+            }
+        }
     }
 
     /// Rule: a local, a parameter or a quantified variable reuses no top-level name and

@@ -77,10 +77,7 @@ impl<'a> Checker<'a> {
             }
         }
         for (sig, decl) in self.sigs.iter().zip(&self.thread_decls) {
-            let instances = match sig.kind {
-                ir::ThreadKind::Active { count, .. } => u64::from(count),
-                ir::ThreadKind::Started => 1,
-            };
+            let instances = u64::from(sig.kind.instances());
             let locals: u64 = sig
                 .locals
                 .iter()
@@ -476,21 +473,7 @@ impl<'a> Checker<'a> {
             .iter()
             .map(|arg| (arg, self.expr(arg, scope)))
             .collect();
-        let id = match self.symbols.get(&target.text).copied() {
-            Some(Symbol::Thread(id)) => id,
-            Some(other) => {
-                self.diags.error(
-                    target.spans(),
-                    format!("`{}` is {}, not a thread", target.text, other.describe()),
-                );
-                return None;
-            }
-            None => {
-                self.diags
-                    .error(target.spans(), format!("unknown thread `{}`", target.text));
-                return None;
-            }
-        };
+        let id = self.thread_named(target)?;
         let sig = &self.sigs[id];
         if let ThreadKind::Active { .. } = sig.kind {
             self.diags.error(
