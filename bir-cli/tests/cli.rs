@@ -255,7 +255,7 @@ fn a_limit_gives_status_3() {
     ]);
     assert_eq!(status, 3);
     assert!(
-        stdout.contains("(state limit reached); not verified"),
+        stdout.contains("(depth-first search; state limit reached); not verified"),
         "{stdout}"
     );
     let (status, stdout, _) = bir(&[
@@ -286,7 +286,10 @@ fn threads_hash_compaction_and_bitstate_keep_the_counts_and_say_what_they_covere
     let (code, out, _) = bir(&["check", &fixed, "--hash-compaction"]);
     assert_eq!(code, 3, "{out}");
     assert!(
-        out.contains("found in 261 states (hash compaction: probability that a state was missed"),
+        out.contains(
+            "found in 261 states (depth-first search, hash compaction; probability that a \
+             state was missed"
+        ),
         "{out}"
     );
     let (code, out, _) = bir(&["check", &fixed, "--bitstate", "20", "--json"]);

@@ -133,11 +133,11 @@
 #![warn(missing_docs)]
 
 mod checker;
-mod display;
 pub mod model;
+mod render;
+mod replay;
 mod report;
 mod seen;
-mod shared_seen;
 mod trace;
 
 #[doc(hidden)]
@@ -146,11 +146,14 @@ pub mod __private;
 #[cfg(test)]
 mod test_models;
 
-pub use checker::Checker;
-pub use display::StateDisplay;
+pub use checker::{
+    Checker, ConfigError, Plan, Storage, BITSTATE_HASHES, BITSTATE_LOG2_BITS, MAX_THREADS,
+};
 pub use model::{
     Fault, FaultKind, FaultSite, InvariantFailure, InvariantInfo, Model, ModelInfo, Outcome,
     SlotInfo, SlotKind, Successor, TransitionId, TransitionInfo,
 };
+pub use render::StateDisplay;
+pub use replay::ReplayError;
 pub use report::{IncompleteReason, Report, Stats, Strategy, Verdict};
-pub use trace::{Change, Counterexample, FindingKind, ReplayError, Step};
+pub use trace::{Change, Counterexample, FindingKind, Step};

@@ -144,6 +144,20 @@ pub enum SlotKind {
     },
 }
 
+impl SlotKind {
+    /// For a thread status, the location a value means: `None` when the instance has ended
+    /// or not started (or the slot is not a status, or the value is out of range).
+    pub fn location(&self, value: i64) -> Option<&str> {
+        match self {
+            SlotKind::Status { locations } => {
+                let index = usize::try_from(value).ok()?;
+                locations.get(index).map(|location| &**location)
+            }
+            _ => None,
+        }
+    }
+}
+
 /// One transition of the model: a transformation of one thread instance.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TransitionInfo {

@@ -1,15 +1,11 @@
 //! The result of a search: a verdict, the counterexamples kept, and statistics.
 
-use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::display::{Bytes, Counted, Thousands};
+use crate::checker::Plan;
 use crate::model::ModelInfo;
 use crate::trace::{Counterexample, FindingKind};
-
-/// Depth-first counterexamples longer than this get a note suggesting breadth-first search.
-const LONG_TRACE: usize = 100;
 
 /// How the state space was explored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,7 +22,7 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    /// `depth-first search`, `breadth-first search`, `random simulation`.
+    /// `depth-first search`, `breadth-first search`, `random simulation`, `parallel search`.
     pub fn describe(self) -> &'static str {
         match self {
             Strategy::DepthFirst => "depth-first search",
@@ -100,18 +96,6 @@ pub enum Verdict {
     },
 }
 
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Verdict::Verified => f.write_str("verified"),
-            Verdict::Found(kind) => write!(f, "{kind}"),
-            Verdict::Incomplete { reason } => {
-                write!(f, "not verified ({})", reason.describe())
-            }
-        }
-    }
-}
-
 /// What a search counted. See the counting rules in `LANGUAGE.md` ("Steps, states and
 /// verdicts"); a search stopped at a finding or a limit counts what it did up to there.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -131,6 +115,9 @@ pub struct Stats {
     pub elapsed: Duration,
     /// The memory of the seen-state set (allocated capacity, per-state links included).
     pub seen_bytes: usize,
+    /// The largest resident memory of the whole process so far, when the system says
+    /// (Linux: `VmHWM`): what the memory limit bounds.
+    pub peak_memory: Option<usize>,
     /// The number of random walks (0 for an exhaustive search).
     pub walks: u64,
     /// With hash compaction or bitstate hashing: the estimated probability that some
@@ -150,27 +137,6 @@ impl Stats {
     }
 }
 
-impl fmt::Display for Stats {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.walks > 0 {
-            write!(f, "walks: {}, ", Thousands(self.walks))?;
-        }
-        write!(
-            f,
-            "states: {}, transitions: {}, errors: {}, deadlocks: {}, max depth: {}, \
-             {:.3} s, {} states/s, seen set: {}",
-            Thousands(self.states),
-            Thousands(self.transitions),
-            Thousands(self.errors),
-            Thousands(self.deadlocks),
-            Thousands(u64::from(self.max_depth)),
-            self.elapsed.as_secs_f64(),
-            Thousands(self.states_per_sec() as u64),
-            Bytes(self.seen_bytes),
-        )
-    }
-}
-
 /// The result of [`Checker::run`](crate::Checker::run) or
 /// [`Checker::simulate`](crate::Checker::simulate).
 ///
@@ -180,7 +146,7 @@ impl fmt::Display for Stats {
 #[derive(Clone, Debug)]
 pub struct Report {
     pub(crate) info: Arc<ModelInfo>,
-    pub(crate) strategy: Strategy,
+    pub(crate) plan: Plan,
     pub(crate) deadlock_detection: bool,
     pub(crate) verdict: Verdict,
     pub(crate) findings: Vec<Counterexample>,
@@ -191,12 +157,6 @@ pub struct Report {
 }
 
 impl Report {
-    /// The report with a note added, printed under the verdict.
-    pub(crate) fn with_note(mut self, note: String) -> Report {
-        self.notes.push(note);
-        self
-    }
-
     /// The system's name.
     pub fn name(&self) -> &str {
         &self.info.name
@@ -209,7 +169,24 @@ impl Report {
 
     /// How the search explored.
     pub fn strategy(&self) -> Strategy {
-        self.strategy
+        self.plan.strategy
+    }
+
+    /// What ran: strategy, threads, storage, and the notes on what the options left open.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// Whether deadlocks were looked for.
+    pub fn deadlock_detection(&self) -> bool {
+        self.deadlock_detection
+    }
+
+    /// Notes on how this run went (a parallel search's trace from a sequential rerun, a
+    /// counterexample that could not be rebuilt...), printed under the counterexamples
+    /// with the plan's notes.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
     }
 
     /// The verdict.
@@ -354,97 +331,6 @@ impl Report {
     #[track_caller]
     fn fail(&self, expectation: &str) -> ! {
         panic!("{expectation}, but the check gave:\n\n{self}")
-    }
-
-    /// The first line: the name and what the verdict means.
-    fn fmt_headline(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let strategy = self.strategy.describe();
-        let states = Thousands(self.stats.states);
-        let nothing = if self.deadlock_detection {
-            "no error and no deadlock"
-        } else {
-            "no error (deadlock detection off)"
-        };
-        write!(f, "{}: ", self.info.name)?;
-        match self.verdict {
-            Verdict::Verified => write!(
-                f,
-                "verified: {nothing} in all {states} reachable states ({strategy})"
-            ),
-            Verdict::Found(kind) => {
-                write!(f, "{kind} found ({strategy})")?;
-                if self.complete {
-                    write!(
-                        f,
-                        "; all {states} reachable states explored: {}, {}",
-                        Counted(self.stats.errors, "error"),
-                        Counted(self.stats.deadlocks, "deadlock")
-                    )?;
-                }
-                Ok(())
-            }
-            Verdict::Incomplete {
-                reason: IncompleteReason::Simulation,
-            } => write!(
-                f,
-                "{nothing} found in {} random walks ({} steps, {states} distinct states); \
-                 not verified",
-                Thousands(self.stats.walks),
-                Thousands(self.stats.transitions)
-            ),
-            Verdict::Incomplete { reason } => {
-                write!(
-                    f,
-                    "{nothing} found in {states} states ({}",
-                    reason.describe()
-                )?;
-                if let Some(p) = self.stats.omission_probability {
-                    write!(f, ": probability that a state was missed ≈ {p:.1e}")?;
-                }
-                write!(f, "); not verified")
-            }
-        }
-    }
-}
-
-impl fmt::Display for Report {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.fmt_headline(f)?;
-        writeln!(f)?;
-        if let (Verdict::Found(_), Some(reason)) = (self.verdict, self.incomplete) {
-            writeln!(f, "(the search was also cut short: {})", reason.describe())?;
-        }
-        for (number, finding) in self.findings.iter().enumerate() {
-            writeln!(f)?;
-            write!(f, "{}. {finding}", number + 1)?;
-        }
-        let counted = self.stats.errors + self.stats.deadlocks;
-        let kept = self.findings.len() as u64;
-        if counted > kept && kept > 0 {
-            writeln!(
-                f,
-                "\n({} more counted but not kept)",
-                Counted(counted - kept, "finding")
-            )?;
-        }
-        for note in &self.notes {
-            writeln!(f, "note: {note}")?;
-        }
-        let longest = self
-            .findings
-            .iter()
-            .map(Counterexample::len)
-            .max()
-            .unwrap_or(0);
-        if self.strategy == Strategy::DepthFirst && longest > LONG_TRACE {
-            writeln!(
-                f,
-                "note: depth-first counterexamples follow the search's path and can be long; \
-                 breadth-first search (`.bfs()`) finds a shortest one"
-            )?;
-        }
-        writeln!(f)?;
-        write!(f, "{}", self.stats)
     }
 }
 

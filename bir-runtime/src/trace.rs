@@ -5,16 +5,12 @@
 //! deterministic). [`Checker::replay`](crate::Checker::replay) runs the very same code on a
 //! replay string, so a replayed counterexample is identical to the one the search reported.
 
-use std::fmt;
 use std::sync::Arc;
 
-use crate::display::{ChangeDisplay, Counted, StateDisplay};
 use crate::model::{
     Fault, FaultKind, InvariantFailure, Model, ModelInfo, Outcome, Successor, TransitionId,
 };
-
-/// The version prefix of replay strings; bump it if their meaning ever changes.
-const REPLAY_PREFIX: &str = "bir1:";
+use crate::replay::{replay_string, ReplayError};
 
 /// What a counterexample shows, or which finding a verdict names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -65,12 +61,6 @@ impl From<FaultKind> for FindingKind {
             FaultKind::Division => FindingKind::Division,
             FaultKind::Start => FindingKind::Start,
         }
-    }
-}
-
-impl fmt::Display for FindingKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.describe())
     }
 }
 
@@ -210,142 +200,6 @@ impl Counterexample {
     pub fn info(&self) -> &ModelInfo {
         &self.info
     }
-
-    /// Prints the steps, final state and replay line (everything but the heading).
-    pub(crate) fn fmt_body(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let info = &*self.info;
-        writeln!(
-            f,
-            "  initial state: {}",
-            StateDisplay::new(info, &self.initial)
-        )?;
-        for (number, step) in self.steps.iter().enumerate() {
-            write!(f, "  #{:<2} ", number + 1)?;
-            match info.transitions.get(step.transition as usize) {
-                Some(t) => {
-                    write!(f, "{} {} -> {}   {}", t.thread, t.from, t.to, t.text)?;
-                    if t.line != 0 {
-                        write!(f, "   (line {})", t.line)?;
-                    }
-                }
-                None => write!(f, "transition {}", step.transition)?,
-            }
-            writeln!(f)?;
-            if step.fault.is_some() {
-                writeln!(f, "        FAILS: {}", self.message)?;
-            } else if let Some(changes) = ChangeDisplay::new(info, step) {
-                writeln!(f, "        {changes}")?;
-            }
-        }
-        writeln!(f, "  final state: {}", StateDisplay::new(info, &self.last))?;
-        writeln!(f, "  replay: {}", self.replay)
-    }
-}
-
-impl fmt::Display for Counterexample {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let steps = Counted(self.len() as u64, "step");
-        writeln!(f, "{} after {steps}: {}", self.kind, self.message)?;
-        self.fmt_body(f)
-    }
-}
-
-/// Why a replay string could not be replayed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ReplayError {
-    /// The text is not `bir1:` followed by transition ids joined by `.`.
-    Malformed {
-        /// The offending text.
-        text: String,
-    },
-    /// A transition id is not enabled in the state reached at that point (the model changed
-    /// since the string was printed, or the string belongs to another model).
-    NotEnabled {
-        /// The 1-based number of the step.
-        step: usize,
-        /// The transition id that was asked for.
-        transition: TransitionId,
-        /// The transitions that are enabled there.
-        enabled: Vec<TransitionId>,
-    },
-    /// A finding (fault, invariant violation) happens before the last step of the string.
-    FindingBeforeEnd {
-        /// The 1-based number of the step that reaches it (0: the initial state).
-        step: usize,
-        /// What was found there.
-        kind: FindingKind,
-    },
-    /// The string ends in a state with no finding.
-    NoFinding {
-        /// The number of steps replayed.
-        steps: usize,
-    },
-}
-
-impl fmt::Display for ReplayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReplayError::Malformed { text } => write!(
-                f,
-                "malformed replay string `{text}`: expected `{REPLAY_PREFIX}` followed by \
-                 transition ids joined by `.`"
-            ),
-            ReplayError::NotEnabled {
-                step,
-                transition,
-                enabled,
-            } => write!(
-                f,
-                "step {step}: transition {transition} is not enabled (enabled: {enabled:?}); \
-                 was the string printed for another version of the model?"
-            ),
-            ReplayError::FindingBeforeEnd { step, kind } => {
-                write!(
-                    f,
-                    "the replay reaches a {kind} at step {step}, before its end"
-                )
-            }
-            ReplayError::NoFinding { steps } => {
-                write!(
-                    f,
-                    "the replay ends after {steps} steps in a state without finding"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for ReplayError {}
-
-/// Formats transition ids as a replay string.
-pub(crate) fn replay_string(path: &[TransitionId]) -> String {
-    let mut text = String::with_capacity(REPLAY_PREFIX.len() + path.len() * 3);
-    text.push_str(REPLAY_PREFIX);
-    for (i, id) in path.iter().enumerate() {
-        if i > 0 {
-            text.push('.');
-        }
-        text.push_str(&id.to_string());
-    }
-    text
-}
-
-/// Parses a replay string into transition ids.
-pub(crate) fn parse_replay(text: &str) -> Result<Vec<TransitionId>, ReplayError> {
-    let malformed = || ReplayError::Malformed {
-        text: text.to_owned(),
-    };
-    let ids = text
-        .trim()
-        .strip_prefix(REPLAY_PREFIX)
-        .ok_or_else(malformed)?;
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    ids.split('.')
-        .map(|id| id.parse().map_err(|_| malformed()))
-        .collect()
 }
 
 /// The message of a fault, with the offending value where it says something.
@@ -379,8 +233,17 @@ fn invariant_message(info: &ModelInfo, invariant: u32) -> String {
 
 /// The message of a deadlock: every running instance and the location it is blocked at.
 fn deadlock_message(info: &ModelInfo, values: &[i64]) -> String {
-    let blocked: Vec<String> = crate::display::running_instances(info, values)
-        .map(|(name, location)| format!("{name} blocked at {location}"))
+    let blocked: Vec<String> = info
+        .slots
+        .iter()
+        .zip(values)
+        .filter_map(|(slot, &value)| {
+            let location = slot.kind.location(value)?;
+            Some(match slot.element {
+                Some(index) => format!("{}[{index}] blocked at {location}", slot.name),
+                None => format!("{} blocked at {location}", slot.name),
+            })
+        })
         .collect();
     if blocked.is_empty() {
         "no transition is enabled".to_owned()
@@ -581,20 +444,6 @@ fn diff(old: &[i64], new: &[i64]) -> Vec<Change> {
 mod tests {
     use super::*;
     use crate::test_models::{Graph, Philosophers};
-
-    #[test]
-    fn replay_strings_round_trip() {
-        assert_eq!(replay_string(&[3, 0, 5, 2]), "bir1:3.0.5.2");
-        assert_eq!(replay_string(&[]), "bir1:");
-        assert_eq!(parse_replay(" bir1:3.0.5.2\n"), Ok(vec![3, 0, 5, 2]));
-        assert_eq!(parse_replay("bir1:"), Ok(vec![]));
-        for bad in ["3.0", "bir1:3..0", "bir1:x", "bir2:1", "bir1:-1"] {
-            assert!(
-                matches!(parse_replay(bad), Err(ReplayError::Malformed { .. })),
-                "{bad}"
-            );
-        }
-    }
 
     #[test]
     fn rebuild_decodes_steps_and_finds_the_deadlock() {

@@ -1,10 +1,14 @@
 //! Breadth-first search: the counterexample reported is as short as possible.
 //!
-//! The seen set stores states in discovery order, which is breadth-first order, so it *is* the
-//! queue: a cursor walks it. Beside each stored state we keep its parent's index (4 bytes),
-//! from which traces are rebuilt; the transition from the parent is the first of the
-//! parent's successors leading to the state (the one that stored it), found again when a
-//! trace is written rather than stored for every state.
+//! With exact storage, the seen set stores states in discovery order, which is breadth-first
+//! order, so it *is* the queue: a cursor walks it. Beside each stored state we keep its
+//! parent's index (4 bytes), from which traces are rebuilt; the transition from the parent
+//! is the first of the parent's successors leading to the state (the one that stored it),
+//! found again when a trace is written rather than stored for every state.
+//!
+//! With lossy storage (hash compaction, bitstate) the seen set keeps no states: the queue
+//! holds one level at a time, and each stored state gets a link (parent's number, transition:
+//! 8 bytes) from which its path is read back. Both visit states in the same order.
 //!
 //! Trace length counts a failing step, so while expanding level `d` a deadlock (a state at
 //! depth `d`) is one step shorter than a fault of a step leaving level `d` or a violating
@@ -14,54 +18,76 @@
 use std::mem::size_of;
 
 use crate::model::{Model, Outcome, Successor, TransitionId};
-use crate::report::{Report, Strategy};
-use crate::seen::{IndexedStates, Seen, StateIndex};
+use crate::report::{IncompleteReason, Report};
+use crate::seen::{Footprint, IndexedStates, Keying, StateIndex, Store, WordTable};
 use crate::trace::FindingKind;
 
-use super::search::{Expansion, Search, Visit};
-use super::{Options, Storage};
+use super::control::Control;
+use super::core::{Expansion, Role, Stepper, Visit};
+use super::plan::{Plan, Storage};
+use super::Options;
 
-/// The index of the state a stored state was first reached from.
-type Link = StateIndex;
-
-/// An error found while expanding the current level, recorded when the level is done.
-struct PendingError {
+/// An error found while expanding the current level, recorded when the level is done:
+/// the step `transition` from the state numbered `from` faulted or reached a violating state.
+struct Pending {
     from: StateIndex,
     transition: TransitionId,
     kind: FindingKind,
 }
 
-/// Runs a breadth-first search.
-pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
-    let mut search: Search<'_, M, IndexedStates<M::State>> =
-        Search::new(model, options, Strategy::BreadthFirst);
-    if options.storage != Storage::Exact {
-        search.note(
-            "breadth-first search keeps its queue, hence every state, exactly: hash \
-             compaction and bitstate hashing apply to depth-first and parallel searches"
-                .to_string(),
-        );
+/// Runs a breadth-first search with the seen set the plan asks for.
+pub(crate) fn run<M: Model>(model: &M, options: &Options, control: &Control, plan: Plan) -> Report {
+    let words = model.state_word(&model.initial_state()).is_some();
+    let keying = plan.keying(words);
+    match plan.storage {
+        Storage::Exact => exact(model, options, control, plan, keying),
+        Storage::HashCompaction => {
+            let seen = WordTable::new(0, true);
+            lossy(model, options, control, plan, keying, seen)
+        }
+        Storage::Bitstate { log2_bits, hashes } => {
+            let seen = super::dfs::allocate_bitstate(control, log2_bits, hashes);
+            lossy(model, options, control, plan, keying, seen)
+        }
     }
-    if search.start().is_none() {
-        return search.finish();
+}
+
+/// Breadth-first search over states stored exactly, in discovery order.
+fn exact<M: Model>(
+    model: &M,
+    options: &Options,
+    control: &Control,
+    plan: Plan,
+    keying: Keying,
+) -> Report {
+    let mut stepper = Stepper::new(model, options, control, keying, Role::Alone);
+    let mut seen: IndexedStates<M::State> = IndexedStates::new();
+    // The index of the state each stored state was first reached from.
+    let mut links: Vec<StateIndex> = Vec::new();
+    if stepper.start(&mut seen).is_some() {
+        links.push(StateIndex::MAX);
     }
-    let mut links: Vec<Link> = vec![StateIndex::MAX];
     // Violating states are stored (they count) but never expanded; their indices ascend.
     let mut violating: Vec<StateIndex> = Vec::new();
     let mut skipped = 0;
-    let mut pending: Vec<PendingError> = Vec::new();
+    let mut pending: Vec<Pending> = Vec::new();
     let mut arena: Vec<Successor<M::State>> = Vec::new();
     let mut depth = 0;
     let mut level_end = 1;
     let mut cursor = 0;
-    while cursor < search.seen.len() && !search.is_stopped() {
+    let path = |seen: &IndexedStates<M::State>, links: &[StateIndex], index, out: &mut _| {
+        path_to(model, seen, links, index, out)
+    };
+    while cursor < links.len() && !stepper.is_stopped() {
         if cursor == level_end {
-            record_pending(model, &mut search, &links, &mut pending);
-            if search.is_stopped() {
+            record_pending(&mut stepper, &mut pending, |from, out| {
+                path(&seen, &links, from, out)
+            });
+            if stepper.is_stopped() {
                 break;
             }
             depth += 1;
-            level_end = search.seen.len();
+            level_end = seen.len();
         }
         let index = cursor as StateIndex;
         cursor += 1;
@@ -69,80 +95,149 @@ pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
             skipped += 1;
             continue;
         }
-        let state = search.seen.get(index);
+        let state = seen.get(index).clone();
         arena.clear();
-        match search.expand(&state, depth, &mut arena) {
+        match stepper.expand(&state, depth, &mut arena) {
             Expansion::Explore => {}
             Expansion::Leaf => continue,
             Expansion::Deadlock => {
-                let mut path = Vec::new();
-                if search.keeps_next_trace() {
-                    path_to(model, &search.seen, &links, index, &mut path);
-                }
-                search.record(FindingKind::Deadlock, |out| out.extend(path));
+                stepper.record(FindingKind::Deadlock, |out| path(&seen, &links, index, out));
                 continue;
             }
         }
-        // The links may grow while this state's successors are stored: count what they
-        // will hold by then, so that the memory limit is checked before they grow.
-        let needed = links.len() + arena.len();
-        let links_capacity = if needed > links.capacity() {
-            (2 * links.capacity()).max(needed)
-        } else {
-            links.capacity()
-        };
-        search.seen_extra_bytes = links_capacity * size_of::<Link>();
+        if !stepper.reserve(&mut links, arena.len()) {
+            break;
+        }
+        stepper.prefetch(&arena, &mut seen);
         for successor in &arena {
             let transition = successor.transition;
-            match search.visit(depth, successor) {
-                Visit::New(..) => links.push(index),
-                Visit::Violating(new, kind) => {
+            match stepper.visit(depth, successor, &mut seen) {
+                Visit::New => links.push(index),
+                Visit::Violating(kind) => {
+                    violating.push(links.len() as StateIndex);
                     links.push(index);
-                    violating.push(new);
-                    pending.push(PendingError {
+                    pending.push(Pending {
                         from: index,
                         transition,
                         kind,
                     });
                 }
-                Visit::Fault(kind) => pending.push(PendingError {
+                Visit::Fault(kind) => pending.push(Pending {
                     from: index,
                     transition,
                     kind,
                 }),
-                Visit::Seen(_) => {}
+                Visit::Seen => {}
                 Visit::Stopped => break,
             }
         }
-        search.frontier_bytes = arena.capacity() * size_of::<Successor<M::State>>()
-            + violating.capacity() * size_of::<StateIndex>()
-            + pending.capacity() * size_of::<PendingError>();
     }
     // Errors of the last level, or of a level cut short by a limit, were found all the same.
-    if !search.stopped_at_finding() {
-        record_pending(model, &mut search, &links, &mut pending);
+    if !control.ending().at_finding {
+        record_pending(&mut stepper, &mut pending, |from, out| {
+            path(&seen, &links, from, out)
+        });
     }
-    search.seen_extra_bytes = links.capacity() * size_of::<Link>();
-    search.finish()
+    let links_bytes = links.capacity() * size_of::<StateIndex>();
+    stepper.finish(plan, &seen, links_bytes)
 }
 
-/// Records the errors found while expanding the level just finished, in discovery order.
-fn record_pending<M: Model>(
+/// Breadth-first search over a lossy seen set, one level of states in memory at a time.
+fn lossy<M: Model, T: Store<M::State> + Footprint>(
     model: &M,
-    search: &mut Search<'_, M, IndexedStates<M::State>>,
-    links: &[Link],
-    pending: &mut Vec<PendingError>,
+    options: &Options,
+    control: &Control,
+    plan: Plan,
+    keying: Keying,
+    mut seen: T,
+) -> Report {
+    let mut stepper = Stepper::new(model, options, control, keying, Role::Alone);
+    // Each stored state's parent number and the transition from it, by state number.
+    let mut links: Vec<(StateIndex, TransitionId)> = Vec::new();
+    let mut level: Vec<(M::State, StateIndex)> = Vec::new();
+    let mut next_level: Vec<(M::State, StateIndex)> = Vec::new();
+    if let Some(initial) = stepper.start(&mut seen) {
+        links.push((StateIndex::MAX, TransitionId::MAX));
+        level.push((initial, 0));
+    }
+    let mut pending: Vec<Pending> = Vec::new();
+    let mut arena: Vec<Successor<M::State>> = Vec::new();
+    let mut depth = 0;
+    while !level.is_empty() && !stepper.is_stopped() {
+        for (state, number) in level.drain(..) {
+            if stepper.is_stopped() {
+                break;
+            }
+            arena.clear();
+            match stepper.expand(&state, depth, &mut arena) {
+                Expansion::Explore => {}
+                Expansion::Leaf => continue,
+                Expansion::Deadlock => {
+                    stepper.record(FindingKind::Deadlock, |out| {
+                        linked_path(&links, number, out)
+                    });
+                    continue;
+                }
+            }
+            if !stepper.reserve(&mut links, arena.len())
+                || !stepper.reserve(&mut next_level, arena.len())
+            {
+                break;
+            }
+            stepper.prefetch(&arena, &mut seen);
+            for successor in arena.drain(..) {
+                let transition = successor.transition;
+                let visit = stepper.visit(depth, &successor, &mut seen);
+                let new_number = links.len();
+                if matches!(visit, Visit::New | Visit::Violating(_)) {
+                    if new_number > StateIndex::MAX as usize - 1 {
+                        stepper.hit_limit(IncompleteReason::StateLimit);
+                        break;
+                    }
+                    links.push((number, transition));
+                }
+                match (visit, successor.outcome) {
+                    (Visit::New, Outcome::Next(next)) => {
+                        next_level.push((next, new_number as StateIndex));
+                    }
+                    (Visit::Violating(kind) | Visit::Fault(kind), _) => pending.push(Pending {
+                        from: number,
+                        transition,
+                        kind,
+                    }),
+                    (Visit::Stopped, _) => break,
+                    _ => {}
+                }
+            }
+        }
+        if !control.ending().at_finding {
+            record_pending(&mut stepper, &mut pending, |from, out| {
+                linked_path(&links, from, out)
+            });
+        }
+        std::mem::swap(&mut level, &mut next_level);
+        next_level.clear();
+        depth += 1;
+    }
+    let links_bytes = links.capacity() * size_of::<(StateIndex, TransitionId)>();
+    stepper.finish(plan, &seen, links_bytes)
+}
+
+/// Records the errors found while expanding the level just finished, in discovery order;
+/// `path` writes the path to the state an error's step left.
+fn record_pending<M: Model>(
+    stepper: &mut Stepper<'_, M>,
+    pending: &mut Vec<Pending>,
+    mut path: impl FnMut(StateIndex, &mut Vec<TransitionId>),
 ) {
     for error in pending.drain(..) {
-        if search.stopped_at_finding() {
+        if stepper.is_stopped() {
             break;
         }
-        let mut path = Vec::new();
-        if search.keeps_next_trace() {
-            path_to(model, &search.seen, links, error.from, &mut path);
-            path.push(error.transition);
-        }
-        search.record(error.kind, |out| out.extend(path));
+        stepper.record(error.kind, |out| {
+            path(error.from, out);
+            out.push(error.transition);
+        });
     }
 }
 
@@ -153,7 +248,7 @@ fn record_pending<M: Model>(
 fn path_to<M: Model>(
     model: &M,
     states: &IndexedStates<M::State>,
-    links: &[Link],
+    links: &[StateIndex],
     index: StateIndex,
     path: &mut Vec<TransitionId>,
 ) {
@@ -162,14 +257,28 @@ fn path_to<M: Model>(
     let mut child = index;
     while child != 0 {
         let parent = links[child as usize];
-        let target = states.get(child);
         successors.clear();
-        model.successors(&states.get(parent), &mut successors);
-        let via = successors
-            .iter()
-            .find(|s| matches!(&s.outcome, Outcome::Next(next) if *next == target))
-            .map_or(TransitionId::MAX, |s| s.transition);
+        model.successors(states.get(parent), &mut successors);
+        let via = super::dfs::taken(&successors, states.get(child))
+            .map_or(TransitionId::MAX, |i| successors[i].transition);
         path.push(via);
+        child = parent;
+    }
+    path[start..].reverse();
+}
+
+/// Writes the transition ids from the initial state to the state numbered `number`, read
+/// back from the links of a lossy search.
+fn linked_path(
+    links: &[(StateIndex, TransitionId)],
+    number: StateIndex,
+    path: &mut Vec<TransitionId>,
+) {
+    let start = path.len();
+    let mut child = number;
+    while child != 0 {
+        let (parent, transition) = links[child as usize];
+        path.push(transition);
         child = parent;
     }
     path[start..].reverse();

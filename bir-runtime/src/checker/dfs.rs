@@ -20,20 +20,20 @@
 //! when a counterexample is kept. Each state's successors are thus computed once when it
 //! is entered and once more per child it enters; nothing is allocated per state.
 
-use std::mem::size_of;
-
 use crate::model::{Model, Outcome, Successor, TransitionId};
-use crate::report::{Report, Strategy};
+use crate::report::Report;
+use crate::seen::{Bitstate, Footprint, Keying, StateTable, Store, WordTable};
+use crate::trace::FindingKind;
 
-use crate::seen::{Bitstate, Fingerprints, Seen, StateTable, WordTable};
+use super::control::Control;
+use super::core::{Expansion, Role, Stepper, Visit};
+use super::plan::{Plan, Storage};
+use super::Options;
 
-use super::search::{Expansion, Search, Visit};
-use super::{Options, Storage};
-
-/// The depth-first search: the shared core plus the stack.
-struct Dfs<'a, M: Model, T> {
+/// The depth-first frontier: the current path and the successors of its top state.
+struct Dfs<'a, M: Model> {
     model: &'a M,
-    search: Search<'a, M, T>,
+    stepper: Stepper<'a, M>,
     /// The current path: the initial state at the bottom, the state being expanded on top.
     stack: Vec<M::State>,
     /// The successors of the top state.
@@ -45,78 +45,109 @@ struct Dfs<'a, M: Model, T> {
     scratch: Vec<Successor<M::State>>,
 }
 
-/// Runs a depth-first search with the seen set the options ask for, storing states as
-/// words when they fit in one.
-pub(crate) fn run<M: Model>(model: &M, options: &Options) -> Report {
+/// Runs a depth-first search with the seen set the plan asks for.
+pub(crate) fn run<M: Model>(model: &M, options: &Options, control: &Control, plan: Plan) -> Report {
     let words = model.state_word(&model.initial_state()).is_some();
-    match options.storage {
-        Storage::Bitstate { log2_bits, hashes } => {
-            search(model, options, Bitstate::new(log2_bits, hashes))
+    let keying = plan.keying(words);
+    match (plan.storage, keying) {
+        (Storage::Bitstate { log2_bits, hashes }, _) => {
+            let bits = allocate_bitstate(control, log2_bits, hashes);
+            search(model, options, control, plan, keying, bits)
         }
-        _ if words => search(
-            model,
-            options,
-            <WordTable as Seen<M::State>>::with_capacity(0),
-        ),
-        Storage::HashCompaction => {
-            search(model, options, Fingerprints::<M::State>::with_capacity(0))
+        (_, Keying::Word | Keying::Fingerprint) => {
+            let lossy = keying == Keying::Fingerprint;
+            search(
+                model,
+                options,
+                control,
+                plan,
+                keying,
+                WordTable::new(0, lossy),
+            )
         }
-        Storage::Exact => search(model, options, StateTable::<M::State>::with_capacity(0)),
+        (_, Keying::State) => search(model, options, control, plan, keying, StateTable::new()),
     }
 }
 
-fn search<M: Model, T: Seen<M::State>>(model: &M, options: &Options, seen: T) -> Report {
-    let mut dfs: Dfs<'_, M, T> = Dfs {
+/// A bitstate array within the memory budget; when the budget refuses it (the run is then
+/// stopped), a token array.
+pub(crate) fn allocate_bitstate(control: &Control, log2_bits: u32, hashes: u32) -> Bitstate {
+    if control.may_allocate(Bitstate::bytes_for(log2_bits) as usize) {
+        Bitstate::new(log2_bits, hashes)
+    } else {
+        Bitstate::new(0, hashes)
+    }
+}
+
+/// The search over a seen set.
+fn search<M: Model, T: Store<M::State> + Footprint>(
+    model: &M,
+    options: &Options,
+    control: &Control,
+    plan: Plan,
+    keying: Keying,
+    mut seen: T,
+) -> Report {
+    let mut dfs = Dfs {
         model,
-        search: Search::with_seen(model, options, Strategy::DepthFirst, seen),
+        stepper: Stepper::new(model, options, control, keying, Role::Alone),
         stack: Vec::new(),
         successors: Vec::new(),
         next: 0,
         scratch: Vec::new(),
     };
-    if let Some(initial) = dfs.search.start() {
-        dfs.enter(initial, None);
+    if let Some(initial) = dfs.stepper.start(&mut seen) {
+        dfs.enter(initial, None, &mut seen);
     }
-    while !dfs.search.is_stopped() && !dfs.stack.is_empty() {
+    while !dfs.stepper.is_stopped() && !dfs.stack.is_empty() {
         let Some(successor) = dfs.successors.get(dfs.next).cloned() else {
-            dfs.backtrack();
+            dfs.backtrack(&mut seen);
             continue;
         };
         dfs.next += 1;
         let depth = (dfs.stack.len() - 1) as u32;
         let via = successor.transition;
-        match dfs.search.visit(depth, &successor) {
-            Visit::New(_, state) => dfs.enter(state, Some(via)),
-            Visit::Fault(kind) | Visit::Violating(_, kind) => {
+        match dfs.stepper.visit(depth, &successor, &mut seen) {
+            Visit::New => {
+                if let Outcome::Next(state) = successor.outcome {
+                    dfs.enter(state, Some(via), &mut seen);
+                }
+            }
+            Visit::Fault(kind) | Visit::Violating(kind) => {
                 let (model, stack) = (dfs.model, &dfs.stack);
-                dfs.search
+                dfs.stepper
                     .record(kind, |path| path_to_top(model, stack, Some(via), path));
             }
-            Visit::Seen(_) | Visit::Stopped => {}
+            Visit::Seen | Visit::Stopped => {}
         }
     }
-    dfs.search.finish()
+    dfs.stepper.finish(plan, &seen, 0)
 }
 
-impl<M: Model, T: Seen<M::State>> Dfs<'_, M, T> {
+impl<M: Model> Dfs<'_, M> {
     /// Explores a new state reached by `via` from the top state (the initial state when
     /// `via` is `None`): pushes it with its successors, or records its deadlock.
-    fn enter(&mut self, state: M::State, via: Option<TransitionId>) {
+    fn enter(
+        &mut self,
+        state: M::State,
+        via: Option<TransitionId>,
+        seen: &mut impl Store<M::State>,
+    ) {
         let depth = self.stack.len() as u32;
         self.scratch.clear();
-        match self.search.expand(&state, depth, &mut self.scratch) {
+        match self.stepper.expand(&state, depth, &mut self.scratch) {
             Expansion::Explore => {
+                if !self.stepper.reserve(&mut self.stack, 1) {
+                    return;
+                }
                 self.stack.push(state);
                 std::mem::swap(&mut self.successors, &mut self.scratch);
                 self.next = 0;
-                self.search.prefetch(&self.successors);
-                self.search.frontier_bytes = self.stack.capacity() * size_of::<M::State>()
-                    + (self.successors.capacity() + self.scratch.capacity())
-                        * size_of::<Successor<M::State>>();
+                self.stepper.prefetch(&self.successors, seen);
             }
             Expansion::Deadlock => {
                 let (model, stack) = (self.model, &self.stack);
-                self.search.record(crate::FindingKind::Deadlock, |path| {
+                self.stepper.record(FindingKind::Deadlock, |path| {
                     path_to_top(model, stack, via, path)
                 });
             }
@@ -125,23 +156,24 @@ impl<M: Model, T: Seen<M::State>> Dfs<'_, M, T> {
     }
 
     /// Pops the finished top state and resumes its parent after the successor that led to it.
-    fn backtrack(&mut self) {
+    fn backtrack(&mut self, seen: &mut impl Store<M::State>) {
         let Some(child) = self.stack.pop() else {
             return;
         };
         let Some(parent) = self.stack.last() else {
             return;
         };
+        self.stepper.tick();
         self.successors.clear();
         self.model.successors(parent, &mut self.successors);
         // A nondeterministic model may not give the child again: the parent is then done.
         self.next = taken(&self.successors, &child).map_or(self.successors.len(), |i| i + 1);
-        self.search.prefetch(&self.successors[self.next..]);
+        self.stepper.prefetch(&self.successors[self.next..], seen);
     }
 }
 
 /// The index of the first successor leading to `child`.
-fn taken<S: PartialEq>(successors: &[Successor<S>], child: &S) -> Option<usize> {
+pub(crate) fn taken<S: PartialEq>(successors: &[Successor<S>], child: &S) -> Option<usize> {
     successors
         .iter()
         .position(|s| matches!(&s.outcome, Outcome::Next(next) if next == child))
@@ -188,7 +220,10 @@ mod tests {
         let p = compacted.stats().omission_probability.unwrap_or(1.0);
         assert!(p > 0.0 && p < 1e-12, "{p}");
         let text = compacted.to_string();
-        assert!(text.contains("no error and no deadlock found in 862 states (hash compaction"));
+        assert!(text.contains(
+            "no error and no deadlock found in 862 states (depth-first search, hash compaction; \
+             probability that a state was missed"
+        ));
         assert!(
             text.contains("not verified") && !text.contains("verified:"),
             "{text}"

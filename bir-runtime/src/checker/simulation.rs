@@ -8,12 +8,13 @@
 //! seen set only serves to count distinct states and to check invariants once per state.
 
 use crate::model::{Model, Outcome, Successor, TransitionId};
-use crate::report::{Report, Strategy};
+use crate::report::Report;
+use crate::seen::{Keying, StateTable};
 use crate::trace::{self, FindingKind};
 
-use crate::seen::StateTable;
-
-use super::search::{Expansion, Search, Visit};
+use super::control::Control;
+use super::core::{Expansion, Role, Stepper, Visit};
+use super::plan::Plan;
 use super::Options;
 
 /// The splitmix64 generator: tiny, fast, and good enough to pick transitions. Its output is
@@ -47,69 +48,76 @@ impl SplitMix64 {
     }
 }
 
-/// Runs `walks` random walks of at most `max_steps` steps.
+/// What a simulation is asked for: how many walks, how long, from which seed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Walks {
+    pub(crate) walks: u64,
+    pub(crate) max_steps: u32,
+    pub(crate) seed: u64,
+}
+
+/// Runs the random walks.
 pub(crate) fn run<M: Model>(
     model: &M,
     options: &Options,
-    walks: u64,
-    max_steps: u32,
-    seed: u64,
+    control: &Control,
+    plan: Plan,
+    walks: Walks,
 ) -> Report {
-    let mut search: Search<'_, M, StateTable<M::State>> =
-        Search::new(model, options, Strategy::Simulation);
-    let Some(initial) = search.start() else {
-        return search.finish();
-    };
-    let mut rng = SplitMix64::new(seed);
+    let mut stepper = Stepper::new(model, options, control, Keying::State, Role::Alone);
+    let mut seen: StateTable<M::State> = StateTable::new();
+    let initial = stepper.start(&mut seen);
+    let mut rng = SplitMix64::new(walks.seed);
     let mut arena: Vec<Successor<M::State>> = Vec::new();
     let mut walk: Vec<TransitionId> = Vec::new();
-    for _ in 0..walks {
-        if search.is_stopped() {
+    for _ in 0..walks.walks {
+        let Some(initial) = &initial else {
+            break;
+        };
+        if stepper.is_stopped() {
             break;
         }
         walk.clear();
         let mut state = initial.clone();
-        while (walk.len() as u64) < u64::from(max_steps) && !search.is_stopped() {
+        while (walk.len() as u64) < u64::from(walks.max_steps) && !stepper.is_stopped() {
             let depth = walk.len() as u32;
             arena.clear();
-            match search.expand(&state, depth, &mut arena) {
+            match stepper.expand(&state, depth, &mut arena) {
                 Expansion::Explore => {}
                 Expansion::Leaf => break,
                 Expansion::Deadlock => {
-                    search.record(FindingKind::Deadlock, |path| path.extend(&walk));
+                    stepper.record(FindingKind::Deadlock, |path| path.extend(&walk));
                     break;
                 }
             }
-            let successor = arena[rng.below(arena.len())].clone();
+            let successor = arena.swap_remove(rng.below(arena.len()));
             let transition = successor.transition;
-            let kind = match search.visit(depth, &successor) {
-                Visit::New(_, next) => {
+            let visit = stepper.visit(depth, &successor, &mut seen);
+            let kind = match (visit, successor.outcome) {
+                (Visit::New, Outcome::Next(next)) => {
                     state = next;
                     None
                 }
                 // A seen state was checked when it was new, but walks may pass through a
                 // violating one again, and each walk must stop there.
-                Visit::Seen(_) => match successor.outcome {
-                    Outcome::Next(next) => {
-                        let failure = model.check_invariants(&next).err();
-                        state = next;
-                        failure.map(|failure| trace::invariant_failure_kind(model.info(), failure))
-                    }
-                    Outcome::Fault(_) => None,
-                },
-                Visit::Fault(kind) | Visit::Violating(_, kind) => Some(kind),
-                Visit::Stopped => break,
+                (Visit::Seen, Outcome::Next(next)) => {
+                    let failure = model.check_invariants(&next).err();
+                    state = next;
+                    failure.map(|failure| trace::invariant_failure_kind(stepper.info(), failure))
+                }
+                (Visit::Fault(kind) | Visit::Violating(kind), _) => Some(kind),
+                (Visit::Stopped, _) => break,
+                _ => None,
             };
             walk.push(transition);
             if let Some(kind) = kind {
-                search.record(kind, |path| path.extend(&walk));
+                stepper.record(kind, |path| path.extend(&walk));
                 break;
             }
         }
-        search.count_walk(walk.len() as u32);
+        stepper.count_walk(walk.len() as u32);
     }
-    search.frontier_bytes = 0;
-    search.finish()
+    stepper.finish(plan, &seen, 0)
 }
 
 #[cfg(test)]

@@ -1,284 +1,218 @@
-//! The sets of states already seen: the only place where the hashing policy lives.
+//! The sets of states already seen, and the one hashing policy they share.
 //!
-//! Three layouts, one per need:
-//! * [`WordTable`] stores states that fit in one word (see
-//!   [`Model::state_word`](crate::Model::state_word)) as words, in an open-addressing table
-//!   with linear probing: 8 bytes a slot, and a lookup can be prefetched while the search
-//!   does other work, which hides most of the cache miss a lookup in a large set costs.
-//!   Depth-first search uses it whenever the model's states fit.
-//! * [`StateTable`] stores each state inline in the hash table. A lookup touches one cache
-//!   line, and small states cost the least memory. Depth-first search uses it for states
-//!   wider than a word: its stack holds the states it needs.
-//! * [`IndexedStates`] stores each state once in a `Vec`, in discovery order, and a table of
-//!   4-byte indices into it. The index names a state compactly (breadth-first parent links)
-//!   and the `Vec` doubles as the breadth-first queue; each lookup of a stored state costs a
-//!   second memory access.
+//! Every set is keyed one of three ways, chosen once per search by the plan
+//! ([`Keying`]): by the state's own 64-bit word when every state fits in one
+//! ([`Model::state_word`](crate::Model::state_word)), by a 64-bit [`fingerprint`] of the state
+//! (hash compaction, and bitstate hashing of wide states), or by the state itself. The word
+//! or fingerprint is computed once per successor by the search and handed to the set.
 //!
-//! And two lossy ones, for state spaces too large to store exactly, which make a search
-//! incomplete by construction: [`Fingerprints`] (hash compaction) and [`Bitstate`].
+//! The layouts, one per need:
+//! * [`WordTable`]: words (exact states or fingerprints) in 256 open-addressing segments that
+//!   grow one at a time; used through `&mut` by one thread and through `&self` (compare and
+//!   swap, under a lock that only growth takes for writing) by many.
+//! * [`StateTable`]: wide states inline in a hash table (one thread); [`ShardedStates`]: the
+//!   same in 64 locked shards (many threads).
+//! * [`IndexedStates`]: wide or narrow states in discovery order, found through a table of
+//!   4-byte indices: the breadth-first queue and parent links in one.
+//! * [`Bitstate`]: a few bits per state of a fixed bit array (supertrace); lossy.
 //!
-//! All hash under fixed seeds, so a run is reproducible: the same model gives the same
-//! table layout, memory figures and timings run after run.
+//! A set never allocates on its own: when storing a state needs more memory it answers
+//! [`Lookup::Full`] with the bytes it needs, and the search asks its memory budget before
+//! calling [`Store::grow`]. So the memory limit is checked before every large allocation.
+//!
+//! Everything hashes under fixed seeds, so a run is reproducible: the same model gives the
+//! same table layout, memory figures and timings run after run.
 
-mod lossy;
+mod bitstate;
+mod states;
 mod words;
 
 use std::hash::Hash;
 
 use ahash::RandomState;
-use hashbrown::hash_table::Entry;
-use hashbrown::HashTable;
 
-pub(crate) use lossy::{compaction_omission, Bitstate, Fingerprints};
-pub(crate) use words::{mix, prefetch, WordTable};
+pub(crate) use bitstate::Bitstate;
+pub(crate) use states::{lock, IndexedStates, ShardedStates, StateTable};
+pub(crate) use words::{SharedWords, WordTable};
 
 use crate::report::IncompleteReason;
 
-/// The fixed ahash seeds (arbitrary constants; changing them changes nothing but timings).
-const SEEDS: [u64; 4] = [
+/// Marks an empty slot of a word table; neither [`Model::state_word`](crate::Model::state_word)
+/// nor [`fingerprint`] ever returns it.
+pub(crate) const EMPTY: u64 = u64::MAX;
+
+/// The hasher of states, under fixed seeds (arbitrary constants: reproducible runs).
+static HASHER: RandomState = RandomState::with_seeds(
     0x243f_6a88_85a3_08d3,
     0x1319_8a2e_0370_7344,
     0xa409_3822_299f_31d1,
     0x082e_fa98_ec4e_6c89,
-];
+);
 
-/// The hasher of states, under fixed seeds (reproducible runs).
-pub(crate) fn hasher() -> RandomState {
-    RandomState::with_seeds(SEEDS[0], SEEDS[1], SEEDS[2], SEEDS[3])
+/// The hash of a state, for tables of whole states.
+pub(crate) fn hash_state<S: Hash>(state: &S) -> u64 {
+    HASHER.hash_one(state)
 }
 
-/// The discovery number of a state (the initial state is 0); with [`IndexedStates`], also
-/// where it is stored.
+/// The 64-bit fingerprint that hash compaction stores for a state; never [`EMPTY`].
+pub(crate) fn fingerprint<S: Hash>(state: &S) -> u64 {
+    hash_state(state).min(EMPTY - 1)
+}
+
+/// Spreads the bits of a word over a table (the murmur3 finaliser): where a word goes.
+pub(crate) fn mix(word: u64) -> u64 {
+    let mut h = word;
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// How a search keys its seen set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Keying {
+    /// By [`Model::state_word`](crate::Model::state_word): every state fits in 63 bits.
+    Word,
+    /// By [`fingerprint`]: lossy.
+    Fingerprint,
+    /// By the state itself.
+    State,
+}
+
+/// The position of a state in an [`IndexedStates`] (the initial state is 0).
 pub(crate) type StateIndex = u32;
 
-/// The most states a set can hold: discovery numbers are `u32`.
-pub(crate) const MAX_STATES: usize = u32::MAX as usize;
-
-/// What [`Seen::insert`] found.
+/// Memory a set needs before it can store a further state: how many bytes it will allocate
+/// (the old storage stays allocated while it is copied, so this is the whole new storage),
+/// and which part of the set grows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Lookup {
-    /// The state was already in the set (at this index, for [`IndexedStates`]).
-    Seen(StateIndex),
-    /// The state was new and is now stored, with this discovery number.
-    New(StateIndex),
+pub(crate) struct Growth {
+    pub(crate) bytes: usize,
+    pub(crate) part: usize,
 }
 
-/// A set of seen states, as the search core uses it.
-pub(crate) trait Seen<S> {
-    /// An empty set with room for `capacity` states before it first grows.
-    fn with_capacity(capacity: usize) -> Self;
-    /// How many states are stored.
-    fn len(&self) -> usize;
-    /// Looks `state` up and stores it if it is new. `word` is the state's
-    /// [`Model::state_word`](crate::Model::state_word), which word tables store instead.
-    /// The caller checks [`Self::is_full`] first.
-    fn insert(&mut self, state: S, word: Option<u64>) -> Lookup;
-    /// True when `state` (with its word) is stored.
-    fn contains(&self, state: &S, word: Option<u64>) -> bool;
-    /// Starts fetching the memory a lookup of `state` will read (a hint; may do nothing).
-    fn prefetch(&self, state: &S, word: Option<u64>) {
-        let _ = (state, word);
+/// What [`Store::insert`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lookup {
+    /// The state was new and is now stored.
+    New,
+    /// The state was stored before; sets that number their states say where.
+    Seen(Option<StateIndex>),
+    /// The state is new, but storing it needs this growth first: nothing was stored.
+    Full(Growth),
+    /// The state is new, and the set cannot hold any more states.
+    Exhausted,
+}
+
+/// A set of seen states as one search thread uses it: the set itself (one thread), or a
+/// handle on a set shared by several.
+pub(crate) trait Store<S> {
+    /// Looks `state` up (by `key`, its word or fingerprint when the set is keyed so) and
+    /// stores it if it is new and there is room.
+    fn insert(&mut self, state: &S, key: Option<u64>) -> Lookup;
+    /// Allocates what a [`Lookup::Full`] asked for.
+    fn grow(&mut self, growth: Growth);
+    /// True when `state` is stored (a lookup that never stores, for a search at its limit).
+    fn contains(&mut self, state: &S, key: Option<u64>) -> bool;
+    /// Starts fetching the memory a lookup of `key` will read (a hint; may do nothing).
+    fn prefetch(&mut self, key: Option<u64>) {
+        let _ = key;
     }
-    /// The memory the set holds now (allocated capacity).
+    /// Called between batches of work: a handle on a shared set lets the set grow.
+    fn pause(&mut self) {}
+}
+
+/// The facts about a set that a report needs, whichever threads filled it.
+pub(crate) trait Footprint {
+    /// The memory the set holds (allocated capacity).
     fn bytes(&self) -> usize;
-    /// An estimate of [`Self::bytes`] once one more state is stored: growing doubles the
-    /// storage, so a memory limit can stop the search *before* that allocation.
-    fn bytes_after_insert(&self) -> usize;
-    /// True when no further state can be stored.
-    fn is_full(&self) -> bool {
-        self.len() >= MAX_STATES
-    }
-    /// For a set that may take a new state for one seen before (hash compaction,
-    /// bitstate): the mode, and the estimated probability that some state was missed.
-    fn omission(&self) -> Option<(IncompleteReason, f64)> {
+    /// For a set that may take a new state for one seen before: the mode, and the
+    /// estimated probability that one of `states` stored states was missed.
+    fn omission(&self, states: u64) -> Option<(IncompleteReason, f64)> {
+        let _ = states;
         None
     }
 }
 
-/// The bytes of a hash table once one more entry is inserted.
-fn table_bytes_after_insert<T>(table: &HashTable<T>) -> usize {
-    if table.len() == table.capacity() {
-        (table.allocation_size() * 2).max(64)
-    } else {
-        table.allocation_size()
-    }
-}
-
-/// Seen states stored inline in the hash table.
-pub(crate) struct StateTable<S> {
-    table: HashTable<S>,
-    hasher: RandomState,
-}
-
-impl<S: Clone + Eq + Hash> Seen<S> for StateTable<S> {
-    fn with_capacity(capacity: usize) -> Self {
-        StateTable {
-            table: HashTable::with_capacity(capacity),
-            hasher: hasher(),
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.table.len()
-    }
-
-    fn insert(&mut self, state: S, _: Option<u64>) -> Lookup {
-        let hasher = &self.hasher;
-        let hash = hasher.hash_one(&state);
-        let number = self.table.len() as StateIndex;
-        match self.table.entry(
-            hash,
-            |stored| *stored == state,
-            |stored| hasher.hash_one(stored),
-        ) {
-            Entry::Occupied(_) => Lookup::Seen(StateIndex::MAX),
-            Entry::Vacant(slot) => {
-                slot.insert(state);
-                Lookup::New(number)
-            }
-        }
-    }
-
-    fn contains(&self, state: &S, _: Option<u64>) -> bool {
-        let hash = self.hasher.hash_one(state);
-        self.table.find(hash, |stored| stored == state).is_some()
-    }
-
+impl<T: Footprint> Footprint for &T {
     fn bytes(&self) -> usize {
-        self.table.allocation_size()
+        (**self).bytes()
     }
 
-    fn bytes_after_insert(&self) -> usize {
-        table_bytes_after_insert(&self.table)
-    }
-}
-
-/// Seen states stored in discovery order, found through a table of their indices.
-pub(crate) struct IndexedStates<S> {
-    states: Vec<S>,
-    table: HashTable<StateIndex>,
-    hasher: RandomState,
-}
-
-impl<S: Clone> IndexedStates<S> {
-    /// The state stored at `index`.
-    pub(crate) fn get(&self, index: StateIndex) -> S {
-        self.states[index as usize].clone()
+    fn omission(&self, states: u64) -> Option<(IncompleteReason, f64)> {
+        (**self).omission(states)
     }
 }
 
-impl<S: Clone + Eq + Hash> Seen<S> for IndexedStates<S> {
-    fn with_capacity(capacity: usize) -> Self {
-        IndexedStates {
-            states: Vec::with_capacity(capacity),
-            table: HashTable::with_capacity(capacity),
-            hasher: hasher(),
-        }
-    }
+/// A set that several search threads fill at once, each through its own handle.
+pub(crate) trait SharedStore<S>: Footprint + Sync {
+    /// One thread's access.
+    type Handle<'a>: Store<S>
+    where
+        Self: 'a;
+    /// A handle for one thread.
+    fn handle(&self) -> Self::Handle<'_>;
+}
 
-    fn len(&self) -> usize {
-        self.states.len()
-    }
-
-    fn insert(&mut self, state: S, _: Option<u64>) -> Lookup {
-        let hash = self.hasher.hash_one(&state);
-        let states = &self.states;
-        let hasher = &self.hasher;
-        let entry = self.table.entry(
-            hash,
-            |&index| states[index as usize] == state,
-            |&index| hasher.hash_one(&states[index as usize]),
-        );
-        match entry {
-            Entry::Occupied(found) => Lookup::Seen(*found.get()),
-            Entry::Vacant(slot) => {
-                let index = self.states.len() as StateIndex;
-                slot.insert(index);
-                self.states.push(state);
-                Lookup::New(index)
-            }
-        }
-    }
-
-    fn contains(&self, state: &S, _: Option<u64>) -> bool {
-        let hash = self.hasher.hash_one(state);
-        self.table
-            .find(hash, |&index| self.states[index as usize] == *state)
-            .is_some()
-    }
-
-    fn bytes(&self) -> usize {
-        self.states.capacity() * std::mem::size_of::<S>() + self.table.allocation_size()
-    }
-
-    fn bytes_after_insert(&self) -> usize {
-        let state_size = std::mem::size_of::<S>();
-        let vector = if self.states.len() == self.states.capacity() {
-            (self.states.capacity() * 2).max(4) * state_size
-        } else {
-            self.states.capacity() * state_size
-        };
-        vector + table_bytes_after_insert(&self.table)
-    }
+/// The probability that storing `states` 64-bit fingerprints took two states for one: the
+/// expected number of colliding pairs is `n (n - 1) / 2^65`.
+pub(crate) fn compaction_omission(states: u64) -> f64 {
+    let n = states as f64;
+    -(-(n * (n - 1.0) / 2f64.powi(65))).exp_m1()
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn insert<T: Seen<u64>>(seen: &mut T, state: u64) -> Lookup {
-        seen.insert(state, Some(state))
+    /// Inserts, growing whenever the set asks to.
+    pub(crate) fn insert<S, T: Store<S>>(set: &mut T, state: &S, key: Option<u64>) -> Lookup {
+        loop {
+            match set.insert(state, key) {
+                Lookup::Full(growth) => set.grow(growth),
+                other => return other,
+            }
+        }
     }
 
-    fn new_then_seen<T: Seen<u64>>(indexed: bool) {
-        let mut seen = T::with_capacity(2);
-        assert_eq!(insert(&mut seen, 10), Lookup::New(0));
-        assert_eq!(insert(&mut seen, 20), Lookup::New(1));
-        assert!(matches!(insert(&mut seen, 10), Lookup::Seen(_)));
-        if indexed {
-            assert_eq!(insert(&mut seen, 10), Lookup::Seen(0));
-        }
-        assert_eq!(seen.len(), 2);
-        assert!(seen.contains(&20, Some(20)));
-        assert!(!seen.contains(&30, Some(30)));
+    /// A set keyed by words (or by states: the key is the state as a word) stores each
+    /// state once and finds it again across growth.
+    pub(crate) fn new_then_seen<T: Store<u64> + Footprint>(mut set: T) -> T {
+        assert_eq!(insert(&mut set, &10, Some(10)), Lookup::New);
+        assert_eq!(insert(&mut set, &20, Some(20)), Lookup::New);
+        assert!(matches!(insert(&mut set, &10, Some(10)), Lookup::Seen(_)));
+        assert!(set.contains(&20, Some(20)));
+        assert!(!set.contains(&30, Some(30)));
         for i in 0..10_000u64 {
-            insert(&mut seen, i * 7919 + 1);
-        }
-        assert_eq!(seen.len(), 10_002);
-        for i in 0..10_000u64 {
-            assert!(matches!(insert(&mut seen, i * 7919 + 1), Lookup::Seen(_)));
-        }
-        assert!(seen.bytes() >= 10_000 * 8);
-    }
-
-    #[test]
-    fn both_layouts_report_new_then_seen() {
-        new_then_seen::<StateTable<u64>>(false);
-        new_then_seen::<IndexedStates<u64>>(true);
-        new_then_seen::<WordTable>(false);
-        let mut indexed = IndexedStates::with_capacity(0);
-        indexed.insert(5u8, None);
-        indexed.insert(7u8, None);
-        assert_eq!(indexed.get(1), 7);
-    }
-
-    fn growth_estimate_never_lags<T: Seen<u32>>() {
-        let mut seen = T::with_capacity(0);
-        for i in 0..1_000u32 {
-            let estimate = seen.bytes_after_insert();
-            seen.insert(i, Some(u64::from(i)));
-            assert!(
-                estimate >= seen.bytes(),
-                "at {i}: {estimate} < {}",
-                seen.bytes()
+            assert_eq!(
+                insert(&mut set, &(i * 7919 + 1), Some(i * 7919 + 1)),
+                Lookup::New
             );
         }
+        for i in 0..10_000u64 {
+            let state = i * 7919 + 1;
+            assert!(matches!(
+                insert(&mut set, &state, Some(state)),
+                Lookup::Seen(_)
+            ));
+        }
+        assert!(set.bytes() >= 10_000 * 8);
+        set
     }
 
     #[test]
-    fn the_growth_estimate_covers_the_next_insertion() {
-        growth_estimate_never_lags::<StateTable<u32>>();
-        growth_estimate_never_lags::<IndexedStates<u32>>();
-        growth_estimate_never_lags::<WordTable>();
+    fn fingerprints_are_never_the_empty_marker() {
+        assert_ne!(fingerprint(&1u64), EMPTY);
+        assert_eq!(fingerprint(&7u32), fingerprint(&7u32));
+        assert_ne!(fingerprint(&7u32), fingerprint(&8u32));
+        assert_ne!(mix(1), mix(2));
+    }
+
+    #[test]
+    fn compaction_omission_grows_with_the_square_of_the_states() {
+        assert!(compaction_omission(1) < 1e-18);
+        let p = compaction_omission(1 << 20);
+        assert!(p > 1e-8 && p < 1e-7, "{p}");
     }
 }

@@ -1,147 +1,178 @@
-//! [`WordTable`]: states that fit in one word (see
-//! [`Model::state_word`](crate::Model::state_word)) stored as words, in 256 segments of
-//! open-addressing tables with linear probing, each growing on its own.
+//! [`WordTable`]: 64-bit words (states that fit in a word, or fingerprints) in 256
+//! open-addressing segments with linear probing, each growing on its own, so a growth copies
+//! 1/256 of the table rather than all of it, and the peak memory of a growth is that much more.
+//!
+//! One table serves one thread (through `&mut`, plain loads and stores) and many (through
+//! [`SharedWords`]: lookups are plain loads, a new word is one compare-and-swap; threads hold a
+//! read lock for a batch of work, and a segment grows under the write lock between batches).
 
-use super::{Lookup, Seen, StateIndex};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{RwLock, RwLockReadGuard};
 
-/// Marks an empty slot of a [`WordTable`]; `Model::state_word` never returns it.
-pub(crate) const EMPTY: u64 = u64::MAX;
+use super::{compaction_omission, mix, Footprint, Growth, Lookup, SharedStore, Store, EMPTY};
+use crate::report::IncompleteReason;
 
-/// A segment grows once more than this many 1024ths of its slots are used (7/8, as
+/// A segment grows once more than this many 1024ths of its slots would be used (7/8, as
 /// hashbrown): linear probing stays within a cache line or two at that load, and more of the
-/// memory holds states.
-const WORD_LOAD: usize = 896;
+/// memory holds states. Used slots never reach all of them, so every probe ends.
+const LOAD_PER_1024: usize = 896;
 
-/// A word table is split into this many segments (by the top bits of the hash), each an
-/// open-addressing table of its own that grows on its own: growing copies one segment, not
-/// the whole table, so the peak memory of a growth is 1/256 of the table more, not 1.5 times.
+/// The table is split into this many segments by the top bits of a word's hash.
 const SEGMENTS: usize = 256;
 
 /// Slots of each segment of a new table.
 const MIN_SEGMENT: usize = 16;
 
-/// States stored as 64-bit words: segments of open-addressing tables with linear probing.
+/// Words in segments of open-addressing tables.
 pub(crate) struct WordTable {
-    segments: Vec<Segment>,
-    len: usize,
-    /// Slots of all segments, and of the largest, kept up to date for the memory limit.
+    segments: Box<[Segment]>,
+    /// Slots of all segments, and of the largest, kept up to date for the memory figures.
     slots: usize,
     largest: usize,
+    /// Whether the words are fingerprints (for the omission estimate).
+    lossy: bool,
 }
 
 /// One segment: its slots (a power of two) and how many are used.
 struct Segment {
-    slots: Box<[u64]>,
-    used: usize,
+    slots: Box<[AtomicU64]>,
+    used: AtomicUsize,
 }
 
 impl Segment {
     fn new(slots: usize) -> Segment {
         Segment {
-            slots: vec![EMPTY; slots].into_boxed_slice(),
-            used: 0,
+            slots: (0..slots).map(|_| AtomicU64::new(EMPTY)).collect(),
+            used: AtomicUsize::new(0),
         }
     }
 
-    fn is_due_to_grow(&self) -> bool {
-        (self.used + 1) * 1024 > self.slots.len() * WORD_LOAD
+    /// The most words the segment holds before it must grow.
+    fn capacity(&self) -> usize {
+        self.slots.len() * LOAD_PER_1024 / 1024
     }
 
-    fn grow(&mut self) {
+    fn growth(&self, index: usize) -> Growth {
+        Growth {
+            bytes: self.slots.len() * 2 * 8,
+            part: index,
+        }
+    }
+
+    fn doubled(&mut self) -> Segment {
         let bigger = Segment::new(self.slots.len() * 2);
-        let old = std::mem::replace(self, bigger);
-        let mask = self.slots.len() - 1;
-        for word in old.slots.iter().copied().filter(|&w| w != EMPTY) {
-            let mut i = mix(word) as usize & mask;
-            while self.slots[i] != EMPTY {
-                i = (i + 1) & mask;
+        let mask = bigger.slots.len() - 1;
+        for word in self.slots.iter_mut().map(|w| *w.get_mut()) {
+            if word != EMPTY {
+                let mut i = mix(word) as usize & mask;
+                while bigger.slots[i].load(Ordering::Relaxed) != EMPTY {
+                    i = (i + 1) & mask;
+                }
+                bigger.slots[i].store(word, Ordering::Relaxed);
             }
-            self.slots[i] = word;
         }
-        self.used = old.used;
+        bigger.used.store(*self.used.get_mut(), Ordering::Relaxed);
+        bigger
     }
 }
 
 impl WordTable {
+    /// An empty table with room for about `capacity` words before it first grows; `lossy`
+    /// when the words are fingerprints.
+    pub(crate) fn new(capacity: usize, lossy: bool) -> WordTable {
+        let per_segment = (capacity / SEGMENTS * 1024 / LOAD_PER_1024 + 1)
+            .next_power_of_two()
+            .max(MIN_SEGMENT);
+        WordTable {
+            segments: (0..SEGMENTS).map(|_| Segment::new(per_segment)).collect(),
+            slots: per_segment * SEGMENTS,
+            largest: per_segment,
+            lossy,
+        }
+    }
+
+    /// The words stored.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.segments
+            .iter()
+            .map(|s| s.used.load(Ordering::Relaxed))
+            .sum()
+    }
+
     /// The segment of a word and the hash that places it there.
-    fn segment(&self, word: u64) -> (usize, u64) {
+    fn place(word: u64) -> (usize, u64) {
         let hash = mix(word);
         ((hash >> 56) as usize, hash)
     }
-}
 
-/// Spreads the bits of a word over the table (the murmur3 finaliser).
-pub(crate) fn mix(word: u64) -> u64 {
-    let mut h = word;
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
-}
-
-/// The word a word table is looked up by; word tables are only built for models whose
-/// every state has one.
-fn word_of(word: Option<u64>) -> u64 {
-    match word {
-        Some(word) => word,
-        None => unreachable!("a word table is only used when every state has a word"),
-    }
-}
-
-impl<S> Seen<S> for WordTable {
-    fn with_capacity(capacity: usize) -> Self {
-        let per_segment = (capacity / SEGMENTS * 1024 / WORD_LOAD + 1).next_power_of_two();
-        let per_segment = per_segment.max(MIN_SEGMENT);
-        WordTable {
-            segments: (0..SEGMENTS).map(|_| Segment::new(per_segment)).collect(),
-            len: 0,
-            slots: per_segment * SEGMENTS,
-            largest: per_segment,
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn insert(&mut self, _: S, word: Option<u64>) -> Lookup {
-        let word = word_of(word);
-        let (segment, hash) = self.segment(word);
-        let segment = &mut self.segments[segment];
+    fn insert_word(&mut self, word: u64) -> Lookup {
+        debug_assert_ne!(word, EMPTY);
+        let (index, hash) = Self::place(word);
+        let segment = &mut self.segments[index];
         let mask = segment.slots.len() - 1;
         let mut i = hash as usize & mask;
         loop {
-            match segment.slots[i] {
+            match *segment.slots[i].get_mut() {
                 EMPTY => break,
-                stored if stored == word => return Lookup::Seen(StateIndex::MAX),
+                stored if stored == word => return Lookup::Seen(None),
                 _ => i = (i + 1) & mask,
             }
         }
-        if segment.is_due_to_grow() {
-            segment.grow();
-            self.slots += segment.slots.len() / 2;
-            self.largest = self.largest.max(segment.slots.len());
-            let mask = segment.slots.len() - 1;
-            i = hash as usize & mask;
-            while segment.slots[i] != EMPTY {
-                i = (i + 1) & mask;
-            }
+        let capacity = segment.capacity();
+        let used = segment.used.get_mut();
+        if *used >= capacity {
+            return Lookup::Full(segment.growth(index));
         }
-        segment.slots[i] = word;
-        segment.used += 1;
-        self.len += 1;
-        Lookup::New((self.len - 1) as StateIndex)
+        *used += 1;
+        *segment.slots[i].get_mut() = word;
+        Lookup::New
     }
 
-    fn contains(&self, _: &S, word: Option<u64>) -> bool {
-        let word = word_of(word);
-        let (segment, hash) = self.segment(word);
-        let slots = &self.segments[segment].slots;
+    /// The concurrent insertion: several threads may insert through `&self` at once.
+    fn insert_shared(&self, word: u64) -> Lookup {
+        debug_assert_ne!(word, EMPTY);
+        let (index, hash) = Self::place(word);
+        let segment = &self.segments[index];
+        let mask = segment.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        let mut reserved = false;
+        loop {
+            let slot = &segment.slots[i];
+            let current = slot.load(Ordering::Acquire);
+            if current == word {
+                if reserved {
+                    segment.used.fetch_sub(1, Ordering::Relaxed);
+                }
+                return Lookup::Seen(None);
+            }
+            if current == EMPTY {
+                // Reserve room first, so that racing threads never fill every slot.
+                if !reserved {
+                    if segment.used.fetch_add(1, Ordering::Relaxed) >= segment.capacity() {
+                        segment.used.fetch_sub(1, Ordering::Relaxed);
+                        return Lookup::Full(segment.growth(index));
+                    }
+                    reserved = true;
+                }
+                match slot.compare_exchange(EMPTY, word, Ordering::AcqRel, Ordering::Acquire) {
+                    Ok(_) => return Lookup::New,
+                    // Another thread stored this very word: the loop finds it next.
+                    Err(other) if other == word => continue,
+                    Err(_) => {}
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn contains_word(&self, word: u64) -> bool {
+        let (index, hash) = Self::place(word);
+        let slots = &self.segments[index].slots;
         let mask = slots.len() - 1;
         let mut i = hash as usize & mask;
         loop {
-            match slots[i] {
+            match slots[i].load(Ordering::Acquire) {
                 EMPTY => return false,
                 stored if stored == word => return true,
                 _ => i = (i + 1) & mask,
@@ -149,21 +180,156 @@ impl<S> Seen<S> for WordTable {
         }
     }
 
-    fn prefetch(&self, _: &S, word: Option<u64>) {
-        if let Some(word) = word {
-            let (segment, hash) = self.segment(word);
-            let slots = &self.segments[segment].slots;
-            prefetch(&slots[hash as usize & (slots.len() - 1)]);
-        }
+    fn prefetch_word(&self, word: u64) {
+        let (index, hash) = Self::place(word);
+        let slots = &self.segments[index].slots;
+        prefetch(&slots[hash as usize & (slots.len() - 1)]);
     }
 
+    fn grow_part(&mut self, growth: Growth) {
+        let segment = &mut self.segments[growth.part];
+        // Another thread may have grown it already.
+        if *segment.used.get_mut() < segment.capacity() {
+            return;
+        }
+        *segment = segment.doubled();
+        let slots = segment.slots.len();
+        self.slots += slots / 2;
+        self.largest = self.largest.max(slots);
+    }
+}
+
+/// The word a word-keyed set is looked up by; the plan builds word tables only for keyings
+/// that give every state one.
+fn word_of(key: Option<u64>) -> u64 {
+    match key {
+        Some(word) => word,
+        None => unreachable!("a word table is only used when every state has a word"),
+    }
+}
+
+impl<S> Store<S> for WordTable {
+    fn insert(&mut self, _: &S, key: Option<u64>) -> Lookup {
+        self.insert_word(word_of(key))
+    }
+
+    fn grow(&mut self, growth: Growth) {
+        self.grow_part(growth);
+    }
+
+    fn contains(&mut self, _: &S, key: Option<u64>) -> bool {
+        self.contains_word(word_of(key))
+    }
+
+    fn prefetch(&mut self, key: Option<u64>) {
+        if let Some(word) = key {
+            self.prefetch_word(word);
+        }
+    }
+}
+
+impl Footprint for WordTable {
     fn bytes(&self) -> usize {
         self.slots * 8
     }
 
-    fn bytes_after_insert(&self) -> usize {
-        // Segments grow one at a time, by at most the largest of them.
-        (self.slots + self.largest) * 8
+    fn omission(&self, states: u64) -> Option<(IncompleteReason, f64)> {
+        self.lossy.then(|| {
+            (
+                IncompleteReason::HashCompaction,
+                compaction_omission(states),
+            )
+        })
+    }
+}
+
+/// A [`WordTable`] shared by the threads of a parallel search.
+pub(crate) struct SharedWords {
+    table: RwLock<WordTable>,
+}
+
+impl SharedWords {
+    /// A shared table (see [`WordTable::new`]).
+    pub(crate) fn new(capacity: usize, lossy: bool) -> SharedWords {
+        SharedWords {
+            table: RwLock::new(WordTable::new(capacity, lossy)),
+        }
+    }
+
+    fn read(&self) -> RwLockReadGuard<'_, WordTable> {
+        self.table
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The words stored.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.read().len()
+    }
+}
+
+impl Footprint for SharedWords {
+    fn bytes(&self) -> usize {
+        self.read().bytes()
+    }
+
+    fn omission(&self, states: u64) -> Option<(IncompleteReason, f64)> {
+        self.read().omission(states)
+    }
+}
+
+impl<S> SharedStore<S> for SharedWords {
+    type Handle<'a> = WordsHandle<'a>;
+
+    fn handle(&self) -> WordsHandle<'_> {
+        WordsHandle {
+            shared: self,
+            guard: None,
+        }
+    }
+}
+
+/// One thread's access to a [`SharedWords`]: a read lock held from its first lookup until
+/// [`Store::pause`] or a growth.
+pub(crate) struct WordsHandle<'a> {
+    shared: &'a SharedWords,
+    guard: Option<RwLockReadGuard<'a, WordTable>>,
+}
+
+impl WordsHandle<'_> {
+    fn table(&mut self) -> &WordTable {
+        self.guard.get_or_insert_with(|| self.shared.read())
+    }
+}
+
+impl<S> Store<S> for WordsHandle<'_> {
+    fn insert(&mut self, _: &S, key: Option<u64>) -> Lookup {
+        self.table().insert_shared(word_of(key))
+    }
+
+    fn grow(&mut self, growth: Growth) {
+        self.guard = None;
+        let mut table = self
+            .shared
+            .table
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        table.grow_part(growth);
+    }
+
+    fn contains(&mut self, _: &S, key: Option<u64>) -> bool {
+        self.table().contains_word(word_of(key))
+    }
+
+    fn prefetch(&mut self, key: Option<u64>) {
+        if let Some(word) = key {
+            self.table().prefetch_word(word);
+        }
+    }
+
+    fn pause(&mut self) {
+        self.guard = None;
     }
 }
 
@@ -180,4 +346,67 @@ pub(crate) fn prefetch<T>(value: &T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = value;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seen::tests::{insert, new_then_seen};
+
+    #[test]
+    fn a_word_table_stores_each_word_once_across_growth() {
+        let table = new_then_seen(WordTable::new(0, false));
+        assert_eq!(table.len(), 10_002);
+        assert_eq!(table.omission(10), None);
+        assert!(WordTable::new(0, true).omission(10).is_some());
+    }
+
+    #[test]
+    fn growth_is_asked_for_and_bounded_by_one_segment() {
+        let mut table = WordTable::new(0, false);
+        let before = table.bytes();
+        let mut asked = 0;
+        for word in 0..100_000u64 {
+            loop {
+                match Store::<()>::insert(&mut table, &(), Some(word)) {
+                    Lookup::Full(growth) => {
+                        assert!(growth.bytes <= table.largest * 16);
+                        asked += 1;
+                        Store::<()>::grow(&mut table, growth);
+                    }
+                    Lookup::New => break,
+                    other => panic!("{word} is new: {other:?}"),
+                }
+            }
+        }
+        assert!(asked > 0 && table.bytes() > before);
+        assert_eq!(table.len(), 100_000);
+    }
+
+    #[test]
+    fn concurrent_inserts_store_each_word_once() {
+        let set = SharedWords::new(0, false);
+        let new: usize = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..2)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut handle = SharedStore::<()>::handle(&set);
+                        let mut new = 0;
+                        for word in 0..200_000u64 {
+                            new += usize::from(insert(&mut handle, &(), Some(word)) == Lookup::New);
+                            if word % 64 == 0 {
+                                Store::<()>::pause(&mut handle);
+                            }
+                        }
+                        new
+                    })
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap_or(0)).sum()
+        });
+        assert_eq!(new, 200_000, "each word is new to exactly one thread");
+        assert_eq!(set.len(), 200_000);
+        let mut handle = SharedStore::<()>::handle(&set);
+        assert!((0..200_000u64).all(|w| Store::<()>::contains(&mut handle, &(), Some(w))));
+    }
 }

@@ -1,0 +1,458 @@
+//! The one search core. A [`Stepper`] is what one search thread does to each state and
+//! successor, whatever the order of the search: it classifies a successor (new, seen,
+//! faulty, violating), expands a state (successors, deadlock, depth limit), stores states
+//! within the limits, records findings into its [`Tally`], and keeps the shared
+//! [`Control`] informed. Depth-first, breadth-first, parallel search and simulation differ
+//! only in their frontier — which state they expand next — and all end in [`finish`].
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::model::{Model, ModelInfo, Outcome, Successor, TransitionId};
+use crate::report::{IncompleteReason, Report};
+use crate::seen::{fingerprint, Footprint, Keying, Lookup, Store};
+use crate::trace::{self, Counterexample, FindingKind};
+
+use super::control::Control;
+use super::finish::finish;
+use super::plan::Plan;
+use super::Options;
+
+/// States a thread takes from the state quota at once (a sequential search takes all).
+const QUOTA_CHUNK: u64 = 256;
+
+/// The longest and shortest stretch of work (transitions and expansions) between two looks
+/// at the clock; the stretch adapts so that the clock is read about every
+/// [`SYNC_TARGET_NANOS`], whatever a model's steps cost.
+const MAX_STRETCH: u64 = 4096;
+const SYNC_TARGET_NANOS: u128 = 500_000;
+
+/// What visiting one successor found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Visit {
+    /// A new state, stored and satisfying the invariants: explore it.
+    New,
+    /// A state seen before.
+    Seen,
+    /// The step faulted: an error finding for the frontier to record.
+    Fault(FindingKind),
+    /// A new state, stored, that fails its invariants: an error finding for the frontier
+    /// to record; it must not be expanded.
+    Violating(FindingKind),
+    /// A limit stopped the search; the state was not stored.
+    Stopped,
+}
+
+/// What expanding a state found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Expansion {
+    /// Its successors were appended to the arena: explore them.
+    Explore,
+    /// Nothing to explore: a valid end state, a deadlock with detection off, or a state at
+    /// the depth limit.
+    Leaf,
+    /// A deadlock for the frontier to record.
+    Deadlock,
+}
+
+/// What one search thread counted and found.
+#[derive(Debug, Default)]
+pub(crate) struct Tally {
+    pub(crate) states: u64,
+    pub(crate) transitions: u64,
+    pub(crate) errors: u64,
+    pub(crate) deadlocks: u64,
+    pub(crate) max_depth: u32,
+    pub(crate) walks: u64,
+    /// The counterexamples kept, in the order recorded.
+    pub(crate) findings: Vec<Counterexample>,
+    /// Every kind of finding met, in the order first met: the first is the verdict.
+    pub(crate) kinds: Vec<FindingKind>,
+    pub(crate) notes: Vec<String>,
+}
+
+impl Tally {
+    /// Adds another thread's tally (its findings after this one's).
+    pub(crate) fn merge(&mut self, other: Tally) {
+        self.states += other.states;
+        self.transitions += other.transitions;
+        self.errors += other.errors;
+        self.deadlocks += other.deadlocks;
+        self.max_depth = self.max_depth.max(other.max_depth);
+        self.walks += other.walks;
+        self.findings.extend(other.findings);
+        for kind in other.kinds {
+            if !self.kinds.contains(&kind) {
+                self.kinds.push(kind);
+            }
+        }
+        self.notes.extend(other.notes);
+    }
+}
+
+/// Which part a stepper plays in its search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// The only thread: it knows the paths to its findings and keeps their traces.
+    Alone,
+    /// One of several threads: no paths, no traces; the state quota in chunks.
+    Worker,
+}
+
+/// One search thread's core.
+pub(crate) struct Stepper<'a, M: Model> {
+    model: &'a M,
+    options: &'a Options,
+    control: &'a Control,
+    info: Arc<ModelInfo>,
+    keying: Keying,
+    pub(crate) tally: Tally,
+    /// Counterexamples to keep (0 in a parallel search, whose paths are not known).
+    keep: usize,
+    role: Role,
+    /// States this thread may still store before it asks the quota for more.
+    quota: u64,
+    /// Work done, and the work at which the next look at the clock is due.
+    work: u64,
+    next_sync: u64,
+    stretch: u64,
+    last_sync: Instant,
+    /// What was published to the control.
+    published: (u64, u64),
+    stopped: bool,
+    /// Reused for the transition ids of a path to a finding.
+    path: Vec<TransitionId>,
+}
+
+impl<'a, M: Model> Stepper<'a, M> {
+    /// A stepper for one thread of a search.
+    pub(crate) fn new(
+        model: &'a M,
+        options: &'a Options,
+        control: &'a Control,
+        keying: Keying,
+        role: Role,
+    ) -> Self {
+        Stepper {
+            model,
+            options,
+            control,
+            info: Arc::new(model.info().clone()),
+            keying,
+            tally: Tally::default(),
+            keep: match role {
+                Role::Alone => options.keep_going.unwrap_or(1),
+                Role::Worker => 0,
+            },
+            role,
+            quota: 0,
+            work: 0,
+            next_sync: 1,
+            stretch: 1,
+            last_sync: control.started,
+            published: (0, 0),
+            stopped: control.is_stopped(),
+            path: Vec::new(),
+        }
+    }
+
+    /// The model's description.
+    pub(crate) fn info(&self) -> &Arc<ModelInfo> {
+        &self.info
+    }
+
+    /// True once this thread must stop: a finding (without keep-going) or a limit, here or
+    /// in another thread.
+    pub(crate) fn is_stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// True when the next finding's counterexample will be kept (so its path is needed).
+    pub(crate) fn keeps_next_trace(&self) -> bool {
+        self.tally.findings.len() < self.keep
+    }
+
+    /// What the seen set is keyed by for `state`: its word, its fingerprint, or nothing.
+    pub(crate) fn key(&self, state: &M::State) -> Option<u64> {
+        match self.keying {
+            Keying::Word => self.model.state_word(state),
+            Keying::Fingerprint => Some(fingerprint(state)),
+            Keying::State => None,
+        }
+    }
+
+    /// Stores and checks the initial state (recording a violation with the empty path).
+    /// Returns it when it is to be expanded.
+    pub(crate) fn start(&mut self, store: &mut impl Store<M::State>) -> Option<M::State> {
+        if self.stopped {
+            return None;
+        }
+        let initial = self.model.initial_state();
+        if !self.store(&initial, store) {
+            return None;
+        }
+        self.tally.states = 1;
+        match self.model.check_invariants(&initial) {
+            Ok(()) => Some(initial),
+            Err(failure) => {
+                let kind = trace::invariant_failure_kind(&self.info, failure);
+                self.record(kind, |_| {});
+                None
+            }
+        }
+    }
+
+    /// Starts fetching the seen-set memory that visiting these successors will read.
+    pub(crate) fn prefetch(
+        &self,
+        successors: &[Successor<M::State>],
+        store: &mut impl Store<M::State>,
+    ) {
+        if self.keying == Keying::State {
+            return;
+        }
+        for successor in successors {
+            if let Outcome::Next(next) = &successor.outcome {
+                store.prefetch(self.key(next));
+            }
+        }
+    }
+
+    /// Counts one executed transition of a state at `from_depth` and classifies its outcome;
+    /// a new state is stored and checked against the invariants.
+    pub(crate) fn visit(
+        &mut self,
+        from_depth: u32,
+        successor: &Successor<M::State>,
+        store: &mut impl Store<M::State>,
+    ) -> Visit {
+        self.tally.transitions += 1;
+        self.tick();
+        if self.stopped {
+            return Visit::Stopped;
+        }
+        let next = match &successor.outcome {
+            Outcome::Fault(fault) => return Visit::Fault(trace::fault_kind(&self.info, *fault)),
+            Outcome::Next(next) => next,
+        };
+        if self.quota == 0 {
+            self.quota = self.control.reserve_states(self.quota_chunk());
+            if self.quota == 0 {
+                // At the state limit a state may still be looked up, but not stored.
+                if store.contains(next, self.key(next)) {
+                    return Visit::Seen;
+                }
+                self.hit_limit(IncompleteReason::StateLimit);
+                return Visit::Stopped;
+            }
+        }
+        let key = self.key(next);
+        loop {
+            match store.insert(next, key) {
+                Lookup::New => break,
+                Lookup::Seen(_) => return Visit::Seen,
+                Lookup::Full(growth) => {
+                    if !self.control.may_allocate(growth.bytes) {
+                        self.stopped = true;
+                        return Visit::Stopped;
+                    }
+                    store.grow(growth);
+                }
+                Lookup::Exhausted => {
+                    self.hit_limit(IncompleteReason::StateLimit);
+                    return Visit::Stopped;
+                }
+            }
+        }
+        self.quota -= 1;
+        self.tally.states += 1;
+        self.tally.max_depth = self.tally.max_depth.max(from_depth + 1);
+        match self.model.check_invariants(next) {
+            Ok(()) => Visit::New,
+            Err(failure) => Visit::Violating(trace::invariant_failure_kind(&self.info, failure)),
+        }
+    }
+
+    fn quota_chunk(&self) -> u64 {
+        match self.role {
+            Role::Alone => u64::MAX,
+            Role::Worker => QUOTA_CHUNK,
+        }
+    }
+
+    /// Stores the initial state (which needs no quota check beyond the first).
+    fn store(&mut self, state: &M::State, store: &mut impl Store<M::State>) -> bool {
+        if self.control.reserve_states(1) == 0 {
+            self.hit_limit(IncompleteReason::StateLimit);
+            return false;
+        }
+        let key = self.key(state);
+        loop {
+            match store.insert(state, key) {
+                Lookup::New | Lookup::Seen(_) => return true,
+                Lookup::Full(growth) => {
+                    if !self.control.may_allocate(growth.bytes) {
+                        self.stopped = true;
+                        return false;
+                    }
+                    store.grow(growth);
+                }
+                Lookup::Exhausted => {
+                    self.hit_limit(IncompleteReason::StateLimit);
+                    return false;
+                }
+            }
+        }
+    }
+
+    /// Appends the successors of `state` (at `depth`) to `arena` and says what to do with
+    /// them. At the depth limit they are dropped again (the search becomes incomplete unless
+    /// there were none).
+    pub(crate) fn expand(
+        &mut self,
+        state: &M::State,
+        depth: u32,
+        arena: &mut Vec<Successor<M::State>>,
+    ) -> Expansion {
+        self.tick();
+        let start = arena.len();
+        self.model.successors(state, arena);
+        if arena.len() == start {
+            let deadlock = self.options.deadlock_detection && !self.model.is_end_state(state);
+            return if deadlock {
+                Expansion::Deadlock
+            } else {
+                Expansion::Leaf
+            };
+        }
+        if self.options.max_depth.is_some_and(|max| depth >= max) {
+            arena.truncate(start);
+            self.hit_limit(IncompleteReason::DepthLimit);
+            return Expansion::Leaf;
+        }
+        Expansion::Explore
+    }
+
+    /// Counts a finding and keeps its counterexample while fewer than the configured number
+    /// are kept; `path` writes the transition ids from the initial state to it. Without
+    /// keep-going, the search stops here.
+    pub(crate) fn record(&mut self, kind: FindingKind, path: impl FnOnce(&mut Vec<TransitionId>)) {
+        if kind == FindingKind::Deadlock {
+            self.tally.deadlocks += 1;
+        } else {
+            self.tally.errors += 1;
+        }
+        if !self.tally.kinds.contains(&kind) {
+            self.tally.kinds.push(kind);
+        }
+        if self.keeps_next_trace() {
+            self.path.clear();
+            path(&mut self.path);
+            match trace::rebuild(self.model, &self.info, &self.path) {
+                Ok(found) => self.tally.findings.push(found),
+                // Only a nondeterministic model gets here: say so rather than panic.
+                Err(error) => self.tally.notes.push(format!(
+                    "the {kind} found at `{}` could not be rebuilt ({error}); \
+                     are the model's successors deterministic?",
+                    crate::replay::replay_string(&self.path)
+                )),
+            }
+            // Rebuilding a long trace takes time: look at the clock.
+            self.next_sync = self.work;
+        }
+        if self.options.keep_going.is_none() {
+            self.control.stop_at_finding();
+            self.stopped = true;
+        }
+    }
+
+    /// Notes that a limit was hit.
+    pub(crate) fn hit_limit(&mut self, reason: IncompleteReason) {
+        self.control.hit_limit(reason);
+        if reason.stops_search() {
+            self.stopped = true;
+        }
+    }
+
+    /// Asks the memory budget for an allocation of `bytes` (a frontier growing); false when
+    /// it would pass the memory limit, which stops the search.
+    pub(crate) fn may_allocate(&mut self, bytes: usize) -> bool {
+        let approved = self.control.may_allocate(bytes);
+        if !approved {
+            self.stopped = true;
+        }
+        approved
+    }
+
+    /// Makes room for `additional` more items in `vec`, doubling it, within the memory
+    /// budget; false (and the search stops) when the budget refuses.
+    pub(crate) fn reserve<T>(&mut self, vec: &mut Vec<T>, additional: usize) -> bool {
+        let needed = vec.len() + additional;
+        if needed <= vec.capacity() {
+            return true;
+        }
+        let capacity = needed.max(vec.capacity() * 2).max(16);
+        if !self.may_allocate(capacity * std::mem::size_of::<T>()) {
+            return false;
+        }
+        vec.reserve_exact(capacity - vec.len());
+        true
+    }
+
+    /// Ends the search of this, the only thread: the report (see [`finish`]).
+    pub(crate) fn finish(self, plan: Plan, seen: &dyn Footprint, links_bytes: usize) -> Report {
+        finish(
+            self.options,
+            self.control,
+            plan,
+            self.info,
+            self.tally,
+            seen,
+            links_bytes,
+        )
+    }
+
+    /// Counts one random walk (simulation only).
+    pub(crate) fn count_walk(&mut self, depth_reached: u32) {
+        self.tally.walks += 1;
+        self.tally.max_depth = self.tally.max_depth.max(depth_reached);
+    }
+
+    /// Counts a unit of work (an expansion, a visit, recomputing successors) and looks at
+    /// the clock when a stretch is done.
+    #[inline]
+    pub(crate) fn tick(&mut self) {
+        self.work += 1;
+        if self.work >= self.next_sync {
+            self.sync();
+        }
+    }
+
+    /// Looks at the clock and the shared control: time and memory limits, another thread's
+    /// stop, the progress line. The stretch of work until the next look adapts to the
+    /// model's speed.
+    pub(crate) fn sync(&mut self) {
+        let now = Instant::now();
+        let nanos = (now - self.last_sync).as_nanos();
+        self.stretch = if nanos > 2 * SYNC_TARGET_NANOS {
+            (self.stretch / 2).max(1)
+        } else if nanos < SYNC_TARGET_NANOS / 2 {
+            (self.stretch * 2).min(MAX_STRETCH)
+        } else {
+            self.stretch
+        };
+        self.last_sync = now;
+        self.next_sync = self.work + self.stretch;
+        let (states, transitions) = self.published;
+        self.control.publish(
+            self.tally.states - states,
+            self.tally.transitions - transitions,
+            self.tally.max_depth,
+        );
+        self.published = (self.tally.states, self.tally.transitions);
+        self.control.tick(now);
+        if self.control.is_stopped() {
+            self.stopped = true;
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! The end of every search: one function turns what the threads counted and found, and how
+//! the run ended, into the [`Report`].
+
+use std::sync::Arc;
+
+use crate::model::ModelInfo;
+use crate::report::{IncompleteReason, Report, Stats, Strategy, Verdict};
+use crate::seen::Footprint;
+
+use super::control::Control;
+use super::core::Tally;
+use super::memory;
+use super::plan::Plan;
+use super::Options;
+
+/// Writes the report. The verdict is the first finding, else the limit that cut the search
+/// (a lossy seen set counts as one), else verified.
+///
+/// `seen` is the seen set, for its memory and, if lossy, the chance that it missed a state;
+/// `links_bytes` what the frontier keeps per stored state beside it (parent links).
+pub(crate) fn finish(
+    options: &Options,
+    control: &Control,
+    plan: Plan,
+    info: Arc<ModelInfo>,
+    tally: Tally,
+    seen: &dyn Footprint,
+    links_bytes: usize,
+) -> Report {
+    let ending = control.ending();
+    let mut limit = ending.limit;
+    if plan.strategy == Strategy::Simulation && !control.is_stopped() {
+        // A depth limit only bounded walks; what a simulation lacks is coverage.
+        limit = Some(IncompleteReason::Simulation);
+    }
+    let mut omission_probability = None;
+    if let Some((reason, probability)) = seen.omission(tally.states) {
+        // A lossy seen set never lets a search say verified.
+        limit.get_or_insert(reason);
+        omission_probability = Some(probability);
+    }
+    let verdict = match (tally.kinds.first(), limit) {
+        (Some(&kind), _) => Verdict::Found(kind),
+        (None, Some(reason)) => Verdict::Incomplete { reason },
+        (None, None) => Verdict::Verified,
+    };
+    let stats = Stats {
+        states: tally.states,
+        transitions: tally.transitions,
+        errors: tally.errors,
+        deadlocks: tally.deadlocks,
+        max_depth: tally.max_depth,
+        elapsed: control.started.elapsed(),
+        seen_bytes: seen.bytes() + links_bytes,
+        peak_memory: memory::peak_resident(),
+        walks: tally.walks,
+        omission_probability,
+    };
+    Report {
+        info,
+        plan,
+        deadlock_detection: options.deadlock_detection,
+        verdict,
+        complete: !ending.at_finding && limit.is_none(),
+        incomplete: limit,
+        findings: tally.findings,
+        stats,
+        notes: tally.notes,
+    }
+}

@@ -1,0 +1,266 @@
+//! The plan: what a run will actually do, resolved once from the checker's options and the
+//! model, so that no option silently overrides another. Every combination of strategy,
+//! storage and threads either runs as asked (and the report and `--json` say so) or is
+//! refused with a [`ConfigError`] before anything runs.
+
+use std::fmt;
+
+use crate::model::Model;
+use crate::report::Strategy;
+use crate::seen::{Bitstate, Keying};
+
+use super::Options;
+
+/// The most threads a search may use; more is refused ([`ConfigError::Threads`]).
+pub const MAX_THREADS: usize = 256;
+
+/// The sizes of a bitstate array that [`Checker::bitstate`](crate::Checker::bitstate)
+/// accepts, as log2 of its bits: from 128 bytes to 128 GiB.
+pub const BITSTATE_LOG2_BITS: std::ops::RangeInclusive<u32> = 10..=40;
+
+/// The numbers of bits per state that bitstate hashing accepts.
+pub const BITSTATE_HASHES: std::ops::RangeInclusive<u32> = 1..=8;
+
+/// How the seen set stores states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Storage {
+    /// Every state exactly (as a 64-bit word when every state fits in one): the only
+    /// storage after which a search can say verified.
+    Exact,
+    /// Hash compaction: a 64-bit fingerprint per state. Two states with one fingerprint
+    /// are taken for one, so a search never says verified.
+    HashCompaction,
+    /// Bitstate hashing (supertrace): `hashes` bits per state in an array of
+    /// `2^log2_bits` bits. States may be taken for others; never verified.
+    Bitstate {
+        /// log2 of the array's size in bits.
+        log2_bits: u32,
+        /// Bits set per state.
+        hashes: u32,
+    },
+}
+
+impl Storage {
+    /// True when the storage may take a new state for a seen one.
+    pub fn is_lossy(self) -> bool {
+        self != Storage::Exact
+    }
+}
+
+impl fmt::Display for Storage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Storage::Exact => f.write_str("exact storage"),
+            Storage::HashCompaction => f.write_str("hash compaction"),
+            Storage::Bitstate { log2_bits, hashes } => {
+                write!(
+                    f,
+                    "bitstate hashing, 2^{log2_bits} bits, {hashes} per state"
+                )
+            }
+        }
+    }
+}
+
+/// What a run does, as resolved from the options: see [`Checker::plan`](crate::Checker::plan).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Plan {
+    /// The order of the search.
+    pub strategy: Strategy,
+    /// Threads searching (1 unless [`Strategy::Parallel`]).
+    pub threads: usize,
+    /// How states are stored, as they will be (hash compaction of states that fit in a word
+    /// stores them exactly).
+    pub storage: Storage,
+    /// The seen set's layout, in words: `64-bit words`, `states inline`...
+    pub layout: &'static str,
+    /// What the options did not say and the plan decided, printed in the report.
+    pub notes: Vec<String>,
+}
+
+impl Plan {
+    /// True when a complete search under this plan may say verified.
+    pub fn can_verify(&self) -> bool {
+        !self.storage.is_lossy() && self.strategy != Strategy::Simulation
+    }
+
+    /// `depth-first search`, `parallel search, 2 threads, hash compaction`...
+    pub fn describe(&self) -> String {
+        let mut text = self.strategy.describe().to_string();
+        if self.threads > 1 {
+            text.push_str(&format!(", {} threads", self.threads));
+        }
+        if self.storage.is_lossy() {
+            text.push_str(&format!(", {}", self.storage));
+        }
+        text
+    }
+
+    /// How the search keys its seen set.
+    pub(crate) fn keying(&self, words: bool) -> Keying {
+        match (words, self.storage) {
+            (true, _) => Keying::Word,
+            (false, Storage::Exact) => Keying::State,
+            (false, _) => Keying::Fingerprint,
+        }
+    }
+}
+
+/// A configuration that cannot run, found before anything runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The number of threads is 0 or above [`MAX_THREADS`].
+    Threads {
+        /// What was asked for.
+        threads: usize,
+    },
+    /// A bitstate array size outside [`BITSTATE_LOG2_BITS`].
+    BitstateSize {
+        /// What was asked for.
+        log2_bits: u32,
+    },
+    /// A number of bits per state outside [`BITSTATE_HASHES`].
+    BitstateHashes {
+        /// What was asked for.
+        hashes: u32,
+    },
+    /// The bitstate array alone would pass the memory limit.
+    BitstateMemory {
+        /// The array's size.
+        bytes: u64,
+        /// The memory limit.
+        limit: usize,
+    },
+    /// Two options that do not go together.
+    Unsupported {
+        /// What was asked for.
+        combination: &'static str,
+        /// Why it cannot run, and what to do instead.
+        reason: &'static str,
+    },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::Threads { threads } => write!(
+                f,
+                "{threads} threads: a search runs on 1 to {MAX_THREADS} threads"
+            ),
+            ConfigError::BitstateSize { log2_bits } => write!(
+                f,
+                "a bitstate array of 2^{log2_bits} bits: the size must be 2^{} to 2^{} bits",
+                BITSTATE_LOG2_BITS.start(),
+                BITSTATE_LOG2_BITS.end()
+            ),
+            ConfigError::BitstateHashes { hashes } => write!(
+                f,
+                "{hashes} bits per state for bitstate hashing: it takes {} to {}",
+                BITSTATE_HASHES.start(),
+                BITSTATE_HASHES.end()
+            ),
+            ConfigError::BitstateMemory { bytes, limit } => write!(
+                f,
+                "a bitstate array of {} does not fit the memory limit of {}",
+                crate::render::Bytes(*bytes as usize),
+                crate::render::Bytes(*limit)
+            ),
+            ConfigError::Unsupported {
+                combination,
+                reason,
+            } => write!(f, "{combination} is not supported: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Resolves the plan of an exhaustive search (`simulation` false) or a simulation.
+pub(crate) fn resolve<M: Model>(
+    model: &M,
+    options: &Options,
+    simulation: bool,
+) -> Result<Plan, ConfigError> {
+    if options.threads == 0 || options.threads > MAX_THREADS {
+        return Err(ConfigError::Threads {
+            threads: options.threads,
+        });
+    }
+    if let Storage::Bitstate { log2_bits, hashes } = options.storage {
+        if !BITSTATE_LOG2_BITS.contains(&log2_bits) {
+            return Err(ConfigError::BitstateSize { log2_bits });
+        }
+        if !BITSTATE_HASHES.contains(&hashes) {
+            return Err(ConfigError::BitstateHashes { hashes });
+        }
+        let bytes = Bitstate::bytes_for(log2_bits);
+        if let Some(limit) = options.memory_limit {
+            if bytes > limit as u64 {
+                return Err(ConfigError::BitstateMemory { bytes, limit });
+            }
+        }
+    }
+    let words = model.state_word(&model.initial_state()).is_some();
+    let mut notes = Vec::new();
+    let strategy = if simulation {
+        if options.threads > 1 {
+            return Err(ConfigError::Unsupported {
+                combination: "a random simulation on several threads",
+                reason: "walks run on one thread; drop `threads`",
+            });
+        }
+        if options.storage.is_lossy() {
+            return Err(ConfigError::Unsupported {
+                combination: "a random simulation with hash compaction or bitstate hashing",
+                reason: "a simulation stores states only to count them; drop the storage option",
+            });
+        }
+        Strategy::Simulation
+    } else if options.threads > 1 {
+        if options.strategy == Strategy::BreadthFirst {
+            return Err(ConfigError::Unsupported {
+                combination: "breadth-first search on several threads",
+                reason: "the parallel search expands states in no fixed order, so its \
+                         counterexamples are not shortest; drop `threads` for shortest \
+                         counterexamples, or `bfs` for speed",
+            });
+        }
+        Strategy::Parallel
+    } else {
+        options.strategy
+    };
+    let mut storage = options.storage;
+    if storage == Storage::HashCompaction && words {
+        storage = Storage::Exact;
+        notes.push(
+            "hash compaction asked for, but every state fits in a 64-bit word: states are \
+             stored exactly, in as little memory as their fingerprints would take"
+                .to_string(),
+        );
+    }
+    let layout = match (strategy, storage, words) {
+        (_, Storage::Bitstate { .. }, _) => "bits of a bit array",
+        (_, Storage::HashCompaction, _) => "64-bit fingerprints",
+        (Strategy::BreadthFirst, _, _) => "states in discovery order, with 4-byte parent links",
+        (_, _, true) => "64-bit words",
+        (Strategy::Parallel, _, false) => "states inline, in 64 locked shards",
+        (_, _, false) => "states inline",
+    };
+    if strategy == Strategy::BreadthFirst && storage.is_lossy() {
+        notes.push(
+            "the breadth-first queue holds one level of states at a time; the seen set \
+             keeps no states, and counterexamples are rebuilt from 8-byte parent links"
+                .to_string(),
+        );
+    }
+    Ok(Plan {
+        strategy,
+        threads: options.threads,
+        storage,
+        layout,
+        notes,
+    })
+}

@@ -1,0 +1,140 @@
+//! A report as people read it: the headline (system, verdict, how the search ran), every
+//! kept counterexample, the notes, and the statistics line.
+
+use std::fmt;
+
+use super::{Bytes, Counted, Thousands};
+use crate::report::{IncompleteReason, Report, Stats, Strategy, Verdict};
+use crate::trace::Counterexample;
+
+/// Depth-first counterexamples longer than this get a note suggesting breadth-first search.
+const LONG_TRACE: usize = 100;
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Verified => f.write_str("verified"),
+            Verdict::Found(kind) => write!(f, "{kind}"),
+            Verdict::Incomplete { reason } => {
+                write!(f, "not verified ({})", reason.describe())
+            }
+        }
+    }
+}
+
+impl fmt::Display for Stats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.walks > 0 {
+            write!(f, "walks: {}, ", Thousands(self.walks))?;
+        }
+        write!(
+            f,
+            "states: {}, transitions: {}, errors: {}, deadlocks: {}, max depth: {}, \
+             {:.3} s, {} states/s, seen set: {}",
+            Thousands(self.states),
+            Thousands(self.transitions),
+            Thousands(self.errors),
+            Thousands(self.deadlocks),
+            Thousands(u64::from(self.max_depth)),
+            self.elapsed.as_secs_f64(),
+            Thousands(self.states_per_sec() as u64),
+            Bytes(self.seen_bytes),
+        )?;
+        if let Some(peak) = self.peak_memory {
+            write!(f, ", peak memory: {}", Bytes(peak))?;
+        }
+        Ok(())
+    }
+}
+
+/// The first line: the name, what the verdict means, and how the search ran.
+fn fmt_headline(report: &Report, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let how = report.plan().describe();
+    let stats = report.stats();
+    let states = Thousands(stats.states);
+    let nothing = if report.deadlock_detection() {
+        "no error and no deadlock"
+    } else {
+        "no error (deadlock detection off)"
+    };
+    write!(f, "{}: ", report.name())?;
+    match report.verdict() {
+        Verdict::Verified => write!(
+            f,
+            "verified: {nothing} in all {states} reachable states ({how})"
+        ),
+        Verdict::Found(kind) => {
+            write!(f, "{kind} found ({how})")?;
+            if report.is_complete() {
+                write!(
+                    f,
+                    "; all {states} reachable states explored: {}, {}",
+                    Counted(stats.errors, "error"),
+                    Counted(stats.deadlocks, "deadlock")
+                )?;
+            }
+            Ok(())
+        }
+        Verdict::Incomplete {
+            reason: IncompleteReason::Simulation,
+        } => write!(
+            f,
+            "{nothing} found in {} random walks ({} steps, {states} distinct states); \
+             not verified",
+            Thousands(stats.walks),
+            Thousands(stats.transitions)
+        ),
+        Verdict::Incomplete { reason } => {
+            write!(f, "{nothing} found in {states} states ({how}")?;
+            // A lossy storage is its own reason, already named by the plan.
+            let storage_reason = matches!(
+                reason,
+                IncompleteReason::HashCompaction | IncompleteReason::Bitstate
+            );
+            if !storage_reason {
+                write!(f, "; {}", reason.describe())?;
+            }
+            if let Some(p) = stats.omission_probability {
+                write!(f, "; probability that a state was missed ≈ {p:.1e}")?;
+            }
+            write!(f, "); not verified")
+        }
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt_headline(self, f)?;
+        writeln!(f)?;
+        if let (Verdict::Found(_), Some(reason)) = (self.verdict(), self.incomplete_reason()) {
+            writeln!(f, "(the search was also cut short: {})", reason.describe())?;
+        }
+        let findings = self.findings();
+        for (number, finding) in findings.iter().enumerate() {
+            writeln!(f)?;
+            write!(f, "{}. {finding}", number + 1)?;
+        }
+        let counted = self.errors() + self.deadlocks();
+        let kept = findings.len() as u64;
+        if counted > kept && kept > 0 {
+            writeln!(
+                f,
+                "\n({} more counted but not kept)",
+                Counted(counted - kept, "finding")
+            )?;
+        }
+        for note in self.plan().notes.iter().chain(self.notes()) {
+            writeln!(f, "note: {note}")?;
+        }
+        let longest = findings.iter().map(Counterexample::len).max().unwrap_or(0);
+        if self.strategy() == Strategy::DepthFirst && longest > LONG_TRACE {
+            writeln!(
+                f,
+                "note: depth-first counterexamples follow the search's path and can be long; \
+                 breadth-first search (`.bfs()`) finds a shortest one"
+            )?;
+        }
+        writeln!(f)?;
+        write!(f, "{}", self.stats())
+    }
+}
