@@ -54,7 +54,7 @@ fn fast_models_stop_at_the_limit() {
 #[test]
 fn slow_steps_stop_at_the_limit() {
     let limit = Duration::from_millis(700);
-    let slow = || Slow(info("Slow"), Duration::from_millis(25));
+    let slow = || Slow(Narrow(info("Slow")), Duration::from_millis(25));
     check("slow, depth-first", Checker::new(slow()), limit);
     check("slow, breadth-first", Checker::new(slow()).bfs(), limit);
     check("slow, 2 threads", Checker::new(slow()).threads(2), limit);

@@ -19,13 +19,11 @@ use std::mem::size_of;
 
 use crate::model::{Model, Outcome, Successor, TransitionId};
 use crate::report::{IncompleteReason, Report};
-use crate::seen::{Footprint, IndexedStates, Keying, StateIndex, Store, WordTable};
+use crate::seen::{Footprint, IndexedStates, StateIndex, Store, WordTable};
 use crate::trace::FindingKind;
 
-use super::control::Control;
-use super::core::{Expansion, Role, Stepper, Visit};
-use super::plan::{Plan, Storage};
-use super::Options;
+use super::core::{Role, Run, Stepper, Visit};
+use super::plan::Storage;
 
 /// An error found while expanding the current level, recorded when the level is done:
 /// the step `transition` from the state numbered `from` faulted or reached a violating state.
@@ -36,31 +34,21 @@ struct Pending {
 }
 
 /// Runs a breadth-first search with the seen set the plan asks for.
-pub(crate) fn run<M: Model>(model: &M, options: &Options, control: &Control, plan: Plan) -> Report {
-    let words = model.state_word(&model.initial_state()).is_some();
-    let keying = plan.keying(words);
-    match plan.storage {
-        Storage::Exact => exact(model, options, control, plan, keying),
-        Storage::HashCompaction => {
-            let seen = WordTable::new(0, true);
-            lossy(model, options, control, plan, keying, seen)
-        }
+pub(crate) fn run<M: Model>(run: Run<'_, M>) -> Report {
+    match run.plan.storage {
+        Storage::Exact => exact(run),
+        Storage::HashCompaction => lossy(run, WordTable::new(0, true)),
         Storage::Bitstate { log2_bits, hashes } => {
-            let seen = super::dfs::allocate_bitstate(control, log2_bits, hashes);
-            lossy(model, options, control, plan, keying, seen)
+            let bits = super::dfs::allocate_bitstate(run.control, log2_bits, hashes);
+            lossy(run, bits)
         }
     }
 }
 
 /// Breadth-first search over states stored exactly, in discovery order.
-fn exact<M: Model>(
-    model: &M,
-    options: &Options,
-    control: &Control,
-    plan: Plan,
-    keying: Keying,
-) -> Report {
-    let mut stepper = Stepper::new(model, options, control, keying, Role::Alone);
+fn exact<M: Model>(run: Run<'_, M>) -> Report {
+    let model = run.model;
+    let mut stepper = run.stepper(Role::Alone);
     let mut seen: IndexedStates<M::State> = IndexedStates::new();
     // The index of the state each stored state was first reached from.
     let mut links: Vec<StateIndex> = Vec::new();
@@ -97,13 +85,10 @@ fn exact<M: Model>(
         }
         let state = seen.get(index).clone();
         arena.clear();
-        match stepper.expand(&state, depth, &mut arena) {
-            Expansion::Explore => {}
-            Expansion::Leaf => continue,
-            Expansion::Deadlock => {
-                stepper.record(FindingKind::Deadlock, |out| path(&seen, &links, index, out));
-                continue;
-            }
+        if !stepper.expand(&state, depth, &mut arena, |out| {
+            path(&seen, &links, index, out)
+        }) {
+            continue;
         }
         if !stepper.reserve(&mut links, arena.len()) {
             break;
@@ -133,25 +118,18 @@ fn exact<M: Model>(
         }
     }
     // Errors of the last level, or of a level cut short by a limit, were found all the same.
-    if !control.ending().at_finding {
+    if !run.control.ending().at_finding {
         record_pending(&mut stepper, &mut pending, |from, out| {
             path(&seen, &links, from, out)
         });
     }
     let links_bytes = links.capacity() * size_of::<StateIndex>();
-    stepper.finish(plan, &seen, links_bytes)
+    stepper.finish(run.plan, &seen, links_bytes)
 }
 
 /// Breadth-first search over a lossy seen set, one level of states in memory at a time.
-fn lossy<M: Model, T: Store<M::State> + Footprint>(
-    model: &M,
-    options: &Options,
-    control: &Control,
-    plan: Plan,
-    keying: Keying,
-    mut seen: T,
-) -> Report {
-    let mut stepper = Stepper::new(model, options, control, keying, Role::Alone);
+fn lossy<M: Model, T: Store<M::State> + Footprint>(run: Run<'_, M>, mut seen: T) -> Report {
+    let mut stepper = run.stepper(Role::Alone);
     // Each stored state's parent number and the transition from it, by state number.
     let mut links: Vec<(StateIndex, TransitionId)> = Vec::new();
     let mut level: Vec<(M::State, StateIndex)> = Vec::new();
@@ -169,15 +147,10 @@ fn lossy<M: Model, T: Store<M::State> + Footprint>(
                 break;
             }
             arena.clear();
-            match stepper.expand(&state, depth, &mut arena) {
-                Expansion::Explore => {}
-                Expansion::Leaf => continue,
-                Expansion::Deadlock => {
-                    stepper.record(FindingKind::Deadlock, |out| {
-                        linked_path(&links, number, out)
-                    });
-                    continue;
-                }
+            if !stepper.expand(&state, depth, &mut arena, |out| {
+                linked_path(&links, number, out)
+            }) {
+                continue;
             }
             if !stepper.reserve(&mut links, arena.len())
                 || !stepper.reserve(&mut next_level, arena.len())
@@ -210,7 +183,7 @@ fn lossy<M: Model, T: Store<M::State> + Footprint>(
                 }
             }
         }
-        if !control.ending().at_finding {
+        if !run.control.ending().at_finding {
             record_pending(&mut stepper, &mut pending, |from, out| {
                 linked_path(&links, from, out)
             });
@@ -220,7 +193,7 @@ fn lossy<M: Model, T: Store<M::State> + Footprint>(
         depth += 1;
     }
     let links_bytes = links.capacity() * size_of::<(StateIndex, TransitionId)>();
-    stepper.finish(plan, &seen, links_bytes)
+    stepper.finish(run.plan, &seen, links_bytes)
 }
 
 /// Records the errors found while expanding the level just finished, in discovery order;

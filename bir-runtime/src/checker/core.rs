@@ -43,18 +43,6 @@ pub(crate) enum Visit {
     Stopped,
 }
 
-/// What expanding a state found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Expansion {
-    /// Its successors were appended to the arena: explore them.
-    Explore,
-    /// Nothing to explore: a valid end state, a deadlock with detection off, or a state at
-    /// the depth limit.
-    Leaf,
-    /// A deadlock for the frontier to record.
-    Deadlock,
-}
-
 /// What one search thread counted and found.
 #[derive(Debug, Default)]
 pub(crate) struct Tally {
@@ -87,6 +75,41 @@ impl Tally {
             }
         }
         self.notes.extend(other.notes);
+    }
+}
+
+/// What every frontier of one run is given: the model, the options, the shared control,
+/// the plan, and how the seen set is keyed.
+pub(crate) struct Run<'a, M: Model> {
+    pub(crate) model: &'a M,
+    pub(crate) options: &'a Options,
+    pub(crate) control: &'a Control,
+    pub(crate) plan: Plan,
+    pub(crate) keying: Keying,
+}
+
+impl<'a, M: Model> Run<'a, M> {
+    /// The run of `plan`.
+    pub(crate) fn new(
+        model: &'a M,
+        options: &'a Options,
+        control: &'a Control,
+        plan: Plan,
+    ) -> Self {
+        let words = model.state_word(&model.initial_state()).is_some();
+        let keying = plan.keying(words);
+        Run {
+            model,
+            options,
+            control,
+            plan,
+            keying,
+        }
+    }
+
+    /// A stepper for one thread of this run.
+    pub(crate) fn stepper(&self, role: Role) -> Stepper<'a, M> {
+        Stepper::new(self.model, self.options, self.control, self.keying, role)
     }
 }
 
@@ -305,32 +328,33 @@ impl<'a, M: Model> Stepper<'a, M> {
         }
     }
 
-    /// Appends the successors of `state` (at `depth`) to `arena` and says what to do with
-    /// them. At the depth limit they are dropped again (the search becomes incomplete unless
-    /// there were none).
+    /// Appends the successors of `state` (at `depth`) to `arena`; true when there are some
+    /// to explore. A state without any is a deadlock (recorded, with the transitions of
+    /// `path` to it), a valid end state, or a deadlock with detection off. At the depth
+    /// limit the successors are dropped again (the search becomes incomplete unless there
+    /// were none).
     pub(crate) fn expand(
         &mut self,
         state: &M::State,
         depth: u32,
         arena: &mut Vec<Successor<M::State>>,
-    ) -> Expansion {
+        path: impl FnOnce(&mut Vec<TransitionId>),
+    ) -> bool {
         self.tick();
         let start = arena.len();
         self.model.successors(state, arena);
         if arena.len() == start {
-            let deadlock = self.options.deadlock_detection && !self.model.is_end_state(state);
-            return if deadlock {
-                Expansion::Deadlock
-            } else {
-                Expansion::Leaf
-            };
+            if self.options.deadlock_detection && !self.model.is_end_state(state) {
+                self.record(FindingKind::Deadlock, path);
+            }
+            return false;
         }
         if self.options.max_depth.is_some_and(|max| depth >= max) {
             arena.truncate(start);
             self.hit_limit(IncompleteReason::DepthLimit);
-            return Expansion::Leaf;
+            return false;
         }
-        Expansion::Explore
+        true
     }
 
     /// Counts a finding and keeps its counterexample while fewer than the configured number

@@ -23,12 +23,10 @@
 use crate::model::{Model, Outcome, Successor, TransitionId};
 use crate::report::Report;
 use crate::seen::{Bitstate, Footprint, Keying, StateTable, Store, WordTable};
-use crate::trace::FindingKind;
 
 use super::control::Control;
-use super::core::{Expansion, Role, Stepper, Visit};
-use super::plan::{Plan, Storage};
-use super::Options;
+use super::core::{Role, Run, Stepper, Visit};
+use super::plan::Storage;
 
 /// The depth-first frontier: the current path and the successors of its top state.
 struct Dfs<'a, M: Model> {
@@ -46,26 +44,15 @@ struct Dfs<'a, M: Model> {
 }
 
 /// Runs a depth-first search with the seen set the plan asks for.
-pub(crate) fn run<M: Model>(model: &M, options: &Options, control: &Control, plan: Plan) -> Report {
-    let words = model.state_word(&model.initial_state()).is_some();
-    let keying = plan.keying(words);
-    match (plan.storage, keying) {
+pub(crate) fn run<M: Model>(run: Run<'_, M>) -> Report {
+    match (run.plan.storage, run.keying) {
         (Storage::Bitstate { log2_bits, hashes }, _) => {
-            let bits = allocate_bitstate(control, log2_bits, hashes);
-            search(model, options, control, plan, keying, bits)
+            let bits = allocate_bitstate(run.control, log2_bits, hashes);
+            search(run, bits)
         }
-        (_, Keying::Word | Keying::Fingerprint) => {
-            let lossy = keying == Keying::Fingerprint;
-            search(
-                model,
-                options,
-                control,
-                plan,
-                keying,
-                WordTable::new(0, lossy),
-            )
-        }
-        (_, Keying::State) => search(model, options, control, plan, keying, StateTable::new()),
+        (_, Keying::Word) => search(run, WordTable::new(0, false)),
+        (_, Keying::Fingerprint) => search(run, WordTable::new(0, true)),
+        (_, Keying::State) => search(run, StateTable::new()),
     }
 }
 
@@ -80,17 +67,10 @@ pub(crate) fn allocate_bitstate(control: &Control, log2_bits: u32, hashes: u32) 
 }
 
 /// The search over a seen set.
-fn search<M: Model, T: Store<M::State> + Footprint>(
-    model: &M,
-    options: &Options,
-    control: &Control,
-    plan: Plan,
-    keying: Keying,
-    mut seen: T,
-) -> Report {
+fn search<M: Model, T: Store<M::State> + Footprint>(run: Run<'_, M>, mut seen: T) -> Report {
     let mut dfs = Dfs {
-        model,
-        stepper: Stepper::new(model, options, control, keying, Role::Alone),
+        model: run.model,
+        stepper: run.stepper(Role::Alone),
         stack: Vec::new(),
         successors: Vec::new(),
         next: 0,
@@ -121,7 +101,7 @@ fn search<M: Model, T: Store<M::State> + Footprint>(
             Visit::Seen | Visit::Stopped => {}
         }
     }
-    dfs.stepper.finish(plan, &seen, 0)
+    dfs.stepper.finish(run.plan, &seen, 0)
 }
 
 impl<M: Model> Dfs<'_, M> {
@@ -135,24 +115,19 @@ impl<M: Model> Dfs<'_, M> {
     ) {
         let depth = self.stack.len() as u32;
         self.scratch.clear();
-        match self.stepper.expand(&state, depth, &mut self.scratch) {
-            Expansion::Explore => {
-                if !self.stepper.reserve(&mut self.stack, 1) {
-                    return;
-                }
-                self.stack.push(state);
-                std::mem::swap(&mut self.successors, &mut self.scratch);
-                self.next = 0;
-                self.stepper.prefetch(&self.successors, seen);
-            }
-            Expansion::Deadlock => {
-                let (model, stack) = (self.model, &self.stack);
-                self.stepper.record(FindingKind::Deadlock, |path| {
-                    path_to_top(model, stack, via, path)
-                });
-            }
-            Expansion::Leaf => {}
+        let (model, stack) = (self.model, &self.stack);
+        let explore = self
+            .stepper
+            .expand(&state, depth, &mut self.scratch, |path| {
+                path_to_top(model, stack, via, path)
+            });
+        if !explore || !self.stepper.reserve(&mut self.stack, 1) {
+            return;
         }
+        self.stack.push(state);
+        std::mem::swap(&mut self.successors, &mut self.scratch);
+        self.next = 0;
+        self.stepper.prefetch(&self.successors, seen);
     }
 
     /// Pops the finished top state and resumes its parent after the successor that led to it.

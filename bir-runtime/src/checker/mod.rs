@@ -29,6 +29,7 @@ use crate::trace::{self, Counterexample};
 
 pub use plan::{ConfigError, Plan, Storage, BITSTATE_HASHES, BITSTATE_LOG2_BITS, MAX_THREADS};
 
+use self::core::Run;
 use control::Control;
 use simulation::Walks;
 
@@ -275,11 +276,11 @@ impl<M: Model> Checker<M> {
         let options = self.options.with_default_memory_limit();
         let plan = plan::resolve(&self.model, &options, false)?;
         let control = Control::new(&self.model.info().name, &options, plan.threads);
-        let model = &self.model;
-        Ok(match plan.strategy {
-            Strategy::Parallel => parallel::run(model, &options, &control, plan),
-            Strategy::BreadthFirst => bfs::run(model, &options, &control, plan),
-            _ => dfs::run(model, &options, &control, plan),
+        let run = Run::new(&self.model, &options, &control, plan);
+        Ok(match run.plan.strategy {
+            Strategy::Parallel => parallel::run(run),
+            Strategy::BreadthFirst => bfs::run(run),
+            _ => dfs::run(run),
         })
     }
 
@@ -308,7 +309,7 @@ impl<M: Model> Checker<M> {
             max_steps,
             seed,
         };
-        simulation::run(&self.model, &options, &control, plan, walks)
+        simulation::run(Run::new(&self.model, &options, &control, plan), walks)
     }
 
     /// Re-executes a replay string (as printed in reports and returned by

@@ -19,12 +19,11 @@ use std::time::Instant;
 use crate::model::{Model, Outcome, Successor};
 use crate::report::{Report, Verdict};
 use crate::seen::{lock, Keying, ShardedStates, SharedStore, SharedWords, Store};
-use crate::trace::FindingKind;
 
 use super::control::Control;
-use super::core::{Expansion, Role, Stepper, Tally, Visit};
+use super::core::{Role, Run, Stepper, Tally, Visit};
 use super::finish::finish;
-use super::plan::{self, Plan, Storage};
+use super::plan::{self, Storage};
 use super::{dfs, Options};
 
 /// States a thread expands between two looks at the shared state (stop flag, limits, table
@@ -32,26 +31,15 @@ use super::{dfs, Options};
 const BATCH: usize = 64;
 
 /// Runs a parallel search with the shared seen set the plan asks for.
-pub(crate) fn run<M: Model>(model: &M, options: &Options, control: &Control, plan: Plan) -> Report {
-    let words = model.state_word(&model.initial_state()).is_some();
-    let keying = plan.keying(words);
-    match (plan.storage, keying) {
+pub(crate) fn run<M: Model>(run: Run<'_, M>) -> Report {
+    match (run.plan.storage, run.keying) {
         (Storage::Bitstate { log2_bits, hashes }, _) => {
-            let bits = dfs::allocate_bitstate(control, log2_bits, hashes);
-            search(model, options, control, plan, keying, bits)
+            let bits = dfs::allocate_bitstate(run.control, log2_bits, hashes);
+            search(run, bits)
         }
-        (_, Keying::Word | Keying::Fingerprint) => {
-            let lossy = keying == Keying::Fingerprint;
-            search(
-                model,
-                options,
-                control,
-                plan,
-                keying,
-                SharedWords::new(0, lossy),
-            )
-        }
-        (_, Keying::State) => search(model, options, control, plan, keying, ShardedStates::new()),
+        (_, Keying::Word) => search(run, SharedWords::new(0, false)),
+        (_, Keying::Fingerprint) => search(run, SharedWords::new(0, true)),
+        (_, Keying::State) => search(run, ShardedStates::new()),
     }
 }
 
@@ -108,20 +96,20 @@ impl<S> Pool<S> {
 }
 
 /// The parallel search over a shared seen set.
-fn search<M: Model, T: SharedStore<M::State>>(
-    model: &M,
-    options: &Options,
-    control: &Control,
-    plan: Plan,
-    keying: Keying,
-    seen: T,
-) -> Report {
+fn search<M: Model, T: SharedStore<M::State>>(run: Run<'_, M>, seen: T) -> Report {
+    let Run {
+        model,
+        options,
+        control,
+        ref plan,
+        ..
+    } = run;
     let pool = Pool {
         work: Mutex::new(Vec::new()),
         busy: AtomicUsize::new(plan.threads),
         threads: plan.threads,
     };
-    let mut first = Stepper::new(model, options, control, keying, Role::Worker);
+    let mut first = run.stepper(Role::Worker);
     let mut handle = seen.handle();
     if let Some(initial) = first.start(&mut handle) {
         lock(&pool.work).push((initial, 0));
@@ -132,7 +120,7 @@ fn search<M: Model, T: SharedStore<M::State>>(
     let mut tally = first.tally;
     let tallies: Vec<Tally> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..plan.threads)
-            .map(|_| scope.spawn(|| work(model, options, control, keying, &seen, &pool)))
+            .map(|_| scope.spawn(|| work(run.stepper(Role::Worker), &seen, &pool, control)))
             .collect();
         workers
             .into_iter()
@@ -146,6 +134,7 @@ fn search<M: Model, T: SharedStore<M::State>>(
     for other in tallies {
         tally.merge(other);
     }
+    let plan = run.plan;
     let wants_trace = options.keep_going != Some(0);
     if tally.kinds.is_empty() || !(wants_trace || tally.kinds.len() > 1) {
         return finish(options, control, plan, info, tally, &seen, 0);
@@ -196,7 +185,7 @@ fn sequential_first_finding<M: Model>(model: &M, options: &Options, control: &Co
     match plan::resolve(model, &options, false) {
         Ok(plan) => {
             let control = Control::new(&model.info().name, &options, 1);
-            dfs::run(model, &options, &control, plan)
+            dfs::run(Run::new(model, &options, &control, plan))
         }
         // The parallel plan resolved, and the sequential one only drops threads.
         Err(error) => unreachable!("a sequential plan follows from a parallel one: {error}"),
@@ -205,14 +194,11 @@ fn sequential_first_finding<M: Model>(model: &M, options: &Options, control: &Co
 
 /// One thread's loop: expand batches of states from its own stack until the search ends.
 fn work<M: Model, T: SharedStore<M::State>>(
-    model: &M,
-    options: &Options,
-    control: &Control,
-    keying: Keying,
+    mut stepper: Stepper<'_, M>,
     seen: &T,
     pool: &Pool<M::State>,
+    control: &Control,
 ) -> Tally {
-    let mut stepper = Stepper::new(model, options, control, keying, Role::Worker);
     let mut store = seen.handle();
     let mut stack: Vec<(M::State, u32)> = Vec::new();
     let mut arena: Vec<Successor<M::State>> = Vec::new();
@@ -225,13 +211,9 @@ fn work<M: Model, T: SharedStore<M::State>>(
                 break;
             };
             arena.clear();
-            match stepper.expand(&state, depth, &mut arena) {
-                Expansion::Explore => {}
-                Expansion::Leaf => continue,
-                Expansion::Deadlock => {
-                    stepper.record(FindingKind::Deadlock, |_| {});
-                    continue;
-                }
+            // No path is known here: the trace comes from a sequential search.
+            if !stepper.expand(&state, depth, &mut arena, |_| {}) {
+                continue;
             }
             if !stepper.reserve(&mut stack, arena.len()) {
                 break;

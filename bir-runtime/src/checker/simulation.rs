@@ -10,12 +10,9 @@
 use crate::model::{Model, Outcome, Successor, TransitionId};
 use crate::report::Report;
 use crate::seen::{Keying, StateTable};
-use crate::trace::{self, FindingKind};
+use crate::trace;
 
-use super::control::Control;
-use super::core::{Expansion, Role, Stepper, Visit};
-use super::plan::Plan;
-use super::Options;
+use super::core::{Role, Run, Stepper, Visit};
 
 /// The splitmix64 generator: tiny, fast, and good enough to pick transitions. Its output is
 /// fixed by the seed on every platform, so a simulation is reproducible.
@@ -57,14 +54,9 @@ pub(crate) struct Walks {
 }
 
 /// Runs the random walks.
-pub(crate) fn run<M: Model>(
-    model: &M,
-    options: &Options,
-    control: &Control,
-    plan: Plan,
-    walks: Walks,
-) -> Report {
-    let mut stepper = Stepper::new(model, options, control, Keying::State, Role::Alone);
+pub(crate) fn run<M: Model>(run: Run<'_, M>, walks: Walks) -> Report {
+    let model = run.model;
+    let mut stepper = Stepper::new(model, run.options, run.control, Keying::State, Role::Alone);
     let mut seen: StateTable<M::State> = StateTable::new();
     let initial = stepper.start(&mut seen);
     let mut rng = SplitMix64::new(walks.seed);
@@ -82,13 +74,8 @@ pub(crate) fn run<M: Model>(
         while (walk.len() as u64) < u64::from(walks.max_steps) && !stepper.is_stopped() {
             let depth = walk.len() as u32;
             arena.clear();
-            match stepper.expand(&state, depth, &mut arena) {
-                Expansion::Explore => {}
-                Expansion::Leaf => break,
-                Expansion::Deadlock => {
-                    stepper.record(FindingKind::Deadlock, |path| path.extend(&walk));
-                    break;
-                }
+            if !stepper.expand(&state, depth, &mut arena, |path| path.extend(&walk)) {
+                break;
             }
             let successor = arena.swap_remove(rng.below(arena.len()));
             let transition = successor.transition;
@@ -117,7 +104,7 @@ pub(crate) fn run<M: Model>(
         }
         stepper.count_walk(walk.len() as u32);
     }
-    stepper.finish(plan, &seen, 0)
+    stepper.finish(run.plan, &seen, 0)
 }
 
 #[cfg(test)]

@@ -52,9 +52,7 @@ pub(crate) struct StateTable<S> {
 impl<S> StateTable<S> {
     /// An empty set.
     pub(crate) fn new() -> Self {
-        StateTable {
-            tables: segments(),
-        }
+        StateTable { tables: segments() }
     }
 }
 
@@ -194,7 +192,9 @@ impl<S> ShardedStates<S> {
     /// An empty set.
     pub(crate) fn new() -> Self {
         ShardedStates {
-            shards: (0..SEGMENTS).map(|_| Mutex::new(HashTable::new())).collect(),
+            shards: (0..SEGMENTS)
+                .map(|_| Mutex::new(HashTable::new()))
+                .collect(),
         }
     }
 }

@@ -113,33 +113,32 @@ impl Model for Wide {
     }
 }
 
-/// A model whose every step takes `step` of wall time (a slow guard, say).
-pub struct Slow(pub ModelInfo, pub Duration);
+/// A model whose every expansion takes `step` of wall time (a slow guard, say).
+pub struct Slow<M>(pub M, pub Duration);
 
-impl Model for Slow {
-    type State = u64;
+impl<M: Model> Model for Slow<M> {
+    type State = M::State;
 
     fn info(&self) -> &ModelInfo {
-        &self.0
+        self.0.info()
     }
-    fn initial_state(&self) -> u64 {
-        0
+    fn initial_state(&self) -> M::State {
+        self.0.initial_state()
     }
-    fn successors(&self, &x: &u64, out: &mut Vec<Successor<u64>>) {
+    fn successors(&self, state: &M::State, out: &mut Vec<Successor<M::State>>) {
         std::thread::sleep(self.1);
-        Narrow(self.0.clone()).successors(&x, out);
+        self.0.successors(state, out);
     }
-    fn check_invariants(&self, _: &u64) -> Result<(), InvariantFailure> {
-        Ok(())
+    fn check_invariants(&self, state: &M::State) -> Result<(), InvariantFailure> {
+        self.0.check_invariants(state)
     }
-    fn is_end_state(&self, _: &u64) -> bool {
-        false
+    fn is_end_state(&self, state: &M::State) -> bool {
+        self.0.is_end_state(state)
     }
-    fn state_word(&self, &x: &u64) -> Option<u64> {
-        Some(x)
+    fn state_word(&self, state: &M::State) -> Option<u64> {
+        self.0.state_word(state)
     }
-    fn decode(&self, &x: &u64, values: &mut Vec<i64>) {
-        values.clear();
-        values.push(x as i64);
+    fn decode(&self, state: &M::State, values: &mut Vec<i64>) {
+        self.0.decode(state, values);
     }
 }
