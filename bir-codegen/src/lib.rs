@@ -14,6 +14,7 @@ mod fallback;
 pub mod ir;
 mod kw;
 pub mod layout;
+pub mod ltl;
 mod lower;
 pub mod parse;
 mod print;
