@@ -134,6 +134,7 @@
 
 mod checker;
 pub mod model;
+mod property;
 mod render;
 mod replay;
 mod report;
@@ -151,7 +152,10 @@ pub use checker::{
 };
 pub use model::{
     Fault, FaultKind, FaultSite, InvariantFailure, InvariantInfo, Model, ModelInfo, Outcome,
-    SlotInfo, SlotKind, Successor, TransitionId, TransitionInfo,
+    SlotInfo, SlotKind, Successor, TransitionId, TransitionInfo, STUTTER,
+};
+pub use property::{
+    Automaton, AutomatonEdge, AutomatonState, Fairness, PropertyInfo, PropertyKind,
 };
 pub use render::StateDisplay;
 pub use replay::ReplayError;

@@ -6,9 +6,15 @@ use std::borrow::Cow;
 use std::fmt::Debug;
 use std::hash::Hash;
 
+use crate::property::{PropertyInfo, PropertyKind};
+
 /// A transition: one guarded transformation of one thread instance. Indexes
 /// [`ModelInfo::transitions`]; the order of that table is the fixed successor order.
 pub type TransitionId = u32;
+
+/// The step of an LTL counterexample that repeats a final state (a deadlock or a valid end
+/// state) forever: a run that ends is extended by stuttering (LANGUAGE.md, "Runs").
+pub const STUTTER: TransitionId = TransitionId::MAX;
 
 /// A runtime fault of the model raised by one step (or by an invariant): which fault site
 /// raised it (an index into [`ModelInfo::fault_sites`]) and the offending value (the
@@ -91,6 +97,30 @@ pub trait Model: Sync {
     /// Clears `values` and writes the value of every slot of [`ModelInfo::slots`] in `state`,
     /// in slot order: booleans as 0/1, enums by ordinal, statuses by [`SlotKind::Status`].
     fn decode(&self, state: &Self::State, values: &mut Vec<i64>);
+
+    /// The LTL properties and reachability checks the model declares (none by default).
+    fn properties(&self) -> &[PropertyInfo] {
+        &[]
+    }
+
+    /// The propositions of property `property` in `state`: bit `n` is set when the predicate
+    /// [`PropertyInfo::propositions`]`[n]` holds; or the fault its evaluation raised (an
+    /// index or a division error, at a site of [`ModelInfo::fault_sites`]).
+    fn propositions(&self, property: usize, state: &Self::State) -> Result<u64, Fault> {
+        let _ = (property, state);
+        Ok(0)
+    }
+
+    /// Appends the states the automaton of LTL property `property` enters from `from` when
+    /// the run enters a state with propositions `props`. The default reads the table of
+    /// [`PropertyKind::Ltl`]; generated models answer with a `match`.
+    fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>) {
+        if let Some(PropertyKind::Ltl { automaton, .. }) =
+            self.properties().get(property).map(|p| &p.kind)
+        {
+            automaton.step(from, props, out);
+        }
+    }
 }
 
 /// The static description of a model: what traces and reports are printed from.

@@ -1,10 +1,11 @@
 //! The replay codec: a counterexample as a string of transition ids (`bir1:0.4.8`), printed
 //! in reports and read back by [`Checker::replay`](crate::Checker::replay), and what can
-//! go wrong replaying one.
+//! go wrong replaying one. A lasso (an LTL counterexample) writes its stem, `@`, then its
+//! cycle (`bir1:0.4@8.9`); a stutter step is `_`.
 
 use std::fmt;
 
-use crate::model::TransitionId;
+use crate::model::{TransitionId, STUTTER};
 use crate::trace::FindingKind;
 
 /// The version prefix of replay strings; bump it if their meaning ever changes.
@@ -41,6 +42,25 @@ pub enum ReplayError {
         /// The number of steps replayed.
         steps: usize,
     },
+    /// A stutter step (`_`) where some transition is enabled.
+    Stutter {
+        /// The 1-based number of the step.
+        step: usize,
+    },
+    /// A lasso whose cycle does not return to the state it starts from.
+    CycleNotClosed {
+        /// The 1-based number of the cycle's first step.
+        step: usize,
+    },
+    /// A lasso replayed without an LTL property to check it against, or a path without a
+    /// cycle replayed for an LTL property.
+    NotALasso,
+    /// A lasso that the property's automaton does not accept (the run satisfies the
+    /// property), or whose cycle is not fair under the fairness asked for.
+    NotAViolation {
+        /// Why.
+        reason: String,
+    },
 }
 
 impl fmt::Display for ReplayError {
@@ -72,40 +92,107 @@ impl fmt::Display for ReplayError {
                     "the replay ends after {steps} steps in a state without finding"
                 )
             }
+            ReplayError::Stutter { step } => {
+                write!(f, "step {step} stutters, but transitions are enabled there")
+            }
+            ReplayError::CycleNotClosed { step } => write!(
+                f,
+                "the cycle starting at step {step} does not return to the state it starts from"
+            ),
+            ReplayError::NotALasso => f.write_str(
+                "a lasso (`stem@cycle`) is replayed for an LTL property: select one with \
+                 `.ltl(name)`, and replay lassos only for it",
+            ),
+            ReplayError::NotAViolation { reason } => {
+                write!(f, "the lasso does not violate the property: {reason}")
+            }
         }
     }
 }
 
 impl std::error::Error for ReplayError {}
 
+/// The steps of a counterexample: a path from the initial state, and for a lasso, where
+/// the cycle starts (the steps from there on repeat forever).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Path {
+    pub(crate) steps: Vec<TransitionId>,
+    pub(crate) cycle: Option<usize>,
+}
+
+impl Path {
+    /// A path without cycle.
+    pub(crate) fn linear(steps: &[TransitionId]) -> Path {
+        Path {
+            steps: steps.to_vec(),
+            cycle: None,
+        }
+    }
+}
+
 /// Formats transition ids as a replay string.
 pub(crate) fn replay_string(path: &[TransitionId]) -> String {
-    let mut text = String::with_capacity(REPLAY_PREFIX.len() + path.len() * 3);
+    path_string(&Path::linear(path))
+}
+
+/// Formats a path, a lasso's included, as a replay string.
+pub(crate) fn path_string(path: &Path) -> String {
+    let mut text = String::with_capacity(REPLAY_PREFIX.len() + path.steps.len() * 3);
     text.push_str(REPLAY_PREFIX);
-    for (i, id) in path.iter().enumerate() {
-        if i > 0 {
+    for (i, &id) in path.steps.iter().enumerate() {
+        if path.cycle == Some(i) {
+            text.push('@');
+        } else if i > 0 {
             text.push('.');
         }
-        text.push_str(&id.to_string());
+        if id == STUTTER {
+            text.push('_');
+        } else {
+            text.push_str(&id.to_string());
+        }
     }
     text
 }
 
-/// Parses a replay string into transition ids.
-pub(crate) fn parse_replay(text: &str) -> Result<Vec<TransitionId>, ReplayError> {
+/// Parses a replay string into a path.
+pub(crate) fn parse_replay(text: &str) -> Result<Path, ReplayError> {
     let malformed = || ReplayError::Malformed {
         text: text.to_owned(),
     };
-    let ids = text
+    let body = text
         .trim()
         .strip_prefix(REPLAY_PREFIX)
         .ok_or_else(malformed)?;
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    ids.split('.')
-        .map(|id| id.parse().map_err(|_| malformed()))
-        .collect()
+    let (stem, cycle) = match body.split_once('@') {
+        Some((stem, cycle)) if !cycle.is_empty() => (stem, Some(cycle)),
+        Some(_) => return Err(malformed()),
+        None => (body, None),
+    };
+    let ids = |part: &str| -> Result<Vec<TransitionId>, ReplayError> {
+        if part.is_empty() {
+            return Ok(Vec::new());
+        }
+        part.split('.')
+            .map(|id| match id {
+                "_" => Ok(STUTTER),
+                id => id
+                    .parse()
+                    .ok()
+                    .filter(|&id| id != STUTTER)
+                    .ok_or_else(malformed),
+            })
+            .collect()
+    };
+    let mut steps = ids(stem)?;
+    let cycle = match cycle {
+        Some(cycle) => {
+            let start = steps.len();
+            steps.extend(ids(cycle)?);
+            Some(start)
+        }
+        None => None,
+    };
+    Ok(Path { steps, cycle })
 }
 
 #[cfg(test)]
@@ -116,9 +203,33 @@ mod tests {
     fn replay_strings_round_trip() {
         assert_eq!(replay_string(&[3, 0, 5, 2]), "bir1:3.0.5.2");
         assert_eq!(replay_string(&[]), "bir1:");
-        assert_eq!(parse_replay(" bir1:3.0.5.2\n"), Ok(vec![3, 0, 5, 2]));
-        assert_eq!(parse_replay("bir1:"), Ok(vec![]));
-        for bad in ["3.0", "bir1:3..0", "bir1:x", "bir2:1", "bir1:-1"] {
+        assert_eq!(
+            parse_replay(" bir1:3.0.5.2\n"),
+            Ok(Path::linear(&[3, 0, 5, 2]))
+        );
+        assert_eq!(parse_replay("bir1:"), Ok(Path::default()));
+        let lasso = Path {
+            steps: vec![0, 4, STUTTER],
+            cycle: Some(2),
+        };
+        assert_eq!(path_string(&lasso), "bir1:0.4@_");
+        assert_eq!(parse_replay("bir1:0.4@_"), Ok(lasso));
+        let from_start = Path {
+            steps: vec![1, 2],
+            cycle: Some(0),
+        };
+        assert_eq!(path_string(&from_start), "bir1:@1.2");
+        assert_eq!(parse_replay("bir1:@1.2"), Ok(from_start));
+        for bad in [
+            "3.0",
+            "bir1:3..0",
+            "bir1:x",
+            "bir2:1",
+            "bir1:-1",
+            "bir1:1@",
+            "bir1:1@2@3",
+            "bir1:4294967295",
+        ] {
             assert!(
                 matches!(parse_replay(bad), Err(ReplayError::Malformed { .. })),
                 "{bad}"

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use crate::checker::Plan;
 use crate::model::ModelInfo;
+use crate::property::PropertyInfo;
 use crate::trace::{Counterexample, FindingKind};
 
 /// How the state space was explored.
@@ -19,16 +20,24 @@ pub enum Strategy {
     Simulation,
     /// Several threads sharing one seen set; same counts as the sequential searches.
     Parallel,
+    /// LTL without fairness: nested depth-first search on the product with the automaton.
+    NestedDepthFirst,
+    /// LTL under fairness: a depth-first search for strongly connected components of the
+    /// product holding a fair accepting cycle.
+    FairCycles,
 }
 
 impl Strategy {
-    /// `depth-first search`, `breadth-first search`, `random simulation`, `parallel search`.
+    /// `depth-first search`, `breadth-first search`, `random simulation`, `parallel search`,
+    /// `nested depth-first search`, `search for fair cycles`.
     pub fn describe(self) -> &'static str {
         match self {
             Strategy::DepthFirst => "depth-first search",
             Strategy::BreadthFirst => "breadth-first search",
             Strategy::Simulation => "random simulation",
             Strategy::Parallel => "parallel search",
+            Strategy::NestedDepthFirst => "nested depth-first search",
+            Strategy::FairCycles => "search for fair cycles",
         }
     }
 }
@@ -94,6 +103,12 @@ pub enum Verdict {
         /// What cut the search short.
         reason: IncompleteReason,
     },
+    /// A reachability check found a state satisfying its predicate (the witness is the
+    /// first counterexample, a shortest path to it).
+    Reached,
+    /// A reachability check explored every reachable state and none satisfies its
+    /// predicate: a failure (the model cannot do what the check expects).
+    Unreachable,
 }
 
 /// What a search counted. See the counting rules in `LANGUAGE.md` ("Steps, states and
@@ -154,6 +169,8 @@ pub struct Report {
     pub(crate) complete: bool,
     pub(crate) stats: Stats,
     pub(crate) notes: Vec<String>,
+    /// The property checked, if any.
+    pub(crate) property: Option<PropertyInfo>,
 }
 
 impl Report {
@@ -175,6 +192,11 @@ impl Report {
     /// What ran: strategy, threads, storage, and the notes on what the options left open.
     pub fn plan(&self) -> &Plan {
         &self.plan
+    }
+
+    /// The LTL property or reachability check this run searched for, if any.
+    pub fn property(&self) -> Option<&PropertyInfo> {
+        self.property.as_ref()
     }
 
     /// Whether deadlocks were looked for.
@@ -326,6 +348,32 @@ impl Report {
     #[track_caller]
     pub fn assert_invariant_violation(&self) -> &Counterexample {
         self.assert_found(FindingKind::Invariant)
+    }
+
+    /// Panics with the full report unless the LTL check was complete and found no run that
+    /// violates the property (nor any error on the way).
+    #[track_caller]
+    pub fn assert_holds(&self) {
+        if self.property.is_none() || !self.is_verified() {
+            self.fail("expected the property to hold");
+        }
+    }
+
+    /// Returns the lasso of the LTL property's violation; panics with the full report if
+    /// there is none.
+    #[track_caller]
+    pub fn assert_violated(&self) -> &Counterexample {
+        self.assert_found(FindingKind::Property)
+    }
+
+    /// Returns the witness of a reachability check: a shortest path to a state that
+    /// satisfies its predicate; panics with the full report if none was found.
+    #[track_caller]
+    pub fn assert_reachable(&self) -> &Counterexample {
+        match (self.verdict, self.finding(FindingKind::Reached)) {
+            (Verdict::Reached, Some(witness)) => witness,
+            _ => self.fail("expected a reachable state satisfying the predicate"),
+        }
     }
 
     #[track_caller]

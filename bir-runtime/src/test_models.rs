@@ -8,6 +8,7 @@ use crate::model::{
     Fault, FaultKind, FaultSite, InvariantFailure, InvariantInfo, Model, ModelInfo, Outcome,
     SlotInfo, SlotKind, Successor, TransitionInfo,
 };
+use crate::property::{Automaton, AutomatonEdge, AutomatonState, PropertyInfo, PropertyKind};
 use crate::Checker;
 
 fn slot(name: impl Into<String>, element: Option<u32>, kind: SlotKind) -> SlotInfo {
@@ -493,6 +494,9 @@ pub(crate) struct Graph {
     bad: Vec<u8>,
     end: Vec<u8>,
     info: ModelInfo,
+    /// Per node, the propositions that hold there (bit `n` for proposition `n`).
+    labels: Vec<u64>,
+    properties: Vec<PropertyInfo>,
 }
 
 impl Graph {
@@ -516,6 +520,8 @@ impl Graph {
             edges: edges.to_vec(),
             bad: Vec::new(),
             end: Vec::new(),
+            labels: vec![0; usize::from(nodes)],
+            properties: Vec::new(),
             info: ModelInfo {
                 name: "Graph".into(),
                 slots: vec![slot("node", None, SlotKind::Int)].into(),
@@ -545,6 +551,70 @@ impl Graph {
     /// Makes these nodes (and only these) valid end states.
     pub(crate) fn end(mut self, nodes: &[u8]) -> Self {
         self.end = nodes.to_vec();
+        self
+    }
+
+    /// Makes proposition `n` hold at these nodes.
+    pub(crate) fn label(mut self, n: u32, nodes: &[u8]) -> Self {
+        for &node in nodes {
+            self.labels[usize::from(node)] |= 1 << n;
+        }
+        self
+    }
+
+    /// Gives edge `k` to thread instance `instances[k]` (named `T{i}`), for fairness.
+    pub(crate) fn instances(mut self, instances: &[u32]) -> Self {
+        let mut transitions = self.info.transitions.to_vec();
+        for (transition, &instance) in transitions.iter_mut().zip(instances) {
+            transition.instance = instance;
+            transition.thread = format!("T{instance}").into();
+        }
+        self.info.transitions = transitions.into();
+        self
+    }
+
+    /// Declares an LTL property whose negation's automaton has these states: per state,
+    /// whether it is accepting and its edges `(to, positive, negative)`.
+    pub(crate) fn ltl(mut self, name: &'static str, states: AutomatonTable) -> Self {
+        let states: Vec<AutomatonState> = states
+            .iter()
+            .map(|&(accepting, edges)| AutomatonState {
+                accepting,
+                edges: edges
+                    .iter()
+                    .map(|&(to, positive, negative)| AutomatonEdge {
+                        to,
+                        positive,
+                        negative,
+                    })
+                    .collect::<Vec<_>>()
+                    .into(),
+            })
+            .collect();
+        self.properties.push(PropertyInfo {
+            name: name.into(),
+            text: name.into(),
+            line: 0,
+            propositions: vec!["p".into(), "q".into()].into(),
+            kind: PropertyKind::Ltl {
+                automaton: Automaton {
+                    states: states.into(),
+                },
+                next_free: true,
+            },
+        });
+        self
+    }
+
+    /// Declares a reachability check of proposition 0.
+    pub(crate) fn reachable(mut self, name: &'static str) -> Self {
+        self.properties.push(PropertyInfo {
+            name: name.into(),
+            text: "p".into(),
+            line: 0,
+            propositions: vec!["p".into()].into(),
+            kind: PropertyKind::Reachable,
+        });
         self
     }
 
@@ -608,4 +678,29 @@ impl Model for Graph {
         values.clear();
         values.push(i64::from(state));
     }
+
+    fn properties(&self) -> &[PropertyInfo] {
+        &self.properties
+    }
+
+    fn propositions(&self, property: usize, &state: &u8) -> Result<u64, Fault> {
+        let labels = self.labels[usize::from(state)];
+        Ok(match self.properties[property].kind {
+            // A reachability check reads proposition 0 as its predicate.
+            PropertyKind::Reachable => labels & 1,
+            PropertyKind::Ltl { .. } => labels,
+        })
+    }
 }
+
+/// An automaton as a table: per state, whether it is accepting and its edges
+/// `(to, positive, negative)`.
+pub(crate) type AutomatonTable = &'static [(bool, &'static [(u32, u64, u64)])];
+
+/// The automaton of `<>[]!p`, the negation of `[]<>p` ("p infinitely often").
+pub(crate) const NOT_INFINITELY_OFTEN_P: AutomatonTable =
+    &[(false, &[(0, 0, 0), (1, 0, 1)]), (true, &[(1, 0, 1)])];
+
+/// The automaton of `<>(p && []!q)`, the negation of `[](p -> <>q)`.
+pub(crate) const NOT_P_LEADS_TO_Q: AutomatonTable =
+    &[(false, &[(0, 0, 0), (1, 1, 2)]), (true, &[(1, 0, 2)])];

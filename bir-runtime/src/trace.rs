@@ -8,9 +8,9 @@
 use std::sync::Arc;
 
 use crate::model::{
-    Fault, FaultKind, InvariantFailure, Model, ModelInfo, Outcome, Successor, TransitionId,
+    Fault, FaultKind, InvariantFailure, Model, ModelInfo, Outcome, Successor, TransitionId, STUTTER,
 };
-use crate::replay::{replay_string, ReplayError};
+use crate::replay::{path_string, Path, ReplayError};
 
 /// What a counterexample shows, or which finding a verdict names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -30,12 +30,17 @@ pub enum FindingKind {
     Division,
     /// `start` of an instance that is running or has ended.
     Start,
+    /// A run that violates the LTL property checked (a lasso).
+    Property,
+    /// A state that satisfies the predicate of the reachability check (a witness: the
+    /// check succeeded).
+    Reached,
 }
 
 impl FindingKind {
-    /// True for the findings counted as errors (everything but a deadlock).
+    /// True for the findings counted as errors (everything but a deadlock and a witness).
     pub fn is_error(self) -> bool {
-        self != FindingKind::Deadlock
+        !matches!(self, FindingKind::Deadlock | FindingKind::Reached)
     }
 
     /// A short lowercase name: `deadlock`, `assertion failure`, `range error`...
@@ -48,6 +53,8 @@ impl FindingKind {
             FindingKind::Index => "index error",
             FindingKind::Division => "division error",
             FindingKind::Start => "start error",
+            FindingKind::Property => "property violation",
+            FindingKind::Reached => "witness",
         }
     }
 }
@@ -100,6 +107,8 @@ pub struct Counterexample {
     invariant: Option<u32>,
     initial: Vec<i64>,
     steps: Vec<Step>,
+    /// For a lasso, the index of the first step of its cycle.
+    cycle: Option<usize>,
     last: Vec<i64>,
     replay: String,
     info: Arc<ModelInfo>,
@@ -115,6 +124,7 @@ impl PartialEq for Counterexample {
             && self.invariant == other.invariant
             && self.initial == other.initial
             && self.steps == other.steps
+            && self.cycle == other.cycle
             && self.last == other.last
     }
 }
@@ -146,6 +156,13 @@ impl Counterexample {
     /// The steps, the failing one last for a step fault.
     pub fn steps(&self) -> &[Step] {
         &self.steps
+    }
+
+    /// For a lasso (an LTL counterexample), the index in [`Self::steps`] of the first step of
+    /// the cycle: the run takes the steps before it once, then the steps from it on forever.
+    /// The cycle starts and ends in the state reached by the steps before it.
+    pub fn cycle_start(&self) -> Option<usize> {
+        self.cycle
     }
 
     /// The number of steps, a failing last step included.
@@ -277,12 +294,149 @@ pub(crate) fn rebuild<M: Model>(
     info: &Arc<ModelInfo>,
     path: &[TransitionId],
 ) -> Result<Counterexample, ReplayError> {
+    rebuild_path(model, info, &Path::linear(path), None)
+}
+
+/// Executes a lasso (`path` with a cycle) from the initial state and builds its
+/// counterexample, with `message` for what it violates. Every step must be enabled (a
+/// stutter only where none is), none may fault or reach a state that fails the invariants,
+/// and the cycle must return to the state it starts from. Whether the lasso violates the
+/// property is for the caller to check.
+pub(crate) fn rebuild_lasso<M: Model>(
+    model: &M,
+    info: &Arc<ModelInfo>,
+    path: &Path,
+    message: String,
+) -> Result<Counterexample, ReplayError> {
+    rebuild_path(model, info, path, Some(message))
+}
+
+/// Executes `path` (every step must succeed) to a state that satisfies the predicate of
+/// reachability check `property`, and builds its witness.
+pub(crate) fn rebuild_reached<M: Model>(
+    model: &M,
+    info: &Arc<ModelInfo>,
+    path: &[TransitionId],
+    property: usize,
+) -> Result<Counterexample, ReplayError> {
     let mut walk = Walk {
         initial: Vec::new(),
         steps: Vec::with_capacity(path.len()),
         values: Vec::new(),
+        cycle_values: None,
     };
-    let ending = walk.run(model, info, path)?;
+    walk.run(model, info, path, Some(path.len()))?;
+    if walk_end_propositions(model, path, property).map_or(true, |props| props & 1 == 0) {
+        return Err(ReplayError::NoFinding { steps: path.len() });
+    }
+    let (name, text) = model
+        .properties()
+        .get(property)
+        .map_or(("?", "?"), |p| (&*p.name, &*p.text));
+    Ok(Counterexample {
+        kind: FindingKind::Reached,
+        message: format!("reachable {name}: `{text}` holds"),
+        fault: None,
+        invariant: None,
+        initial: walk.initial,
+        steps: walk.steps,
+        cycle: None,
+        last: walk.values,
+        replay: path_string(&Path::linear(path)),
+        info: Arc::clone(info),
+    })
+}
+
+/// The propositions of `property` in the state `path` leads to (replayed on the model).
+fn walk_end_propositions<M: Model>(
+    model: &M,
+    path: &[TransitionId],
+    property: usize,
+) -> Result<u64, Fault> {
+    let mut state = model.initial_state();
+    let mut successors = Vec::new();
+    for &transition in path {
+        successors.clear();
+        model.successors(&state, &mut successors);
+        if let Some(Outcome::Next(next)) = successors
+            .iter()
+            .find(|s| s.transition == transition)
+            .map(|s| &s.outcome)
+        {
+            state = next.clone();
+        }
+    }
+    model.propositions(property, &state)
+}
+
+/// Executes `path` (every step must succeed) and builds the counterexample of the fault
+/// raised by evaluating the predicates of property `property` in the state it ends in.
+pub(crate) fn rebuild_predicate_fault<M: Model>(
+    model: &M,
+    info: &Arc<ModelInfo>,
+    path: &[TransitionId],
+    property: usize,
+) -> Result<Counterexample, ReplayError> {
+    let mut walk = Walk {
+        initial: Vec::new(),
+        steps: Vec::with_capacity(path.len()),
+        values: Vec::new(),
+        cycle_values: None,
+    };
+    // As a lasso's stem: no step may end at a finding.
+    walk.run(model, info, path, Some(path.len()))?;
+    let Err(fault) = walk_end_propositions(model, path, property) else {
+        return Err(ReplayError::NoFinding { steps: path.len() });
+    };
+    let property = model.properties().get(property).map_or("?", |p| &p.name);
+    Ok(Counterexample {
+        kind: fault_kind(info, fault),
+        message: format!(
+            "while evaluating the predicates of property {property}: {}",
+            fault_message(info, fault)
+        ),
+        fault: Some(fault),
+        invariant: None,
+        initial: walk.initial,
+        steps: walk.steps,
+        cycle: None,
+        last: walk.values,
+        replay: path_string(&Path::linear(path)),
+        info: Arc::clone(info),
+    })
+}
+
+fn rebuild_path<M: Model>(
+    model: &M,
+    info: &Arc<ModelInfo>,
+    path: &Path,
+    lasso_message: Option<String>,
+) -> Result<Counterexample, ReplayError> {
+    let mut walk = Walk {
+        initial: Vec::new(),
+        steps: Vec::with_capacity(path.steps.len()),
+        values: Vec::new(),
+        cycle_values: None,
+    };
+    let ending = match lasso_message {
+        Some(message) => {
+            let Some(cycle) = path.cycle else {
+                return Err(ReplayError::NotALasso);
+            };
+            walk.run(model, info, &path.steps, Some(cycle))?;
+            if walk.cycle_values.as_ref() != Some(&walk.values) {
+                return Err(ReplayError::CycleNotClosed { step: cycle + 1 });
+            }
+            Ending {
+                kind: FindingKind::Property,
+                message,
+                fault: None,
+                invariant: None,
+            }
+        }
+        None if path.cycle.is_some() => return Err(ReplayError::NotALasso),
+        None => walk.run(model, info, &path.steps, None)?,
+    };
     Ok(Counterexample {
         kind: ending.kind,
         message: ending.message,
@@ -290,8 +444,9 @@ pub(crate) fn rebuild<M: Model>(
         invariant: ending.invariant,
         initial: walk.initial,
         steps: walk.steps,
+        cycle: path.cycle,
         last: walk.values,
-        replay: replay_string(path),
+        replay: path_string(path),
         info: Arc::clone(info),
     })
 }
@@ -310,14 +465,20 @@ struct Walk {
     steps: Vec<Step>,
     /// The current state, decoded.
     values: Vec<i64>,
+    /// For a lasso, the state its cycle starts from, decoded.
+    cycle_values: Option<Vec<i64>>,
 }
 
 impl Walk {
+    /// Executes `path`. Without `cycle`, the path must end at a finding, which is returned.
+    /// With one (a lasso), no step may end at a finding; the steps are executed and the
+    /// state where the cycle starts is kept (the ending returned then means nothing).
     fn run<M: Model>(
         &mut self,
         model: &M,
         info: &ModelInfo,
         path: &[TransitionId],
+        cycle: Option<usize>,
     ) -> Result<Ending, ReplayError> {
         let mut state = model.initial_state();
         model.decode(&state, &mut self.initial);
@@ -325,13 +486,27 @@ impl Walk {
         let mut next_values = Vec::with_capacity(self.values.len());
         let mut successors: Vec<Successor<M::State>> = Vec::new();
         if let Err(failure) = model.check_invariants(&state) {
-            return invariant_ending(info, failure, 0, path.is_empty());
+            return invariant_ending(info, failure, 0, path.is_empty() && cycle.is_none());
         }
         for (index, &transition) in path.iter().enumerate() {
             let number = index + 1;
-            let is_last = number == path.len();
+            let is_last = number == path.len() && cycle.is_none();
+            if cycle == Some(index) {
+                self.cycle_values = Some(self.values.clone());
+            }
             successors.clear();
             model.successors(&state, &mut successors);
+            if transition == STUTTER {
+                if !successors.is_empty() {
+                    return Err(ReplayError::Stutter { step: number });
+                }
+                self.steps.push(Step {
+                    transition,
+                    changes: Vec::new(),
+                    fault: None,
+                });
+                continue;
+            }
             let Some(taken) = successors.iter().find(|s| s.transition == transition) else {
                 let enabled = successors.iter().map(|s| s.transition).collect();
                 return Err(ReplayError::NotEnabled {
@@ -372,6 +547,14 @@ impl Walk {
             if let Err(failure) = model.check_invariants(&state) {
                 return invariant_ending(info, failure, number, is_last);
             }
+        }
+        if cycle.is_some() {
+            return Ok(Ending {
+                kind: FindingKind::Property,
+                message: String::new(),
+                fault: None,
+                invariant: None,
+            });
         }
         successors.clear();
         model.successors(&state, &mut successors);

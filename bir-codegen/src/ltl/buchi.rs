@@ -305,6 +305,10 @@ fn merge(automaton: &Labelled) -> Automaton {
     Automaton { accepting, edges }
 }
 
+/// What distinguishes a state in [`merge_edges`]: its block, and its edges as (target
+/// block, guard).
+type Signature = (usize, Vec<(usize, u64, u64)>);
+
 /// Merges states with the same acceptance and the same edges (guards and target blocks),
 /// by partition refinement on the automaton with guarded edges; the start's block stays 0.
 fn merge_edges(automaton: &Automaton) -> Automaton {
@@ -315,7 +319,7 @@ fn merge_edges(automaton: &Automaton) -> Automaton {
         .map(|&accepting| usize::from(accepting))
         .collect();
     loop {
-        let mut signatures: HashMap<(usize, Vec<(usize, u64, u64)>), usize> = HashMap::new();
+        let mut signatures: HashMap<Signature, usize> = HashMap::new();
         let refined: Vec<usize> = (0..count)
             .map(|s| {
                 let mut edges: Vec<(usize, u64, u64)> = automaton.edges[s]

@@ -143,13 +143,15 @@ impl Nnf {
                 // X f && X g = X (f && g)
                 (Next(a), Next(b)) => next(and((**a).clone(), (**b).clone()).simplified()),
                 // f U h && g U h = (f && g) U h
-                (Until(a, h1), Until(b, h2)) if h1 == h2 => {
-                    until(and((**a).clone(), (**b).clone()).simplified(), (**h1).clone())
-                }
+                (Until(a, h1), Until(b, h2)) if h1 == h2 => until(
+                    and((**a).clone(), (**b).clone()).simplified(),
+                    (**h1).clone(),
+                ),
                 // h R f && h R g = h R (f && g)
-                (Release(h1, a), Release(h2, b)) if h1 == h2 => {
-                    release((**h1).clone(), and((**a).clone(), (**b).clone()).simplified())
-                }
+                (Release(h1, a), Release(h2, b)) if h1 == h2 => release(
+                    (**h1).clone(),
+                    and((**a).clone(), (**b).clone()).simplified(),
+                ),
                 // <>[]f && <>[]g = <>[](f && g)
                 (a, b) if eventually_always(a).is_some() && eventually_always(b).is_some() => {
                     let (Some(a), Some(b)) = (eventually_always(a), eventually_always(b)) else {
@@ -167,13 +169,15 @@ impl Nnf {
                 // X f || X g = X (f || g)
                 (Next(a), Next(b)) => next(or((**a).clone(), (**b).clone()).simplified()),
                 // h U f || h U g = h U (f || g)
-                (Until(h1, a), Until(h2, b)) if h1 == h2 => {
-                    until((**h1).clone(), or((**a).clone(), (**b).clone()).simplified())
-                }
+                (Until(h1, a), Until(h2, b)) if h1 == h2 => until(
+                    (**h1).clone(),
+                    or((**a).clone(), (**b).clone()).simplified(),
+                ),
                 // f R h || g R h = (f || g) R h
-                (Release(a, h1), Release(b, h2)) if h1 == h2 => {
-                    release(or((**a).clone(), (**b).clone()).simplified(), (**h1).clone())
-                }
+                (Release(a, h1), Release(b, h2)) if h1 == h2 => release(
+                    or((**a).clone(), (**b).clone()).simplified(),
+                    (**h1).clone(),
+                ),
                 // []<>f || []<>g = []<>(f || g)
                 (a, b) if always_eventually(a).is_some() && always_eventually(b).is_some() => {
                     let (Some(a), Some(b)) = (always_eventually(a), always_eventually(b)) else {

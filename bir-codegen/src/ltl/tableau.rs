@@ -2,7 +2,10 @@
 //! of linear temporal logic", 1995): a formula in negation normal form becomes a generalized
 //! Büchi automaton whose states are sets of subformulas that hold now (`old`) and in the
 //! next state (`next`). A state is labelled with the propositions its `old` set requires;
-//! each `f U g` gives one acceptance set, the states that do not postpone `g`.
+//! each `f U g` gives one acceptance set, the states that do not postpone `g`. Two finished
+//! nodes with one label, one acceptance and one `next` are one state (they accept the same
+//! runs), and a disjunction that already holds is not split: the refinements that keep
+//! the tableau small.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -76,11 +79,17 @@ struct Pending {
     next: BTreeSet<Sub>,
 }
 
-/// A finished tableau state: where it may follow from, and what holds in it.
+/// A finished tableau state: where it may follow from, its label and acceptance (see
+/// [`summary`]).
 struct State {
     incoming: BTreeSet<Option<usize>>,
-    old: BTreeSet<Sub>,
+    label: (u64, u64),
+    accepting: Vec<bool>,
 }
+
+/// What identifies a finished state: two nodes with the same label, acceptance and
+/// obligations for the next state accept the same runs, whatever else they hold now.
+type Key = ((u64, u64), Vec<bool>, BTreeSet<Sub>);
 
 impl Gba {
     /// The automaton of the runs that satisfy `formula`, or [`TranslateError::TooLarge`] past
@@ -92,47 +101,27 @@ impl Gba {
         };
         let root = closure.number(formula);
         let states = expand(&closure, root)?;
-        Ok(Gba::from_states(&closure, &states))
+        Ok(Gba::from_states(states))
     }
 
-    fn from_states(closure: &Closure, states: &[State]) -> Gba {
+    fn from_states(states: Vec<State>) -> Gba {
         let mut labels = Vec::with_capacity(states.len());
         let mut successors = vec![Vec::new(); states.len()];
         let mut initial = Vec::new();
-        for (number, state) in states.iter().enumerate() {
-            let (mut positive, mut negative) = (0u64, 0u64);
-            for &sub in &state.old {
-                if let Node::Lit(n, is_positive) = closure.nodes[sub] {
-                    let bit = 1u64 << n;
-                    if is_positive {
-                        positive |= bit;
-                    } else {
-                        negative |= bit;
-                    }
-                }
+        let sets = states.first().map_or(0, |s| s.accepting.len());
+        let mut acceptance = vec![Vec::with_capacity(states.len()); sets];
+        for (number, state) in states.into_iter().enumerate() {
+            labels.push(state.label);
+            for (set, &member) in acceptance.iter_mut().zip(&state.accepting) {
+                set.push(member);
             }
-            labels.push((positive, negative));
-            for &from in &state.incoming {
+            for from in state.incoming {
                 match from {
                     Some(from) => successors[from].push(number),
                     None => initial.push(number),
                 }
             }
         }
-        let acceptance = closure
-            .nodes
-            .iter()
-            .enumerate()
-            .filter_map(|(sub, node)| match *node {
-                Node::Until(_, g) => Some(
-                    states
-                        .iter()
-                        .map(|state| !state.old.contains(&sub) || state.old.contains(&g))
-                        .collect(),
-                ),
-                _ => None,
-            })
-            .collect();
         for list in &mut successors {
             list.sort_unstable();
             list.dedup();
@@ -146,10 +135,47 @@ impl Gba {
     }
 }
 
+/// What a finished tableau node means for the automaton: its label (the propositions that
+/// must be true, and false) and, per `f U g` of the closure, whether it is in that
+/// acceptance set (`f U g` is not promised, or `g` holds).
+fn summary(closure: &Closure, old: &BTreeSet<Sub>) -> ((u64, u64), Vec<bool>) {
+    let (mut positive, mut negative) = (0u64, 0u64);
+    for &sub in old {
+        if let Node::Lit(n, is_positive) = closure.nodes[sub] {
+            if is_positive {
+                positive |= 1 << n;
+            } else {
+                negative |= 1 << n;
+            }
+        }
+    }
+    let accepting = closure
+        .nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(sub, node)| match *node {
+            Node::Until(_, g) => Some(!old.contains(&sub) || old.contains(&g)),
+            _ => None,
+        })
+        .collect();
+    ((positive, negative), accepting)
+}
+
+/// True when `node` (an `||`, `U` or `R` over `f` and `g`) holds in any state where the
+/// subformulas `old` hold, without obligations on the next state.
+fn satisfied(node: Node, f: Sub, g: Sub, old: &BTreeSet<Sub>) -> bool {
+    match node {
+        Node::Or(..) => old.contains(&f) || old.contains(&g),
+        Node::Until(..) => old.contains(&g),
+        Node::Release(..) => old.contains(&f) && old.contains(&g),
+        _ => false,
+    }
+}
+
 /// The GPVW expansion, with an explicit stack of pending nodes.
 fn expand(closure: &Closure, root: Sub) -> Result<Vec<State>, TranslateError> {
     let mut states: Vec<State> = Vec::new();
-    let mut known: HashMap<(BTreeSet<Sub>, BTreeSet<Sub>), usize> = HashMap::new();
+    let mut known: HashMap<Key, usize> = HashMap::new();
     let mut pending = vec![Pending {
         incoming: BTreeSet::from([None]),
         new: BTreeSet::from([root]),
@@ -164,7 +190,8 @@ fn expand(closure: &Closure, root: Sub) -> Result<Vec<State>, TranslateError> {
         }
         let Some(&sub) = node.new.iter().next() else {
             // Fully expanded: merge with an equal state, or add it and expand its successor.
-            let key = (node.old.clone(), node.next.clone());
+            let (label, accepting) = summary(closure, &node.old);
+            let key = (label, accepting.clone(), node.next.clone());
             if let Some(&known) = known.get(&key) {
                 states[known].incoming.extend(node.incoming);
                 continue;
@@ -172,7 +199,8 @@ fn expand(closure: &Closure, root: Sub) -> Result<Vec<State>, TranslateError> {
             known.insert(key, states.len());
             states.push(State {
                 incoming: node.incoming,
-                old: node.old,
+                label,
+                accepting,
             });
             pending.push(Pending {
                 incoming: BTreeSet::from([Some(states.len() - 1)]),
@@ -215,6 +243,13 @@ fn expand(closure: &Closure, root: Sub) -> Result<Vec<State>, TranslateError> {
             }
             Node::Next(f) => {
                 node.next.insert(f);
+                node.old.insert(sub);
+                pending.push(node);
+            }
+            Node::Or(f, g) | Node::Until(f, g) | Node::Release(f, g)
+                if satisfied(closure.nodes[sub], f, g, &node.old) =>
+            {
+                // A branch holds already: no need to split (the GPVW+ refinement).
                 node.old.insert(sub);
                 pending.push(node);
             }

@@ -204,7 +204,9 @@ fn formulas() -> usize {
 #[test]
 fn automata_accept_exactly_the_lassos_that_satisfy_the_formula() {
     let words = [lassos(2), lassos(3)];
-    let seed = std::env::var("BIR_LTL_SEED").ok().and_then(|s| s.parse().ok());
+    let seed = std::env::var("BIR_LTL_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok());
     let mut random = Random(seed.unwrap_or(7));
     let count = formulas();
     for index in 0..count {

@@ -137,6 +137,15 @@ impl Control {
         granted
     }
 
+    /// Returns states taken from the quota and not stored.
+    pub(crate) fn release_states(&self, states: u64) {
+        let _ = self
+            .quota
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                Some(left.saturating_add(states))
+            });
+    }
+
     /// Approves an allocation of `bytes` unless it would take the process past the memory
     /// limit; a refusal ends the run with [`IncompleteReason::MemoryLimit`].
     pub(crate) fn may_allocate(&self, bytes: usize) -> bool {

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::model::{Model, ModelInfo, Outcome, Successor, TransitionId};
+use crate::replay::ReplayError;
 use crate::report::{IncompleteReason, Report};
 use crate::seen::{fingerprint, Footprint, Keying, Lookup, Store};
 use crate::trace::{self, Counterexample, FindingKind};
@@ -86,6 +87,8 @@ pub(crate) struct Run<'a, M: Model> {
     pub(crate) control: &'a Control,
     pub(crate) plan: Plan,
     pub(crate) keying: Keying,
+    /// The index of the property the plan names, if any.
+    pub(crate) property: Option<usize>,
 }
 
 impl<'a, M: Model> Run<'a, M> {
@@ -98,18 +101,28 @@ impl<'a, M: Model> Run<'a, M> {
     ) -> Self {
         let words = model.state_word(&model.initial_state()).is_some();
         let keying = plan.keying(words);
+        let property = plan
+            .property
+            .as_ref()
+            .and_then(|name| model.properties().iter().position(|p| p.name == *name));
         Run {
             model,
             options,
             control,
             plan,
             keying,
+            property,
         }
     }
 
-    /// A stepper for one thread of this run.
+    /// A stepper for one thread of this run (testing new states against the reachability
+    /// check's predicate, if the plan is one).
     pub(crate) fn stepper(&self, role: Role) -> Stepper<'a, M> {
-        Stepper::new(self.model, self.options, self.control, self.keying, role)
+        let goal = match self.plan.strategy {
+            crate::report::Strategy::BreadthFirst => self.property,
+            _ => None,
+        };
+        Stepper::new(self.model, self.options, self.control, self.keying, role).with_goal(goal)
     }
 }
 
@@ -132,6 +145,8 @@ pub(crate) struct Stepper<'a, M: Model> {
     pub(crate) tally: Tally,
     /// Counterexamples to keep (0 in a parallel search, whose paths are not known).
     keep: usize,
+    /// The reachability check whose predicate every new state is tested against.
+    goal: Option<usize>,
     role: Role,
     /// States this thread may still store before it asks the quota for more.
     quota: u64,
@@ -168,6 +183,7 @@ impl<'a, M: Model> Stepper<'a, M> {
                 Role::Worker => 0,
             },
             role,
+            goal: None,
             quota: 0,
             work: 0,
             next_sync: 1,
@@ -176,6 +192,26 @@ impl<'a, M: Model> Stepper<'a, M> {
             published: (0, 0),
             stopped: control.is_stopped(),
             path: Vec::new(),
+        }
+    }
+
+    /// Tests every new state against the predicate of reachability check `property`: a
+    /// state that satisfies it is a [`FindingKind::Reached`].
+    pub(crate) fn with_goal(mut self, property: Option<usize>) -> Self {
+        self.goal = property;
+        self
+    }
+
+    /// What a new state that satisfies the invariants is: new, or a finding when it
+    /// satisfies the reachability check's predicate (or evaluating it faults).
+    fn new_state(&self, state: &M::State) -> Visit {
+        let Some(goal) = self.goal else {
+            return Visit::New;
+        };
+        match self.model.propositions(goal, state) {
+            Ok(props) if props & 1 != 0 => Visit::Violating(FindingKind::Reached),
+            Ok(_) => Visit::New,
+            Err(fault) => Visit::Violating(trace::fault_kind(&self.info, fault)),
         }
     }
 
@@ -207,22 +243,29 @@ impl<'a, M: Model> Stepper<'a, M> {
     /// Stores and checks the initial state (recording a violation with the empty path).
     /// Returns it when it is to be expanded.
     pub(crate) fn start(&mut self, store: &mut impl Store<M::State>) -> Option<M::State> {
-        if self.stopped {
+        self.start_from(self.model.initial_state(), store)
+    }
+
+    /// Stores and checks a state a search starts from (the product of an LTL search has
+    /// several). Returns it when it is new and to be expanded.
+    pub(crate) fn start_from(
+        &mut self,
+        initial: M::State,
+        store: &mut impl Store<M::State>,
+    ) -> Option<M::State> {
+        if self.stopped || self.admit(&initial, store) != Some(true) {
             return None;
         }
-        let initial = self.model.initial_state();
-        if !self.store(&initial, store) {
-            return None;
-        }
-        self.tally.states = 1;
-        match self.model.check_invariants(&initial) {
-            Ok(()) => Some(initial),
-            Err(failure) => {
-                let kind = trace::invariant_failure_kind(&self.info, failure);
-                self.record(kind, |_| {});
-                None
-            }
-        }
+        self.tally.states += 1;
+        let kind = match self.model.check_invariants(&initial) {
+            Ok(()) => match self.new_state(&initial) {
+                Visit::Violating(kind) => kind,
+                _ => return Some(initial),
+            },
+            Err(failure) => trace::invariant_failure_kind(&self.info, failure),
+        };
+        self.record(kind, |_| {});
+        None
     }
 
     /// Starts fetching the seen-set memory that visiting these successors will read.
@@ -258,40 +301,15 @@ impl<'a, M: Model> Stepper<'a, M> {
             Outcome::Fault(fault) => return Visit::Fault(trace::fault_kind(&self.info, *fault)),
             Outcome::Next(next) => next,
         };
-        if self.quota == 0 {
-            self.quota = self.control.reserve_states(self.quota_chunk());
-            if self.quota == 0 {
-                // At the state limit a state may still be looked up, but not stored.
-                if store.contains(next, self.key(next)) {
-                    return Visit::Seen;
-                }
-                self.hit_limit(IncompleteReason::StateLimit);
-                return Visit::Stopped;
-            }
+        match self.admit(next, store) {
+            Some(true) => {}
+            Some(false) => return Visit::Seen,
+            None => return Visit::Stopped,
         }
-        let key = self.key(next);
-        loop {
-            match store.insert(next, key) {
-                Lookup::New => break,
-                Lookup::Seen(_) => return Visit::Seen,
-                Lookup::Full(growth) => {
-                    if !self.control.may_allocate(growth.bytes) {
-                        self.stopped = true;
-                        return Visit::Stopped;
-                    }
-                    store.grow(growth);
-                }
-                Lookup::Exhausted => {
-                    self.hit_limit(IncompleteReason::StateLimit);
-                    return Visit::Stopped;
-                }
-            }
-        }
-        self.quota -= 1;
         self.tally.states += 1;
         self.tally.max_depth = self.tally.max_depth.max(from_depth + 1);
         match self.model.check_invariants(next) {
-            Ok(()) => Visit::New,
+            Ok(()) => self.new_state(next),
             Err(failure) => Visit::Violating(trace::invariant_failure_kind(&self.info, failure)),
         }
     }
@@ -303,28 +321,61 @@ impl<'a, M: Model> Stepper<'a, M> {
         }
     }
 
-    /// Stores the initial state (which needs no quota check beyond the first).
-    fn store(&mut self, state: &M::State, store: &mut impl Store<M::State>) -> bool {
-        if self.control.reserve_states(1) == 0 {
-            self.hit_limit(IncompleteReason::StateLimit);
-            return false;
-        }
+    /// Stores `state` if it is new and the limits allow: `Some(true)` when it is stored now,
+    /// `Some(false)` when it was stored before, `None` when a limit stopped the search (the
+    /// state was not stored). Counts nothing: callers count what a new state means to them.
+    pub(crate) fn admit(
+        &mut self,
+        state: &M::State,
+        store: &mut impl Store<M::State>,
+    ) -> Option<bool> {
         let key = self.key(state);
+        if self.quota == 0 {
+            self.quota = self.control.reserve_states(self.quota_chunk());
+            if self.quota == 0 {
+                // At the state limit a state may still be looked up, but not stored.
+                if store.contains(state, key) {
+                    return Some(false);
+                }
+                self.hit_limit(IncompleteReason::StateLimit);
+                return None;
+            }
+        }
         loop {
             match store.insert(state, key) {
-                Lookup::New | Lookup::Seen(_) => return true,
+                Lookup::New => break,
+                Lookup::Seen(_) => return Some(false),
                 Lookup::Full(growth) => {
-                    if !self.control.may_allocate(growth.bytes) {
-                        self.stopped = true;
-                        return false;
+                    if !self.may_allocate(growth.bytes) {
+                        return None;
                     }
                     store.grow(growth);
                 }
                 Lookup::Exhausted => {
                     self.hit_limit(IncompleteReason::StateLimit);
-                    return false;
+                    return None;
                 }
             }
+        }
+        self.quota -= 1;
+        Some(true)
+    }
+
+    /// True (and the search incomplete) when a state at `depth` is at the depth limit: its
+    /// successors are not to be explored.
+    pub(crate) fn at_depth_limit(&mut self, depth: u32) -> bool {
+        let at_limit = self.options.max_depth.is_some_and(|max| depth >= max);
+        if at_limit {
+            self.hit_limit(IncompleteReason::DepthLimit);
+        }
+        at_limit
+    }
+
+    /// Gives the states this thread may still store back to the shared quota, for the
+    /// other threads.
+    pub(crate) fn release_quota(&mut self) {
+        if self.role == Role::Worker {
+            self.control.release_states(std::mem::take(&mut self.quota));
         }
     }
 
@@ -361,9 +412,31 @@ impl<'a, M: Model> Stepper<'a, M> {
     /// are kept; `path` writes the transition ids from the initial state to it. Without
     /// keep-going, the search stops here.
     pub(crate) fn record(&mut self, kind: FindingKind, path: impl FnOnce(&mut Vec<TransitionId>)) {
+        let (model, info, goal) = (self.model, Arc::clone(&self.info), self.goal);
+        self.record_with(kind, |steps| {
+            path(steps);
+            match goal {
+                Some(goal) if kind == FindingKind::Reached => {
+                    trace::rebuild_reached(model, &info, steps, goal)
+                }
+                Some(goal) => trace::rebuild(model, &info, steps)
+                    .or_else(|_| trace::rebuild_predicate_fault(model, &info, steps, goal)),
+                None => trace::rebuild(model, &info, steps),
+            }
+        });
+    }
+
+    /// Like [`Self::record`], with the counterexample built by `build`, which writes the
+    /// transition ids of its path into the buffer it is given (for a note, should the
+    /// rebuild fail): for searches whose states are not the model's (the LTL product).
+    pub(crate) fn record_with(
+        &mut self,
+        kind: FindingKind,
+        build: impl FnOnce(&mut Vec<TransitionId>) -> Result<Counterexample, ReplayError>,
+    ) {
         if kind == FindingKind::Deadlock {
             self.tally.deadlocks += 1;
-        } else {
+        } else if kind.is_error() {
             self.tally.errors += 1;
         }
         if !self.tally.kinds.contains(&kind) {
@@ -371,8 +444,7 @@ impl<'a, M: Model> Stepper<'a, M> {
         }
         if self.keeps_next_trace() {
             self.path.clear();
-            path(&mut self.path);
-            match trace::rebuild(self.model, &self.info, &self.path) {
+            match build(&mut self.path) {
                 Ok(found) => self.tally.findings.push(found),
                 // Only a nondeterministic model gets here: say so rather than panic.
                 Err(error) => self.tally.notes.push(format!(
@@ -384,10 +456,18 @@ impl<'a, M: Model> Stepper<'a, M> {
             // Rebuilding a long trace takes time: look at the clock.
             self.next_sync = self.work;
         }
-        if self.options.keep_going.is_none() {
+        let ends_check = matches!(kind, FindingKind::Property | FindingKind::Reached);
+        if self.options.keep_going.is_none() || ends_check {
             self.control.stop_at_finding();
             self.stopped = true;
         }
+    }
+
+    /// Counts a transition taken by a search that revisits states (the second search of a
+    /// nested depth-first search).
+    pub(crate) fn count_transition(&mut self) {
+        self.tally.transitions += 1;
+        self.tick();
     }
 
     /// Notes that a limit was hit.
@@ -424,7 +504,7 @@ impl<'a, M: Model> Stepper<'a, M> {
     }
 
     /// Ends the search of this, the only thread: the report (see [`finish`]).
-    pub(crate) fn finish(self, plan: Plan, seen: &dyn Footprint, links_bytes: usize) -> Report {
+    pub(crate) fn finish(self, plan: Plan, seen: &dyn Footprint, extra_bytes: usize) -> Report {
         finish(
             self.options,
             self.control,
@@ -432,7 +512,7 @@ impl<'a, M: Model> Stepper<'a, M> {
             self.info,
             self.tally,
             seen,
-            links_bytes,
+            extra_bytes,
         )
     }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::model::ModelInfo;
 use crate::report::{IncompleteReason, Report, Stats, Strategy, Verdict};
 use crate::seen::Footprint;
+use crate::trace::FindingKind;
 
 use super::control::Control;
 use super::core::Tally;
@@ -17,7 +18,7 @@ use super::Options;
 /// (a lossy seen set counts as one), else verified.
 ///
 /// `seen` is the seen set, for its memory and, if lossy, the chance that it missed a state;
-/// `links_bytes` what the frontier keeps per stored state beside it (parent links).
+/// `extra_bytes` what the frontier keeps per stored state beside it (parent links).
 pub(crate) fn finish(
     options: &Options,
     control: &Control,
@@ -25,7 +26,7 @@ pub(crate) fn finish(
     info: Arc<ModelInfo>,
     tally: Tally,
     seen: &dyn Footprint,
-    links_bytes: usize,
+    extra_bytes: usize,
 ) -> Report {
     let ending = control.ending();
     let mut limit = ending.limit;
@@ -39,9 +40,12 @@ pub(crate) fn finish(
         limit.get_or_insert(reason);
         omission_probability = Some(probability);
     }
+    let reachability = plan.property.is_some() && plan.strategy == Strategy::BreadthFirst;
     let verdict = match (tally.kinds.first(), limit) {
+        (Some(&FindingKind::Reached), _) => Verdict::Reached,
         (Some(&kind), _) => Verdict::Found(kind),
         (None, Some(reason)) => Verdict::Incomplete { reason },
+        (None, None) if reachability => Verdict::Unreachable,
         (None, None) => Verdict::Verified,
     };
     let stats = Stats {
@@ -51,7 +55,7 @@ pub(crate) fn finish(
         deadlocks: tally.deadlocks,
         max_depth: tally.max_depth,
         elapsed: control.started.elapsed(),
-        seen_bytes: seen.bytes() + links_bytes,
+        seen_bytes: seen.bytes() + extra_bytes,
         peak_memory: memory::peak_resident(),
         walks: tally.walks,
         omission_probability,
@@ -66,5 +70,6 @@ pub(crate) fn finish(
         findings: tally.findings,
         stats,
         notes: tally.notes,
+        property: None,
     }
 }

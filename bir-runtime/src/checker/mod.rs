@@ -12,10 +12,14 @@ mod bfs;
 mod control;
 mod core;
 mod dfs;
+mod fair;
 mod finish;
+mod lasso;
 mod memory;
+mod ndfs;
 mod parallel;
 mod plan;
+mod product;
 mod simulation;
 
 use std::fmt;
@@ -23,6 +27,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::model::Model;
+use crate::property::Fairness;
 use crate::replay::{self, ReplayError};
 use crate::report::{Report, Strategy};
 use crate::trace::{self, Counterexample};
@@ -49,6 +54,19 @@ pub(crate) struct Options {
     pub(crate) threads: usize,
     /// How the seen set stores states.
     pub(crate) storage: Storage,
+    /// The property searched for, if any.
+    pub(crate) property: Option<PropertyCheck>,
+    /// The runs an LTL check considers.
+    pub(crate) fairness: Fairness,
+}
+
+/// A property the checker searches for, by name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum PropertyCheck {
+    /// An `ltl` property: a run that violates it.
+    Ltl(String),
+    /// A `reachable` check: a state that satisfies its predicate.
+    Reachable(String),
 }
 
 impl Default for Options {
@@ -64,6 +82,8 @@ impl Default for Options {
             progress: true,
             threads: 1,
             storage: Storage::Exact,
+            property: None,
+            fairness: Fairness::None,
         }
     }
 }
@@ -246,6 +266,46 @@ impl<M: Model> Checker<M> {
         self.storage(Storage::Bitstate { log2_bits, hashes })
     }
 
+    /// Checks the LTL property `name` (an `ltl Name: formula;` of the model) instead of
+    /// safety alone: the report's verdict is verified ("holds") when every run satisfies it,
+    /// a property violation with a lasso counterexample (a stem, then a cycle repeated
+    /// forever) when one does not, or an error met on the way (faults and invariant
+    /// violations stay findings; deadlocks do not: a run that ends repeats its last state).
+    /// Searches by nested depth-first search, or under fairness
+    /// ([`weak_fairness`](Self::weak_fairness), [`strong_fairness`](Self::strong_fairness)) for
+    /// fair accepting cycles. On one thread; with exact storage or hash compaction (bitstate
+    /// hashing too without fairness), never "holds" after a lossy or incomplete search.
+    pub fn ltl(mut self, name: &str) -> Self {
+        self.options.property = Some(PropertyCheck::Ltl(name.to_string()));
+        self
+    }
+
+    /// Checks the reachability property `name` (a `reachable Name: predicate;` of the
+    /// model): breadth-first search for a state that satisfies the predicate. The verdict
+    /// is [`Verdict::Reached`](crate::Verdict::Reached) with a shortest witness as the first
+    /// counterexample, or [`Verdict::Unreachable`](crate::Verdict::Unreachable) — a failure —
+    /// after a complete search that met none, the guard against a model that cannot do what
+    /// its other checks take for granted.
+    pub fn reachable(mut self, name: &str) -> Self {
+        self.options.property = Some(PropertyCheck::Reachable(name.to_string()));
+        self
+    }
+
+    /// Under weak fairness, an LTL check considers only the runs in which every thread
+    /// instance that is enabled continuously from some point on takes a step infinitely
+    /// often.
+    pub fn weak_fairness(mut self) -> Self {
+        self.options.fairness = Fairness::Weak;
+        self
+    }
+
+    /// Under strong fairness, an LTL check considers only the runs in which every thread
+    /// instance that is enabled infinitely often takes a step infinitely often.
+    pub fn strong_fairness(mut self) -> Self {
+        self.options.fairness = Fairness::Strong;
+        self
+    }
+
     /// What [`run`](Self::run) will do: strategy, threads, storage and the notes on what the
     /// options left open; or why the options cannot run.
     pub fn plan(&self) -> Result<Plan, ConfigError> {
@@ -277,11 +337,16 @@ impl<M: Model> Checker<M> {
         let plan = plan::resolve(&self.model, &options, false)?;
         let control = Control::new(&self.model.info().name, &options, plan.threads);
         let run = Run::new(&self.model, &options, &control, plan);
-        Ok(match run.plan.strategy {
-            Strategy::Parallel => parallel::run(run),
-            Strategy::BreadthFirst => bfs::run(run),
+        let property = run.property;
+        let mut report = match (run.plan.strategy, property) {
+            (Strategy::Parallel, _) => parallel::run(run),
+            (Strategy::BreadthFirst, _) => bfs::run(run),
+            (Strategy::NestedDepthFirst, Some(index)) => ndfs::run(run, index),
+            (Strategy::FairCycles, Some(index)) => fair::run(run, index),
             _ => dfs::run(run),
-        })
+        };
+        report.property = property.map(|index| self.model.properties()[index].clone());
+        Ok(report)
     }
 
     /// Runs `walks` random walks of at most `max_steps` steps each from the initial state,
@@ -331,8 +396,40 @@ impl<M: Model> Checker<M> {
     /// ```
     pub fn replay(&self, replay: &str) -> Result<Counterexample, ReplayError> {
         let path = replay::parse_replay(replay)?;
-        let info = Arc::new(self.model.info().clone());
-        trace::rebuild(&self.model, &info, &path)
+        let model = &self.model;
+        let info = Arc::new(model.info().clone());
+        let find = |name: &str| model.properties().iter().position(|p| p.name == name);
+        match (&self.options.property, path.cycle) {
+            (Some(PropertyCheck::Ltl(name)), Some(_)) => {
+                let index = find(name).ok_or(ReplayError::NotALasso)?;
+                let mut message = ndfs::violation_message(model, index);
+                if self.options.fairness != Fairness::None {
+                    message.push_str(&format!(", under {}", self.options.fairness));
+                }
+                let found = trace::rebuild_lasso(model, &info, &path, message)?;
+                lasso::check(model, index, self.options.fairness, &path)
+                    .map_err(|reason| ReplayError::NotAViolation { reason })?;
+                Ok(found)
+            }
+            (_, Some(_)) => Err(ReplayError::NotALasso),
+            (Some(check), None) => {
+                let (PropertyCheck::Ltl(name) | PropertyCheck::Reachable(name)) = check;
+                let plain = trace::rebuild(model, &info, &path.steps);
+                match (plain, find(name)) {
+                    (Ok(found), _) => Ok(found),
+                    (Err(error), None) => Err(error),
+                    (Err(_), Some(index)) if matches!(check, PropertyCheck::Reachable(_)) => {
+                        trace::rebuild_reached(model, &info, &path.steps, index).or_else(|_| {
+                            trace::rebuild_predicate_fault(model, &info, &path.steps, index)
+                        })
+                    }
+                    (Err(_), Some(index)) => {
+                        trace::rebuild_predicate_fault(model, &info, &path.steps, index)
+                    }
+                }
+            }
+            (None, None) => trace::rebuild(model, &info, &path.steps),
+        }
     }
 }
 

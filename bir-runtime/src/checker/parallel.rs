@@ -116,6 +116,7 @@ fn search<M: Model, T: SharedStore<M::State>>(run: Run<'_, M>, seen: T) -> Repor
     }
     handle.pause();
     drop(handle);
+    first.release_quota();
     let info = first.info().clone();
     let mut tally = first.tally;
     let tallies: Vec<Tally> = std::thread::scope(|scope| {
@@ -203,8 +204,12 @@ fn work<M: Model, T: SharedStore<M::State>>(
     let mut stack: Vec<(M::State, u32)> = Vec::new();
     let mut arena: Vec<Successor<M::State>> = Vec::new();
     while !stepper.is_stopped() {
-        if stack.is_empty() && !pool.take(&mut stack, control) {
-            break;
+        if stack.is_empty() {
+            // Idle: what this thread may still store is for the others.
+            stepper.release_quota();
+            if !pool.take(&mut stack, control) {
+                break;
+            }
         }
         for _ in 0..BATCH {
             let Some((state, depth)) = stack.pop() else {

@@ -6,10 +6,11 @@
 use std::fmt;
 
 use crate::model::Model;
+use crate::property::{Fairness, PropertyKind};
 use crate::report::Strategy;
 use crate::seen::{Bitstate, Keying};
 
-use super::Options;
+use super::{Options, PropertyCheck};
 
 /// The most threads a search may use; more is refused ([`ConfigError::Threads`]).
 pub const MAX_THREADS: usize = 256;
@@ -76,6 +77,10 @@ pub struct Plan {
     pub storage: Storage,
     /// The seen set's layout, in words: `64-bit words`, `states inline`...
     pub layout: &'static str,
+    /// The LTL property or reachability check searched for, by name, if any.
+    pub property: Option<String>,
+    /// The fairness an LTL check assumes.
+    pub fairness: Fairness,
     /// What the options did not say and the plan decided, printed in the report.
     pub notes: Vec<String>,
 }
@@ -86,9 +91,16 @@ impl Plan {
         !self.storage.is_lossy() && self.strategy != Strategy::Simulation
     }
 
-    /// `depth-first search`, `parallel search, 2 threads, hash compaction`...
+    /// `depth-first search`, `parallel search, 2 threads, hash compaction`,
+    /// `search for fair cycles, weak fairness`...
     pub fn describe(&self) -> String {
         let mut text = self.strategy.describe().to_string();
+        if matches!(
+            self.strategy,
+            Strategy::NestedDepthFirst | Strategy::FairCycles
+        ) {
+            text.push_str(&format!(", {}", self.fairness));
+        }
         if self.threads > 1 {
             text.push_str(&format!(", {} threads", self.threads));
         }
@@ -134,6 +146,15 @@ pub enum ConfigError {
         /// The memory limit.
         limit: usize,
     },
+    /// The model declares no property of that name and kind.
+    UnknownProperty {
+        /// The name asked for.
+        name: String,
+        /// `ltl` or `reachable`.
+        kind: &'static str,
+        /// The names the model declares of that kind.
+        known: Vec<String>,
+    },
     /// Two options that do not go together.
     Unsupported {
         /// What was asked for.
@@ -168,6 +189,14 @@ impl fmt::Display for ConfigError {
                 crate::render::Bytes(*bytes as usize),
                 crate::render::Bytes(*limit)
             ),
+            ConfigError::UnknownProperty { name, kind, known } => {
+                write!(f, "the model declares no `{kind}` property named `{name}`")?;
+                if known.is_empty() {
+                    write!(f, " (it declares none)")
+                } else {
+                    write!(f, " (it declares {})", known.join(", "))
+                }
+            }
             ConfigError::Unsupported {
                 combination,
                 reason,
@@ -205,7 +234,26 @@ pub(crate) fn resolve<M: Model>(
     }
     let words = model.state_word(&model.initial_state()).is_some();
     let mut notes = Vec::new();
-    let strategy = if simulation {
+    let property = match &options.property {
+        Some(check) => Some(resolve_property(model, options, check)?),
+        None if options.fairness != Fairness::None => {
+            return Err(ConfigError::Unsupported {
+                combination: "fairness without an LTL property",
+                reason: "fairness concerns the runs an LTL check considers; select one with \
+                         `ltl(name)`",
+            })
+        }
+        None => None,
+    };
+    let strategy = if let Some((strategy, _)) = property {
+        if simulation {
+            return Err(ConfigError::Unsupported {
+                combination: "a random simulation of a property check",
+                reason: "walks check safety only; drop `ltl`/`reachable`",
+            });
+        }
+        strategy
+    } else if simulation {
         if options.threads > 1 {
             return Err(ConfigError::Unsupported {
                 combination: "a random simulation on several threads",
@@ -245,6 +293,8 @@ pub(crate) fn resolve<M: Model>(
         (_, Storage::Bitstate { .. }, _) => "bits of a bit array",
         (_, Storage::HashCompaction, _) => "64-bit fingerprints",
         (Strategy::BreadthFirst, _, _) => "states in discovery order, with 4-byte parent links",
+        (Strategy::NestedDepthFirst, _, _) => "product states inline, in two sets (blue and red)",
+        (Strategy::FairCycles, _, _) => "product states inline, with their search numbers",
         (_, _, true) => "64-bit words",
         (Strategy::Parallel, _, false) => "states inline, in 64 locked shards",
         (_, _, false) => "states inline",
@@ -261,6 +311,71 @@ pub(crate) fn resolve<M: Model>(
         threads: options.threads,
         storage,
         layout,
+        property: property.map(|(_, index)| model.properties()[index].name.to_string()),
+        fairness: options.fairness,
         notes,
     })
+}
+
+/// The strategy of a property check and the property's index, or why it cannot run.
+fn resolve_property<M: Model>(
+    model: &M,
+    options: &Options,
+    check: &PropertyCheck,
+) -> Result<(Strategy, usize), ConfigError> {
+    let (name, reachable) = match check {
+        PropertyCheck::Ltl(name) => (name, false),
+        PropertyCheck::Reachable(name) => (name, true),
+    };
+    let kind = if reachable { "reachable" } else { "ltl" };
+    let of_kind =
+        |p: &&crate::property::PropertyInfo| matches!(p.kind, PropertyKind::Reachable) == reachable;
+    let Some(index) = model
+        .properties()
+        .iter()
+        .position(|p| p.name == *name && of_kind(&p))
+    else {
+        return Err(ConfigError::UnknownProperty {
+            name: name.clone(),
+            kind,
+            known: model
+                .properties()
+                .iter()
+                .filter(of_kind)
+                .map(|p| p.name.to_string())
+                .collect(),
+        });
+    };
+    if options.threads > 1 {
+        return Err(ConfigError::Unsupported {
+            combination: "a property check on several threads",
+            reason: "LTL and reachability checks run on one thread; drop `threads`",
+        });
+    }
+    if reachable {
+        if options.fairness != Fairness::None {
+            return Err(ConfigError::Unsupported {
+                combination: "fairness with a reachability check",
+                reason: "fairness concerns infinite runs; a witness is a finite path",
+            });
+        }
+        return Ok((Strategy::BreadthFirst, index));
+    }
+    if options.strategy == Strategy::BreadthFirst {
+        return Err(ConfigError::Unsupported {
+            combination: "an LTL check in breadth-first order",
+            reason: "cycles are found by depth-first search; drop `bfs`",
+        });
+    }
+    if options.fairness == Fairness::None {
+        return Ok((Strategy::NestedDepthFirst, index));
+    }
+    if matches!(options.storage, Storage::Bitstate { .. }) {
+        return Err(ConfigError::Unsupported {
+            combination: "an LTL check under fairness with bitstate hashing",
+            reason: "the search for fair cycles numbers every state; use exact storage or \
+                     hash compaction",
+        });
+    }
+    Ok((Strategy::FairCycles, index))
 }

@@ -348,3 +348,33 @@ fn large_dining_philosophers_match_the_reference_counts() {
         }
     }
 }
+
+#[test]
+fn a_reachability_check_finds_a_shortest_witness_or_fails() {
+    // 0 -> 1 -> 2 -> 3 (p), 0 -> 3 directly: the witness is the one step.
+    let graph = Graph::new(4, &[(0, Some(1)), (1, Some(2)), (2, Some(3)), (0, Some(3))])
+        .end(&[3])
+        .label(0, &[3])
+        .reachable("Done");
+    let checker = Checker::new(graph.clone()).reachable("Done");
+    let report = checker.run();
+    assert_eq!(report.verdict(), Verdict::Reached);
+    let witness = report.assert_reachable();
+    assert_eq!(witness.replay(), "bir1:3");
+    assert_eq!(checker.replay(witness.replay()).as_ref(), Ok(witness));
+    assert!(report
+        .to_string()
+        .starts_with("Graph: reachable Done: `p` reached after 1 step (breadth-first search)"));
+    // Nowhere: a failure after a complete search, not "verified".
+    let nowhere = Graph::new(2, &[(0, Some(1))]).end(&[1]).reachable("Done");
+    let report = Checker::new(nowhere).reachable("Done").run();
+    assert_eq!(report.verdict(), Verdict::Unreachable);
+    assert!(!report.is_verified());
+    assert!(
+        report.to_string().contains("reachable Done FAILED"),
+        "{report}"
+    );
+    // Cut short: incomplete.
+    let cut = Checker::new(graph).reachable("Done").max_states(1).run();
+    assert_eq!(cut.incomplete_reason(), Some(IncompleteReason::StateLimit));
+}

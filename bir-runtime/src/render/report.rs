@@ -4,8 +4,9 @@
 use std::fmt;
 
 use super::{Bytes, Counted, Thousands};
+use crate::property::{PropertyInfo, PropertyKind};
 use crate::report::{IncompleteReason, Report, Stats, Strategy, Verdict};
-use crate::trace::Counterexample;
+use crate::trace::{Counterexample, FindingKind};
 
 /// Depth-first counterexamples longer than this get a note suggesting breadth-first search.
 const LONG_TRACE: usize = 100;
@@ -18,6 +19,8 @@ impl fmt::Display for Verdict {
             Verdict::Incomplete { reason } => {
                 write!(f, "not verified ({})", reason.describe())
             }
+            Verdict::Reached => f.write_str("reached"),
+            Verdict::Unreachable => f.write_str("unreachable"),
         }
     }
 }
@@ -58,6 +61,9 @@ fn fmt_headline(report: &Report, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         "no error (deadlock detection off)"
     };
     write!(f, "{}: ", report.name())?;
+    if let Some(property) = report.property() {
+        return fmt_property_headline(report, property, f);
+    }
     match report.verdict() {
         Verdict::Verified => write!(
             f,
@@ -92,6 +98,60 @@ fn fmt_headline(report: &Report, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 IncompleteReason::HashCompaction | IncompleteReason::Bitstate
             );
             if !storage_reason {
+                write!(f, "; {}", reason.describe())?;
+            }
+            if let Some(p) = stats.omission_probability {
+                write!(f, "; probability that a state was missed ≈ {p:.1e}")?;
+            }
+            write!(f, "); not verified")
+        }
+        Verdict::Reached | Verdict::Unreachable => Ok(()),
+    }
+}
+
+/// The first line of a property check.
+fn fmt_property_headline(
+    report: &Report,
+    property: &PropertyInfo,
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
+    let how = report.plan().describe();
+    let stats = report.stats();
+    let states = Thousands(stats.states);
+    let (name, text) = (&property.name, &property.text);
+    let reachable = matches!(property.kind, PropertyKind::Reachable);
+    match report.verdict() {
+        Verdict::Verified => write!(
+            f,
+            "property {name} holds: every run satisfies `{text}` ({states} states of the \
+             product with the automaton explored; {how})"
+        ),
+        Verdict::Found(FindingKind::Property) => write!(f, "property {name} violated ({how})"),
+        Verdict::Found(kind) => write!(f, "{kind} found while checking {name} ({how})"),
+        Verdict::Reached => {
+            let steps = report.first_finding().map_or(0, Counterexample::len);
+            write!(
+                f,
+                "reachable {name}: `{text}` reached after {} ({how})",
+                Counted(steps as u64, "step")
+            )
+        }
+        Verdict::Unreachable => write!(
+            f,
+            "reachable {name} FAILED: no reachable state satisfies `{text}`, all {states} \
+             states explored ({how})"
+        ),
+        Verdict::Incomplete { reason } => {
+            let what = if reachable {
+                format!("no state satisfying `{text}`")
+            } else {
+                format!("no violation of {name}")
+            };
+            write!(f, "{what} found in {states} states ({how}")?;
+            if !matches!(
+                reason,
+                IncompleteReason::HashCompaction | IncompleteReason::Bitstate
+            ) {
                 write!(f, "; {}", reason.describe())?;
             }
             if let Some(p) = stats.omission_probability {

@@ -4,7 +4,8 @@
 use std::fmt;
 
 use super::{ChangeDisplay, Counted, StateDisplay};
-use crate::trace::{Counterexample, FindingKind};
+use crate::model::STUTTER;
+use crate::trace::{Counterexample, FindingKind, Step};
 
 impl fmt::Display for FindingKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -12,39 +13,85 @@ impl fmt::Display for FindingKind {
     }
 }
 
+/// Writes steps numbered from 1.
+fn write_steps(f: &mut fmt::Formatter<'_>, found: &Counterexample, steps: &[Step]) -> fmt::Result {
+    let info = found.info();
+    for (number, step) in steps.iter().enumerate() {
+        write!(f, "  #{:<2} ", number + 1)?;
+        match info.transitions.get(step.transition as usize) {
+            Some(t) => {
+                write!(f, "{} {} -> {}   {}", t.thread, t.from, t.to, t.text)?;
+                if t.line != 0 {
+                    write!(f, "   (line {})", t.line)?;
+                }
+            }
+            None if step.transition == STUTTER => write!(
+                f,
+                "(stutter: no transition is enabled; the run stays in this state forever)"
+            )?,
+            None => write!(f, "transition {}", step.transition)?,
+        }
+        writeln!(f)?;
+        if step.fault.is_some() {
+            writeln!(f, "        FAILS: {}", found.message())?;
+        } else if let Some(changes) = ChangeDisplay::new(info, step) {
+            writeln!(f, "        {changes}")?;
+        }
+    }
+    Ok(())
+}
+
 impl fmt::Display for Counterexample {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let steps = Counted(self.len() as u64, "step");
-        writeln!(f, "{} after {steps}: {}", self.kind(), self.message())?;
         let info = self.info();
+        let Some(cycle) = self.cycle_start() else {
+            let steps = Counted(self.len() as u64, "step");
+            writeln!(f, "{} after {steps}: {}", self.kind(), self.message())?;
+            writeln!(
+                f,
+                "  initial state: {}",
+                StateDisplay::new(info, self.initial_state())
+            )?;
+            write_steps(f, self, self.steps())?;
+            writeln!(
+                f,
+                "  final state: {}",
+                StateDisplay::new(info, self.final_state())
+            )?;
+            return writeln!(f, "  replay: {}", self.replay());
+        };
+        let (stem, repeated) = self.steps().split_at(cycle);
+        writeln!(
+            f,
+            "{}: {}: a stem of {}, then a cycle of {} repeated forever",
+            self.kind(),
+            self.message(),
+            Counted(stem.len() as u64, "step"),
+            Counted(repeated.len() as u64, "step")
+        )?;
         writeln!(
             f,
             "  initial state: {}",
             StateDisplay::new(info, self.initial_state())
         )?;
-        for (number, step) in self.steps().iter().enumerate() {
-            write!(f, "  #{:<2} ", number + 1)?;
-            match info.transitions.get(step.transition as usize) {
-                Some(t) => {
-                    write!(f, "{} {} -> {}   {}", t.thread, t.from, t.to, t.text)?;
-                    if t.line != 0 {
-                        write!(f, "   (line {})", t.line)?;
-                    }
-                }
-                None => write!(f, "transition {}", step.transition)?,
-            }
-            writeln!(f)?;
-            if step.fault.is_some() {
-                writeln!(f, "        FAILS: {}", self.message())?;
-            } else if let Some(changes) = ChangeDisplay::new(info, step) {
-                writeln!(f, "        {changes}")?;
-            }
-        }
         writeln!(
             f,
-            "  final state: {}",
+            "  part 1, the stem ({}):",
+            Counted(stem.len() as u64, "step")
+        )?;
+        write_steps(f, self, stem)?;
+        // The cycle returns to the state the stem ends in: the final state.
+        writeln!(
+            f,
+            "  cycle entry: {}",
             StateDisplay::new(info, self.final_state())
         )?;
+        writeln!(
+            f,
+            "  part 2, the cycle ({}, back to the cycle entry, forever):",
+            Counted(repeated.len() as u64, "step")
+        )?;
+        write_steps(f, self, repeated)?;
         writeln!(f, "  replay: {}", self.replay())
     }
 }

@@ -49,6 +49,19 @@ static HASHER: RandomState = RandomState::with_seeds(
     0x082e_fa98_ec4e_6c89,
 );
 
+/// The fixed-seed hasher as a `BuildHasher` with a `Default`, for the standard maps and
+/// sets of the LTL searches (reproducible runs, as everywhere).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct FixedHasher;
+
+impl std::hash::BuildHasher for FixedHasher {
+    type Hasher = ahash::AHasher;
+
+    fn build_hasher(&self) -> ahash::AHasher {
+        HASHER.build_hasher()
+    }
+}
+
 /// The hash of a state, for tables of whole states.
 pub(crate) fn hash_state<S: Hash>(state: &S) -> u64 {
     HASHER.hash_one(state)

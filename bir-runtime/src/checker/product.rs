@@ -1,0 +1,145 @@
+//! The product of a model with the Büchi automaton of an LTL property's negation, as a
+//! [`Model`] of its own, so that the LTL searches run on the one search core (the
+//! [`Stepper`](super::core::Stepper), the seen sets, the limits).
+//!
+//! A product state is a model state and an automaton state: the automaton's state after
+//! reading the model state's propositions. A product step is a model step into `s'`
+//! paired with an automaton edge allowed by the propositions of `s'`; a model state
+//! without successors (a deadlock or a valid end state) steps to itself, marked
+//! [`STUTTER`], so that every run is infinite (LANGUAGE.md, "Runs"). A fault of a model
+//! step, or of evaluating the predicates, is a step that faults.
+
+use crate::model::{
+    Fault, InvariantFailure, Model, ModelInfo, Outcome, Successor, TransitionId, STUTTER,
+};
+
+/// The product of `model` with the automaton of its LTL property number `property`.
+pub(crate) struct Product<'a, M: Model> {
+    model: &'a M,
+    property: usize,
+    accepting: Vec<bool>,
+}
+
+impl<'a, M: Model> Product<'a, M> {
+    /// The product with property `property`, which must be an LTL property of the model.
+    pub(crate) fn new(model: &'a M, property: usize) -> Self {
+        let accepting = match model.properties().get(property).map(|p| &p.kind) {
+            Some(crate::PropertyKind::Ltl { automaton, .. }) => {
+                automaton.states.iter().map(|s| s.accepting).collect()
+            }
+            _ => Vec::new(),
+        };
+        Product {
+            model,
+            property,
+            accepting,
+        }
+    }
+
+    /// The model.
+    pub(crate) fn model(&self) -> &'a M {
+        self.model
+    }
+
+    /// Whether the automaton part of `state` is accepting.
+    pub(crate) fn is_accepting(&self, state: &(M::State, u32)) -> bool {
+        self.accepting.get(state.1 as usize) == Some(&true)
+    }
+
+    /// The initial product states: the model's initial state with every automaton state
+    /// the start reaches on its propositions; or the fault of evaluating them.
+    pub(crate) fn initial_states(&self) -> Result<Vec<(M::State, u32)>, Fault> {
+        let initial = self.model.initial_state();
+        let props = self.model.propositions(self.property, &initial)?;
+        let mut entered = Vec::new();
+        self.model
+            .automaton_step(self.property, 0, props, &mut entered);
+        Ok(entered.into_iter().map(|q| (initial.clone(), q)).collect())
+    }
+
+    /// Appends the product steps into `next` by model transition `transition`.
+    fn pair(
+        &self,
+        transition: TransitionId,
+        next: &M::State,
+        from: u32,
+        out: &mut Vec<Successor<(M::State, u32)>>,
+        entered: &mut Vec<u32>,
+    ) {
+        match self.model.propositions(self.property, next) {
+            Err(fault) => out.push(Successor {
+                transition,
+                outcome: Outcome::Fault(fault),
+            }),
+            Ok(props) => {
+                entered.clear();
+                self.model
+                    .automaton_step(self.property, from, props, entered);
+                out.extend(entered.iter().map(|&q| Successor {
+                    transition,
+                    outcome: Outcome::Next((next.clone(), q)),
+                }));
+            }
+        }
+    }
+
+    /// The product steps from `(state, q)` into `out`, and the transitions of the model
+    /// enabled in `state` into `enabled` (those whose step faults included; none for a
+    /// stutter), for fairness.
+    pub(crate) fn successors_and_enabled(
+        &self,
+        (state, q): &(M::State, u32),
+        out: &mut Vec<Successor<(M::State, u32)>>,
+        enabled: &mut Vec<TransitionId>,
+    ) {
+        let mut steps = Vec::new();
+        self.model.successors(state, &mut steps);
+        let mut entered = Vec::new();
+        if steps.is_empty() {
+            self.pair(STUTTER, state, *q, out, &mut entered);
+            return;
+        }
+        enabled.extend(steps.iter().map(|step| step.transition));
+        for step in steps {
+            match step.outcome {
+                Outcome::Fault(fault) => out.push(Successor {
+                    transition: step.transition,
+                    outcome: Outcome::Fault(fault),
+                }),
+                Outcome::Next(next) => self.pair(step.transition, &next, *q, out, &mut entered),
+            }
+        }
+    }
+}
+
+impl<M: Model> Model for Product<'_, M> {
+    type State = (M::State, u32);
+
+    fn info(&self) -> &ModelInfo {
+        self.model.info()
+    }
+
+    /// The model's initial state with the automaton's start: the searches begin from
+    /// [`Product::initial_states`] instead.
+    fn initial_state(&self) -> (M::State, u32) {
+        (self.model.initial_state(), 0)
+    }
+
+    fn successors(&self, state: &(M::State, u32), out: &mut Vec<Successor<(M::State, u32)>>) {
+        self.successors_and_enabled(state, out, &mut Vec::new());
+    }
+
+    fn check_invariants(&self, (state, _): &(M::State, u32)) -> Result<(), InvariantFailure> {
+        self.model.check_invariants(state)
+    }
+
+    /// Every run is infinite in the product: a state without successors is no deadlock (its
+    /// automaton has no way on, so no violation passes through it).
+    fn is_end_state(&self, _: &(M::State, u32)) -> bool {
+        true
+    }
+
+    fn decode(&self, (state, _): &(M::State, u32), values: &mut Vec<i64>) {
+        self.model.decode(state, values);
+    }
+}
