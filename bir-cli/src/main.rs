@@ -2,12 +2,70 @@
 //! (`bir-interp`) and the runtime's search, and prints the report exactly as the runtime's
 //! `Display` prints it, or as one JSON object.
 //!
+//! The command line is declared once, with `clap` (`args.rs`), and `bir --help` and
+//! `bir check --help` print (a test keeps this copy and the README's equal to them):
+//!
 //! ```text
-//! bir check MODEL.bir [--bfs] [--keep-going N] [--max-states N] [--max-depth N]
-//!                     [--time-limit SECONDS] [--memory-limit MB] [--no-deadlock]
-//!                     [--set Block.NAME=VALUE]... [--json]
-//! bir --help
+//! $ bir --help
+//! Check a concurrent system written in BIR, exhaustively
+//!
+//! Usage: bir <COMMAND>
+//!
+//! Commands:
+//!   check  Explore every reachable state of a model; report errors and deadlocks
+//!   help   Print this message or the help of the given subcommand(s)
+//!
+//! Options:
+//!   -h, --help     Print help
+//!   -V, --version  Print version
+//!
+//! Exit status:
+//!   0  verified: every reachable state explored, no error and no deadlock
+//!   1  an error (assertion, invariant, range, index, division, start) or a deadlock found
+//!   2  the model is malformed or cannot be read, or the arguments are wrong
+//!   3  incomplete: nothing found, but a limit stopped the search
+//!
+//! $ bir check --help
+//! Explore every reachable state of a model; report errors and deadlocks
+//!
+//! Usage: bir check [OPTIONS] <MODEL.bir>
+//!
+//! Arguments:
+//!   <MODEL.bir>  The model file
+//!
+//! Options:
+//!       --bfs                     Breadth-first search: shortest counterexamples
+//!                                 (default: depth-first, in Bogor's order)
+//!       --keep-going <N>          Count every finding, keeping the counterexamples of
+//!                                 the first N (default: stop at the first finding)
+//!       --max-states <N>          Store at most N states (N >= 1)
+//!       --max-depth <N>           Do not expand states N steps from the initial state
+//!       --time-limit <SECONDS>    Stop after this long (decimals allowed)
+//!       --memory-limit <MB>       Stop before the search uses more than MB MiB (MB >= 1;
+//!                                 default: three quarters of the available memory)
+//!       --no-deadlock             Do not report deadlocks
+//!       --threads <N>             Search with N threads, 1 to 256 (same counts; the
+//!                                 verdict and trace of a finding come from a sequential
+//!                                 depth-first search)
+//!       --hash-compaction         Store 64-bit fingerprints of states wider than a word
+//!                                 (never "verified": gives the chance a state was missed)
+//!       --bitstate <LOG2>         Store each state as K bits of a 2^LOG2-bit array,
+//!                                 LOG2 10 to 40 (supertrace; never "verified" either)
+//!       --bitstate-hashes <K>     The K of --bitstate, 1 to 8 [default: 3]
+//!       --set <Block.NAME=VALUE>  Replace a constant, e.g. --set Param.N=12 (repeatable;
+//!                                 VALUE is an integer, true or false)
+//!       --json                    Print one JSON object instead of the text report
+//!   -h, --help                    Print help
+//!
+//! Exit status:
+//!   0  verified: every reachable state explored, no error and no deadlock
+//!   1  an error (assertion, invariant, range, index, division, start) or a deadlock found
+//!   2  the model is malformed or cannot be read, or the arguments are wrong
+//!   3  incomplete: nothing found, but a limit stopped the search
 //! ```
+//!
+//! Every number is checked against its range when the arguments are parsed (`--threads 0`
+//! and `--bitstate 41` are errors, status 2, never a panic or a value silently clamped).
 //!
 //! A malformed model is reported as rustc reports compile errors, every error with its
 //! `path:line:column`, the source line and carets under the offending tokens, then a count.
@@ -54,14 +112,13 @@ mod diagnostics;
 mod json;
 
 use std::ffi::OsString;
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use bir_interp::Interpreter;
-use std::io::Write as _;
-
 use bir_runtime::{Checker, Report, Verdict};
 
-use crate::args::{CheckOptions, Command};
+use crate::args::{CheckOptions, Command, Parsed};
 
 /// Exit status: the model is malformed or the arguments are wrong.
 const MALFORMED: u8 = 2;
@@ -84,17 +141,14 @@ fn main() -> ExitCode {
 /// Runs the command line; returns the exit status.
 fn run(args: &[OsString]) -> u8 {
     match args::parse(args) {
-        Ok(Command::Help) => {
-            print!("{}", args::USAGE);
+        Parsed::Run(Command::Check(options)) => check(&options),
+        Parsed::Print(text) => {
+            // A reader that stops early (`bir --help | head`) is no error.
+            let _ = write!(std::io::stdout().lock(), "{text}");
             0
         }
-        Ok(Command::Version) => {
-            println!("bir {}", env!("CARGO_PKG_VERSION"));
-            0
-        }
-        Ok(Command::Check(options)) => check(&options),
-        Err(message) => {
-            eprintln!("bir: error: {message} (see `bir --help`)");
+        Parsed::Error(message) => {
+            eprintln!("bir: error: {message}");
             MALFORMED
         }
     }
@@ -110,7 +164,7 @@ fn check(options: &CheckOptions) -> u8 {
             return MALFORMED;
         }
     };
-    let model = match Interpreter::from_source_with(&source, &options.overrides) {
+    let model = match Interpreter::from_source_with(&source, &options.overrides()) {
         Ok(model) => model,
         Err(errors) => {
             eprint!("{}", diagnostics::render(&errors, &path, &source));
@@ -163,7 +217,7 @@ fn checker(model: Interpreter, options: &CheckOptions) -> Checker<Interpreter> {
         checker = checker.hash_compaction();
     }
     if let Some(log2_bits) = options.bitstate {
-        checker = checker.bitstate(log2_bits, 3);
+        checker = checker.bitstate(log2_bits, options.bitstate_hashes);
     }
     checker
 }
