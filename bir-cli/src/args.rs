@@ -21,6 +21,9 @@ pub const BITSTATE_LOG2: RangeInclusive<u32> = 10..=40;
 /// The hash functions per state that bitstate hashing accepts.
 pub const BITSTATE_HASHES: RangeInclusive<u32> = 1..=8;
 
+/// The most bytes of model text `bir check` reads.
+pub const MAX_MODEL_BYTES: u64 = 16 << 20;
+
 /// What every `--help` ends with.
 const EXIT_STATUS: &str = "\
 Exit status:
@@ -58,7 +61,10 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct CheckOptions {
     /// The model file.
-    #[arg(value_name = "MODEL.bir", help = "The model file")]
+    #[arg(
+        value_name = "MODEL.bir",
+        help = "The model file: BIR text of at most 16 MiB"
+    )]
     pub model: PathBuf,
 
     /// Breadth-first instead of depth-first.
@@ -428,6 +434,7 @@ mod tests {
                 BITSTATE_HASHES.start(),
                 BITSTATE_HASHES.end()
             ),
+            format!("at most {} MiB", MAX_MODEL_BYTES >> 20),
         ] {
             assert!(help.contains(&limit), "{limit}:\n{help}");
         }

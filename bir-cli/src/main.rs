@@ -31,7 +31,7 @@
 //! Usage: bir check [OPTIONS] <MODEL.bir>
 //!
 //! Arguments:
-//!   <MODEL.bir>  The model file
+//!   <MODEL.bir>  The model file: BIR text of at most 16 MiB
 //!
 //! Options:
 //!       --bfs                     Breadth-first search: shortest counterexamples
@@ -66,6 +66,9 @@
 //!
 //! Every number is checked against its range when the arguments are parsed (`--threads 0`
 //! and `--bitstate 41` are errors, status 2, never a panic or a value silently clamped).
+//! `bir check` reads at most 16 MiB of model text: a larger file is refused by its size,
+//! and a stream that does not end (`/dev/zero`) after 16 MiB and one byte, with status 2
+//! and one line on stderr.
 //!
 //! A malformed model is reported as rustc reports compile errors, every error with its
 //! `path:line:column`, the source line and carets under the offending tokens, then a count.
@@ -112,7 +115,9 @@ mod diagnostics;
 mod json;
 
 use std::ffi::OsString;
-use std::io::Write as _;
+use std::fs::File;
+use std::io::{Read, Write as _};
+use std::path::Path;
 use std::process::ExitCode;
 
 use bir_interp::Interpreter;
@@ -157,10 +162,10 @@ fn run(args: &[OsString]) -> u8 {
 /// `bir check`: read, check and search the model, print the report.
 fn check(options: &CheckOptions) -> u8 {
     let path = options.model.display().to_string();
-    let source = match std::fs::read_to_string(&options.model) {
+    let source = match read_model(&options.model) {
         Ok(source) => source,
         Err(error) => {
-            eprintln!("bir: error: cannot read `{path}`: {error}");
+            eprintln!("bir: error: {}", error.message(&path));
             return MALFORMED;
         }
     };
@@ -187,6 +192,60 @@ fn check(options: &CheckOptions) -> u8 {
     // the verdict's exit status stands.
     let _ = writeln!(std::io::stdout().lock(), "{text}");
     exit_status(&report)
+}
+
+/// Why a model file was not read.
+#[derive(Debug)]
+enum ReadError {
+    /// Opening or reading failed.
+    Io(std::io::Error),
+    /// More than this many bytes.
+    TooLarge(u64),
+    /// Not UTF-8: the first bad byte's offset.
+    NotUtf8(usize),
+}
+
+impl ReadError {
+    /// The one-line message for the file `path`.
+    fn message(&self, path: &str) -> String {
+        match self {
+            ReadError::Io(error) => format!("cannot read `{path}`: {error}"),
+            ReadError::TooLarge(cap) => format!(
+                "`{path}` is larger than {} MiB, the most model text `bir check` reads",
+                cap >> 20
+            ),
+            ReadError::NotUtf8(offset) => {
+                format!("`{path}` is not UTF-8 text (invalid byte at offset {offset})")
+            }
+        }
+    }
+}
+
+/// The text of the model file, at most [`args::MAX_MODEL_BYTES`]: a larger file is
+/// refused by its size, and one that does not say its size (a pipe, `/dev/zero`) after
+/// reading one byte past the cap.
+fn read_model(path: &Path) -> Result<String, ReadError> {
+    let file = File::open(path).map_err(ReadError::Io)?;
+    let cap = args::MAX_MODEL_BYTES;
+    if let Ok(metadata) = file.metadata() {
+        if metadata.is_file() && metadata.len() > cap {
+            return Err(ReadError::TooLarge(cap));
+        }
+    }
+    read_capped(file, cap)
+}
+
+/// At most `cap` bytes of UTF-8 text from `reader`; more is an error.
+fn read_capped(reader: impl Read, cap: u64) -> Result<String, ReadError> {
+    let mut bytes = Vec::new();
+    reader
+        .take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() as u64 > cap {
+        return Err(ReadError::TooLarge(cap));
+    }
+    String::from_utf8(bytes).map_err(|e| ReadError::NotUtf8(e.utf8_error().valid_up_to()))
 }
 
 /// The search the options describe.
@@ -228,5 +287,49 @@ fn exit_status(report: &Report) -> u8 {
         Verdict::Verified => 0,
         Verdict::Found(_) => 1,
         _ => 3,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_model_text_is_read_up_to_the_cap_and_no_further() {
+        let text = "system S {}";
+        let cap = text.len() as u64;
+        assert_eq!(read_capped(text.as_bytes(), cap).unwrap(), text);
+        let longer = format!("{text} ");
+        assert!(matches!(
+            read_capped(longer.as_bytes(), cap),
+            Err(ReadError::TooLarge(c)) if c == cap
+        ));
+        // An endless reader is refused after cap + 1 bytes.
+        let mut endless = std::io::repeat(b' ');
+        assert!(matches!(
+            read_capped(&mut endless, 1 << 20),
+            Err(ReadError::TooLarge(_))
+        ));
+        assert!(matches!(
+            read_capped(&b"ok \xff"[..], 16),
+            Err(ReadError::NotUtf8(3))
+        ));
+    }
+
+    #[test]
+    fn read_errors_are_one_line_and_name_the_file() {
+        for error in [
+            ReadError::TooLarge(16 << 20),
+            ReadError::NotUtf8(3),
+            ReadError::Io(std::io::Error::from(std::io::ErrorKind::NotFound)),
+        ] {
+            let message = error.message("m.bir");
+            assert!(message.contains("`m.bir`"), "{message}");
+            assert!(!message.contains('\n'), "{message}");
+        }
+        assert_eq!(
+            ReadError::TooLarge(16 << 20).message("m.bir"),
+            "`m.bir` is larger than 16 MiB, the most model text `bir check` reads"
+        );
     }
 }

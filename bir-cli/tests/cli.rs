@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -263,6 +264,80 @@ fn version() {
         assert_eq!(status, 0);
         assert_eq!(stdout, format!("bir {}\n", env!("CARGO_PKG_VERSION")));
     }
+}
+
+/// Runs `bir check PATH`; returns the exit status, stderr and how long it took.
+fn check_timed(path: &str) -> (i32, String, Duration) {
+    let start = Instant::now();
+    let (status, stdout, stderr) = bir(&["check", path]);
+    assert_eq!(stdout, "");
+    (status, stderr, start.elapsed())
+}
+
+#[test]
+fn a_model_file_over_16_mib_is_refused_at_once() {
+    // A sparse 50 MB file: refused by its size, without reading it.
+    let path = temp_file("large", "large.bir", "");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .and_then(|file| file.set_len(50_000_000))
+        .expect("a sparse file");
+    let (status, stderr, took) = check_timed(&path);
+    assert_eq!(status, 2, "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "bir: error: `{path}` is larger than 16 MiB, the most model text `bir check` reads\n"
+        )
+    );
+    assert!(took < Duration::from_secs(1), "took {took:?}");
+    remove_temp_file(&path);
+}
+
+#[test]
+fn an_endless_model_file_is_refused_after_16_mib() {
+    let zero = "/dev/zero";
+    if !Path::new(zero).exists() {
+        return;
+    }
+    // /dev/zero has no size: it is read up to the cap and one byte more.
+    let (status, stderr, took) = check_timed(zero);
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("is larger than 16 MiB"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+}
+
+#[test]
+fn a_model_of_exactly_16_mib_is_read() {
+    // The cap is inclusive: 16 MiB of text (a model padded with spaces) is checked, and one
+    // byte more is refused.
+    let source = std::fs::read_to_string(models().join("two_dining_philosophers.bir")).unwrap();
+    let cap = 16 << 20;
+    let padded = format!("{source}{}", " ".repeat(cap - source.len()));
+    let path = temp_file("exact", "exact.bir", &padded);
+    let (status, stdout, stderr) = bir(&["check", &path]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(stdout.contains("deadlock found"), "{stdout}");
+    std::fs::write(&path, format!("{padded} ")).unwrap();
+    let (status, stderr, _) = check_timed(&path);
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("is larger than 16 MiB"), "{stderr}");
+    remove_temp_file(&path);
+}
+
+#[test]
+fn a_model_that_is_not_utf8_is_refused() {
+    let path = temp_file("binary", "binary.bir", "");
+    std::fs::write(&path, b"system S {\xff}").unwrap();
+    let (status, stderr, _) = check_timed(&path);
+    assert_eq!(status, 2);
+    assert_eq!(
+        stderr,
+        format!("bir: error: `{path}` is not UTF-8 text (invalid byte at offset 10)\n")
+    );
+    remove_temp_file(&path);
 }
 
 #[test]
