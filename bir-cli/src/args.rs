@@ -1,210 +1,366 @@
-//! The command line, parsed by hand: `bir check MODEL [OPTIONS]`, `bir --help`,
-//! `bir --version`. Options take their value as the next argument or after `=`.
+//! The command line, declared once with `clap`: the parser, the usage line, `--help` and
+//! the errors all come from the definitions below. Every number is checked here, so that
+//! an argument out of range is an error (exit status 2), never a panic, an abort or a
+//! value silently clamped by the search.
 
 use std::ffi::OsString;
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use bir_interp::{Override, Overrides};
+use clap::{Args, Parser, Subcommand};
 
-/// The help text (`bir --help`).
-pub const USAGE: &str = "\
-bir: check a concurrent system written in BIR, exhaustively
+/// The most threads `--threads` accepts.
+pub const MAX_THREADS: usize = 256;
 
-Usage:
-  bir check MODEL.bir [OPTIONS]
-  bir --help
-  bir --version
+/// The sizes of the bitstate array that the search accepts, as log2 of its bits
+/// (`bir_runtime::Checker::bitstate` clamps to this range; here it is an error instead).
+pub const BITSTATE_LOG2: RangeInclusive<u32> = 10..=40;
 
-Options:
-  --bfs                   breadth-first search: shortest counterexamples
-                          (default: depth-first, in Bogor's order)
-  --keep-going N          go on past findings, counting all of them and keeping the
-                          counterexamples of the first N (default: stop at the first)
-  --max-states N          store at most N states
-  --max-depth N           do not expand states N steps from the initial state
-  --time-limit SECONDS    stop after this long (decimals allowed)
-  --memory-limit MB       stop before the search uses more than MB MiB
-  --no-deadlock           do not report deadlocks
-  --threads N             search with N threads (same counts; the verdict and trace
-                          of a finding come from a sequential depth-first search)
-  --hash-compaction       store 64-bit fingerprints of states wider than a word
-                          (never \"verified\": reports the chance a state was missed)
-  --bitstate LOG2         store states as 3 bits each of a 2^LOG2-bit array
-                          (supertrace; never \"verified\" either)
-  --set Block.NAME=VALUE  replace a constant, e.g. --set Param.N=12 (repeatable;
-                          VALUE is an integer, true or false)
-  --json                  print one JSON object instead of the text report
-  -h, --help              print this help
-  -V, --version           print the version
+/// The hash functions per state that bitstate hashing accepts.
+pub const BITSTATE_HASHES: RangeInclusive<u32> = 1..=8;
 
+/// The most bytes of model text `bir check` reads.
+pub const MAX_MODEL_BYTES: u64 = 16 << 20;
+
+/// What every `--help` ends with.
+const EXIT_STATUS: &str = "\
 Exit status:
   0  verified: every reachable state explored, no error and no deadlock
   1  an error (assertion, invariant, range, index, division, start) or a deadlock found
-  2  the model is malformed, or the arguments are wrong
-  3  incomplete: nothing found, but a limit stopped the search
-";
+  2  the model is malformed or cannot be read, or the arguments are wrong
+  3  incomplete: nothing found, but a limit stopped the search";
 
-/// What the command line asks for.
-#[derive(Debug, PartialEq)]
+/// `bir`: the whole command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "bir",
+    version,
+    about = "Check a concurrent system written in BIR, exhaustively",
+    after_help = EXIT_STATUS,
+    arg_required_else_help = false
+)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
 pub enum Command {
-    /// `--help`.
-    Help,
-    /// `--version`.
-    Version,
-    /// `check MODEL ...`.
+    /// Explore every reachable state of a model; report errors and deadlocks
+    // Negative numbers are values, so that `--max-states -1` says what is wrong with -1.
+    #[command(after_help = EXIT_STATUS, allow_negative_numbers = true)]
     Check(CheckOptions),
 }
 
-/// The options of `bir check`.
-#[derive(Debug, Default, PartialEq)]
+/// The options of `bir check`. Each help text is laid out by hand (clap is built without
+/// terminal-width wrapping), so that `--help` prints the same everywhere.
+#[derive(Debug, Args)]
 pub struct CheckOptions {
     /// The model file.
+    #[arg(
+        value_name = "MODEL.bir",
+        help = "The model file: BIR text of at most 16 MiB"
+    )]
     pub model: PathBuf,
+
     /// Breadth-first instead of depth-first.
+    #[arg(
+        long,
+        help = "Breadth-first search: shortest counterexamples\n\
+                (default: depth-first, in Bogor's order)"
+    )]
     pub bfs: bool,
+
     /// Go on past findings, keeping this many counterexamples.
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = whole_number::<usize>,
+        help = "Count every finding, keeping the counterexamples of\n\
+                the first N (default: stop at the first finding)"
+    )]
     pub keep_going: Option<usize>,
+
     /// The state limit.
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = max_states,
+        help = "Store at most N states (N >= 1)"
+    )]
     pub max_states: Option<u64>,
+
     /// The depth limit.
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = whole_number::<u32>,
+        help = "Do not expand states N steps from the initial state"
+    )]
     pub max_depth: Option<u32>,
+
     /// The time limit.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        value_parser = seconds,
+        help = "Stop after this long (decimals allowed)"
+    )]
     pub time_limit: Option<Duration>,
-    /// The memory limit in bytes.
+
+    /// The memory limit in bytes (given in MiB).
+    #[arg(
+        long = "memory-limit",
+        value_name = "MB",
+        value_parser = memory_limit,
+        help = "Stop before the search uses more than MB MiB (MB >= 1;\n\
+                default: three quarters of the available memory)"
+    )]
     pub memory_limit: Option<usize>,
+
     /// Deadlocks are not reported.
+    #[arg(long, help = "Do not report deadlocks")]
     pub no_deadlock: bool,
+
     /// Threads of the search.
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = threads,
+        help = "Search with N threads, 1 to 256 (same counts; the\n\
+                verdict and trace of a finding come from a sequential\n\
+                depth-first search)"
+    )]
     pub threads: Option<usize>,
+
     /// Hash compaction.
+    #[arg(
+        long,
+        conflicts_with = "bitstate",
+        help = "Store 64-bit fingerprints of states wider than a word\n\
+                (never \"verified\": gives the chance a state was missed)"
+    )]
     pub hash_compaction: bool,
+
     /// Bitstate hashing with a bit array of 2^this bits.
+    #[arg(
+        long,
+        value_name = "LOG2",
+        value_parser = bitstate_log2,
+        help = "Store each state as K bits of a 2^LOG2-bit array,\n\
+                LOG2 10 to 40 (supertrace; never \"verified\" either)"
+    )]
     pub bitstate: Option<u32>,
-    /// Constants replaced with `--set`.
-    pub overrides: Overrides,
+
+    /// The bits set per state by bitstate hashing.
+    #[arg(
+        long,
+        value_name = "K",
+        requires = "bitstate",
+        default_value = "3",
+        value_parser = bitstate_hashes,
+        help = "The K of --bitstate, 1 to 8"
+    )]
+    pub bitstate_hashes: u32,
+
+    /// Constants replaced with `--set`, in the order given.
+    #[arg(
+        long = "set",
+        value_name = "Block.NAME=VALUE",
+        value_parser = constant,
+        help = "Replace a constant, e.g. --set Param.N=12 (repeatable;\n\
+                VALUE is an integer, true or false)"
+    )]
+    pub set: Vec<Override>,
+
     /// Print JSON.
+    #[arg(long, help = "Print one JSON object instead of the text report")]
     pub json: bool,
 }
 
-/// Parses the arguments after the program name; the error is a one-line message.
-pub fn parse(args: &[OsString]) -> Result<Command, String> {
-    let mut args = args.iter();
-    let first = match args.next() {
-        None => return Err("no command given: expected `bir check MODEL.bir`".to_string()),
-        Some(first) => utf8(first)?,
-    };
-    match first {
-        "-h" | "--help" | "help" => return Ok(Command::Help),
-        "-V" | "--version" => return Ok(Command::Version),
-        "check" => {}
-        other if other.starts_with('-') => return Err(format!("unknown option `{other}`")),
-        other => return Err(format!("unknown command `{other}`: expected `check`")),
+impl CheckOptions {
+    /// The constants replaced with `--set` (a later one for the same constant wins).
+    pub fn overrides(&self) -> Overrides {
+        let mut overrides = Overrides::default();
+        for o in &self.set {
+            overrides.push(o.clone());
+        }
+        overrides
     }
-    let mut options = CheckOptions::default();
-    let mut model = None;
-    while let Some(arg) = args.next() {
-        let text = match arg.to_str() {
-            Some(text) => text,
-            // A path need not be UTF-8; an option must be.
-            None if model.is_none() => {
-                model = Some(PathBuf::from(arg));
-                continue;
-            }
-            None => return Err(format!("unexpected argument {arg:?}")),
-        };
-        if !text.starts_with('-') || text == "-" {
-            if model.is_some() {
-                return Err(format!("unexpected argument `{text}`: one model at a time"));
-            }
-            model = Some(PathBuf::from(arg));
-            continue;
-        }
-        let (name, inline) = match text.split_once('=') {
-            Some((name, value)) if name.starts_with("--") => (name, Some(value)),
-            _ => (text, None),
-        };
-        let mut value = || -> Result<&str, String> {
-            match inline {
-                Some(value) => Ok(value),
-                None => match args.next() {
-                    Some(value) => utf8(value),
-                    None => Err(format!("`{name}` needs a value")),
-                },
-            }
-        };
-        match name {
-            "-h" | "--help" => return Ok(Command::Help),
-            "--bfs" => options.bfs = true,
-            "--no-deadlock" => options.no_deadlock = true,
-            "--hash-compaction" => options.hash_compaction = true,
-            "--threads" => options.threads = Some(number(name, value()?)?),
-            "--bitstate" => options.bitstate = Some(number(name, value()?)?),
-            "--json" => options.json = true,
-            "--keep-going" => options.keep_going = Some(number(name, value()?)?),
-            "--max-states" => options.max_states = Some(number(name, value()?)?),
-            "--max-depth" => options.max_depth = Some(number(name, value()?)?),
-            "--time-limit" => options.time_limit = Some(seconds(name, value()?)?),
-            "--memory-limit" => {
-                let mib: usize = number(name, value()?)?;
-                let bytes = mib
-                    .checked_mul(1 << 20)
-                    .ok_or_else(|| format!("`{name}` is too large: {mib} MiB"))?;
-                options.memory_limit = Some(bytes);
-            }
-            "--set" => options
-                .overrides
-                .push(Override::parse(value()?).map_err(|e| format!("`--set`: {e}"))?),
-            _ => return Err(format!("unknown option `{name}`")),
-        }
-        let flag = matches!(
-            name,
-            "--bfs" | "--no-deadlock" | "--json" | "--hash-compaction"
-        );
-        if inline.is_some() && flag {
-            return Err(format!("`{name}` takes no value"));
-        }
-    }
-    options.model = model.ok_or("no model given: expected `bir check MODEL.bir`")?;
-    Ok(Command::Check(options))
 }
 
-fn utf8(arg: &OsString) -> Result<&str, String> {
-    arg.to_str()
-        .ok_or_else(|| format!("argument {arg:?} is not valid UTF-8"))
+/// What the command line asks for, or the error to print.
+#[derive(Debug)]
+pub enum Parsed {
+    /// Run this command.
+    Run(Command),
+    /// Print this text on stdout and exit with status 0 (`--help`, `--version`).
+    Print(String),
+    /// The arguments are wrong: this one-line message, which ends by naming the help to
+    /// read (`bir --help` or `bir check --help`).
+    Error(String),
 }
 
-/// A whole number for option `name`.
-fn number<T: std::str::FromStr>(name: &str, text: &str) -> Result<T, String> {
+/// Parses the arguments after the program name.
+pub fn parse<I, T>(args: I) -> Parsed
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let args: Vec<OsString> = std::iter::once("bir".into())
+        .chain(args.into_iter().map(Into::into))
+        .collect();
+    match Cli::try_parse_from(&args) {
+        Ok(cli) => Parsed::Run(cli.command),
+        Err(error) => match error.kind() {
+            clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                Parsed::Print(error.render().to_string())
+            }
+            _ => {
+                let text = error.render().to_string();
+                let command = args[1..]
+                    .iter()
+                    .find(|arg| !arg.to_string_lossy().starts_with('-'));
+                let help = if command.is_some_and(|command| command == "check") {
+                    "bir check --help"
+                } else {
+                    "bir --help"
+                };
+                Parsed::Error(format!("{} (see `{help}`)", one_line(&text)))
+            }
+        },
+    }
+}
+
+/// clap's error text as one line: its message and tips, without the usage and the pointer
+/// to `--help` (the caller adds its own): `error: unexpected argument '--bsf' found\n\n
+/// tip: a similar argument exists: '--bfs'\n\nUsage: ...` becomes `unexpected argument
+/// '--bsf' found; tip: a similar argument exists: '--bfs'`.
+fn one_line(text: &str) -> String {
+    let text = text.trim();
+    let text = text.strip_prefix("error: ").unwrap_or(text);
+    let parts: Vec<String> = text
+        .split("\n\n")
+        .filter(|part| !part.starts_with("Usage:") && !part.starts_with("For more information"))
+        .map(|part| part.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|part| !part.is_empty())
+        .collect();
+    if parts.is_empty() {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// A whole number; `_` may separate digits (`1_000_000`).
+fn whole_number<T: std::str::FromStr>(text: &str) -> Result<T, String> {
     text.replace('_', "")
         .parse()
-        .map_err(|_| format!("`{name}` needs a whole number, found `{text}`"))
+        .map_err(|_| format!("expected a whole number, found `{text}`"))
 }
 
-/// A positive, finite number of seconds for option `name`.
-fn seconds(name: &str, text: &str) -> Result<Duration, String> {
-    let error = || format!("`{name}` needs a positive number of seconds, found `{text}`");
+/// `--max-states`: at least 1.
+fn max_states(text: &str) -> Result<u64, String> {
+    match whole_number(text)? {
+        0 => Err("a search stores at least the initial state: N must be at least 1".to_string()),
+        n => Ok(n),
+    }
+}
+
+/// `--threads`: 1 to [`MAX_THREADS`].
+fn threads(text: &str) -> Result<usize, String> {
+    match whole_number(text)? {
+        n @ 1..=MAX_THREADS => Ok(n),
+        n => Err(format!(
+            "the search runs with 1 to {MAX_THREADS} threads, not {n}"
+        )),
+    }
+}
+
+/// `--memory-limit`: at least 1 MiB; returns bytes.
+fn memory_limit(text: &str) -> Result<usize, String> {
+    let mib: usize = whole_number(text)?;
+    if mib == 0 {
+        return Err("the limit is at least 1 MiB".to_string());
+    }
+    mib.checked_mul(1 << 20)
+        .ok_or_else(|| format!("{mib} MiB is more bytes than this machine can address"))
+}
+
+/// `--bitstate`: a log2 size in [`BITSTATE_LOG2`].
+fn bitstate_log2(text: &str) -> Result<u32, String> {
+    let log2: u32 = whole_number(text)?;
+    if BITSTATE_LOG2.contains(&log2) {
+        Ok(log2)
+    } else {
+        Err(format!(
+            "the bit array has 2^{} to 2^{} bits: LOG2 is {} to {}, not {log2}",
+            BITSTATE_LOG2.start(),
+            BITSTATE_LOG2.end(),
+            BITSTATE_LOG2.start(),
+            BITSTATE_LOG2.end()
+        ))
+    }
+}
+
+/// `--bitstate-hashes`: a count in [`BITSTATE_HASHES`].
+fn bitstate_hashes(text: &str) -> Result<u32, String> {
+    let k: u32 = whole_number(text)?;
+    if BITSTATE_HASHES.contains(&k) {
+        Ok(k)
+    } else {
+        Err(format!(
+            "a state sets {} to {} bits, not {k}",
+            BITSTATE_HASHES.start(),
+            BITSTATE_HASHES.end()
+        ))
+    }
+}
+
+/// `--time-limit`: a positive, finite number of seconds that is not zero as a `Duration`.
+fn seconds(text: &str) -> Result<Duration, String> {
+    let error = || format!("expected a positive number of seconds, found `{text}`");
     let value: f64 = text.parse().map_err(|_| error())?;
-    if value <= 0.0 {
+    if value.is_nan() || value <= 0.0 {
         return Err(error());
     }
-    Duration::try_from_secs_f64(value).map_err(|_| error())
+    match Duration::try_from_secs_f64(value) {
+        Ok(duration) if !duration.is_zero() => Ok(duration),
+        _ => Err(error()),
+    }
+}
+
+/// `--set Block.NAME=VALUE`.
+fn constant(text: &str) -> Result<Override, String> {
+    Override::parse(text)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse_str(args: &[&str]) -> Result<Command, String> {
-        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        parse(&args)
-    }
-
     fn check(args: &[&str]) -> CheckOptions {
-        match parse_str(args) {
-            Ok(Command::Check(options)) => options,
+        match parse(args) {
+            Parsed::Run(Command::Check(options)) => options,
             other => panic!("{other:?}"),
         }
+    }
+
+    fn error(args: &[&str]) -> String {
+        match parse(args) {
+            Parsed::Error(message) => message,
+            other => panic!("{args:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
     }
 
     #[test]
@@ -223,75 +379,203 @@ mod tests {
             "--memory-limit",
             "2",
             "--no-deadlock",
+            "--threads",
+            "2",
+            "--bitstate",
+            "20",
+            "--bitstate-hashes=5",
             "--set",
             "Param.N=4",
             "--set=Param.B=true",
+            "--set",
+            "Param.N=5",
             "--json",
         ]);
         assert_eq!(options.model, PathBuf::from("m.bir"));
         assert!(options.bfs && options.no_deadlock && options.json);
+        assert!(!options.hash_compaction);
         assert_eq!(options.keep_going, Some(3));
         assert_eq!(options.max_states, Some(1000));
         assert_eq!(options.max_depth, Some(7));
         assert_eq!(options.time_limit, Some(Duration::from_millis(1500)));
         assert_eq!(options.memory_limit, Some(2 << 20));
-        assert_eq!(
-            options.overrides.get("Param", "N").map(|o| o.value),
-            Some(4)
-        );
-        assert_eq!(
-            options.overrides.get("Param", "B").map(|o| o.is_bool),
-            Some(true)
-        );
+        assert_eq!(options.threads, Some(2));
+        assert_eq!((options.bitstate, options.bitstate_hashes), (Some(20), 5));
+        let overrides = options.overrides();
+        assert_eq!(overrides.get("Param", "N").map(|o| o.value), Some(5));
+        assert_eq!(overrides.get("Param", "B").map(|o| o.is_bool), Some(true));
     }
 
     #[test]
-    fn help_and_version() {
-        assert_eq!(parse_str(&["--help"]), Ok(Command::Help));
-        assert_eq!(parse_str(&["check", "m.bir", "-h"]), Ok(Command::Help));
-        assert_eq!(parse_str(&["-V"]), Ok(Command::Version));
+    fn defaults() {
+        let options = check(&["check", "m.bir"]);
+        assert!(!options.bfs && !options.json && !options.no_deadlock);
+        assert_eq!(options.keep_going, None);
+        assert_eq!(options.max_states, None);
+        assert_eq!(options.threads, None);
+        assert_eq!((options.bitstate, options.bitstate_hashes), (None, 3));
+        assert!(options.overrides().is_empty());
+    }
+
+    #[test]
+    fn the_help_names_the_limits_the_parser_enforces() {
+        use clap::CommandFactory;
+        let mut cli = Cli::command();
+        let help = cli
+            .find_subcommand_mut("check")
+            .expect("check")
+            .render_help()
+            .to_string();
+        for limit in [
+            format!("1 to {MAX_THREADS}"),
+            format!("LOG2 {} to {}", BITSTATE_LOG2.start(), BITSTATE_LOG2.end()),
+            format!(
+                "{} to {} [default: 3]",
+                BITSTATE_HASHES.start(),
+                BITSTATE_HASHES.end()
+            ),
+            format!("at most {} MiB", MAX_MODEL_BYTES >> 20),
+        ] {
+            assert!(help.contains(&limit), "{limit}:\n{help}");
+        }
+    }
+
+    #[test]
+    fn help_and_version_are_printed() {
+        for args in [
+            &["--help"][..],
+            &["-h"],
+            &["help"],
+            &["check", "m.bir", "-h"],
+        ] {
+            match parse(args) {
+                Parsed::Print(text) => assert!(text.contains("Usage: bir"), "{text}"),
+                other => panic!("{args:?}: {other:?}"),
+            }
+        }
+        for args in [&["-V"][..], &["--version"]] {
+            match parse(args) {
+                Parsed::Print(text) => {
+                    assert_eq!(text, format!("bir {}\n", env!("CARGO_PKG_VERSION")))
+                }
+                other => panic!("{args:?}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn numbers_out_of_range_are_errors() {
+        for (args, expected) in [
+            (&["--threads", "0"][..], "1 to 256 threads, not 0"),
+            (&["--threads", "257"], "1 to 256 threads, not 257"),
+            (
+                &["--threads", "18446744073709551615"],
+                "not 18446744073709551615",
+            ),
+            (&["--threads", "18446744073709551616"], "whole number"),
+            (&["--bitstate", "9"], "LOG2 is 10 to 40, not 9"),
+            (&["--bitstate", "41"], "LOG2 is 10 to 40, not 41"),
+            (
+                &["--bitstate", "20", "--bitstate-hashes", "0"],
+                "1 to 8 bits, not 0",
+            ),
+            (
+                &["--bitstate", "20", "--bitstate-hashes", "9"],
+                "1 to 8 bits, not 9",
+            ),
+            (&["--memory-limit", "0"], "at least 1 MiB"),
+            (
+                &["--memory-limit", "18446744073709551615"],
+                "more bytes than",
+            ),
+            (&["--max-states", "0"], "at least 1"),
+            (&["--max-states", "-1"], "whole number"),
+            (&["--max-depth", "5000000000"], "whole number"),
+            (&["--time-limit", "0"], "positive number of seconds"),
+            (&["--time-limit", "-1"], "positive number of seconds"),
+            (&["--time-limit", "inf"], "positive number of seconds"),
+            (&["--time-limit", "NaN"], "positive number of seconds"),
+            (&["--time-limit", "1e-300"], "positive number of seconds"),
+            (&["--time-limit", "1e300"], "positive number of seconds"),
+        ] {
+            let args: Vec<&str> = ["check", "m.bir"].iter().chain(args).copied().collect();
+            let message = error(&args);
+            assert!(message.contains(expected), "{args:?}: {message}");
+            assert!(!message.contains('\n'), "{message}");
+        }
+        // The bounds themselves are accepted.
+        for args in [
+            &["--threads", "1"][..],
+            &["--threads", "256"],
+            &["--bitstate", "10", "--bitstate-hashes", "1"],
+            &["--bitstate", "40", "--bitstate-hashes", "8"],
+            &["--memory-limit", "1"],
+            &["--max-states", "1"],
+            &["--max-depth", "0"],
+            &["--keep-going", "0"],
+            &["--time-limit", "0.001"],
+        ] {
+            let args: Vec<&str> = ["check", "m.bir"].iter().chain(args).copied().collect();
+            check(&args);
+        }
     }
 
     #[test]
     fn mistakes_are_one_line_messages() {
         for (args, expected) in [
-            (&[][..], "no command given"),
-            (&["run"][..], "unknown command `run`"),
-            (&["check"][..], "no model given"),
-            (&["check", "a.bir", "b.bir"][..], "one model at a time"),
+            (&[][..], "requires a subcommand"),
+            (&["run"][..], "unrecognized subcommand 'run'"),
+            (
+                &["check"][..],
+                "required arguments were not provided: <MODEL.bir>",
+            ),
+            (
+                &["check", "a.bir", "b.bir"][..],
+                "unexpected argument 'b.bir'",
+            ),
             (
                 &["check", "a.bir", "--frobnicate"][..],
-                "unknown option `--frobnicate`",
+                "unexpected argument '--frobnicate'",
+            ),
+            (
+                &["check", "a.bir", "--max-state", "3"][..],
+                "tip: a similar argument exists: '--max-states'",
+            ),
+            (
+                &["chek", "a.bir"][..],
+                "tip: a similar subcommand exists: 'check'",
             ),
             (
                 &["check", "a.bir", "--max-states"][..],
-                "`--max-states` needs a value",
-            ),
-            (
-                &["check", "a.bir", "--max-states", "-1"][..],
-                "needs a whole number",
-            ),
-            (
-                &["check", "a.bir", "--max-depth", "5000000000"][..],
-                "needs a whole number",
-            ),
-            (
-                &["check", "a.bir", "--time-limit", "0"][..],
-                "positive number of seconds",
-            ),
-            (
-                &["check", "a.bir", "--time-limit", "inf"][..],
-                "positive number of seconds",
+                "a value is required for '--max-states <N>'",
             ),
             (
                 &["check", "a.bir", "--set", "N=3"][..],
-                "`--set`: expected `Block.NAME=VALUE`",
+                "expected `Block.NAME=VALUE`, found `N=3`",
             ),
-            (&["check", "a.bir", "--json=yes"][..], "takes no value"),
+            (
+                &["check", "a.bir", "--json=yes"][..],
+                "unexpected value 'yes' for '--json'",
+            ),
+            (
+                &["check", "a.bir", "--bitstate-hashes", "2"][..],
+                "required arguments were not provided: --bitstate <LOG2>",
+            ),
+            (
+                &["check", "a.bir", "--bitstate", "20", "--hash-compaction"][..],
+                "cannot be used with",
+            ),
         ] {
-            let error = parse_str(args).unwrap_err();
-            assert!(error.contains(expected), "{args:?}: {error}");
-            assert!(!error.contains('\n'), "{error}");
+            let message = error(args);
+            assert!(message.contains(expected), "{args:?}: {message}");
+            assert!(!message.contains('\n'), "{message}");
+            assert!(!message.contains("Usage"), "{message}");
+            let hint = if args.first() == Some(&"check") {
+                " (see `bir check --help`)"
+            } else {
+                " (see `bir --help`)"
+            };
+            assert!(message.ends_with(hint), "{message}");
         }
     }
 }

@@ -2,12 +2,73 @@
 //! (`bir-interp`) and the runtime's search, and prints the report exactly as the runtime's
 //! `Display` prints it, or as one JSON object.
 //!
+//! The command line is declared once, with `clap` (`args.rs`), and `bir --help` and
+//! `bir check --help` print (a test keeps this copy and the README's equal to them):
+//!
 //! ```text
-//! bir check MODEL.bir [--bfs] [--keep-going N] [--max-states N] [--max-depth N]
-//!                     [--time-limit SECONDS] [--memory-limit MB] [--no-deadlock]
-//!                     [--set Block.NAME=VALUE]... [--json]
-//! bir --help
+//! $ bir --help
+//! Check a concurrent system written in BIR, exhaustively
+//!
+//! Usage: bir <COMMAND>
+//!
+//! Commands:
+//!   check  Explore every reachable state of a model; report errors and deadlocks
+//!   help   Print this message or the help of the given subcommand(s)
+//!
+//! Options:
+//!   -h, --help     Print help
+//!   -V, --version  Print version
+//!
+//! Exit status:
+//!   0  verified: every reachable state explored, no error and no deadlock
+//!   1  an error (assertion, invariant, range, index, division, start) or a deadlock found
+//!   2  the model is malformed or cannot be read, or the arguments are wrong
+//!   3  incomplete: nothing found, but a limit stopped the search
+//!
+//! $ bir check --help
+//! Explore every reachable state of a model; report errors and deadlocks
+//!
+//! Usage: bir check [OPTIONS] <MODEL.bir>
+//!
+//! Arguments:
+//!   <MODEL.bir>  The model file: BIR text of at most 16 MiB
+//!
+//! Options:
+//!       --bfs                     Breadth-first search: shortest counterexamples
+//!                                 (default: depth-first, in Bogor's order)
+//!       --keep-going <N>          Count every finding, keeping the counterexamples of
+//!                                 the first N (default: stop at the first finding)
+//!       --max-states <N>          Store at most N states (N >= 1)
+//!       --max-depth <N>           Do not expand states N steps from the initial state
+//!       --time-limit <SECONDS>    Stop after this long (decimals allowed)
+//!       --memory-limit <MB>       Stop before the search uses more than MB MiB (MB >= 1;
+//!                                 default: three quarters of the available memory)
+//!       --no-deadlock             Do not report deadlocks
+//!       --threads <N>             Search with N threads, 1 to 256 (same counts; the
+//!                                 verdict and trace of a finding come from a sequential
+//!                                 depth-first search)
+//!       --hash-compaction         Store 64-bit fingerprints of states wider than a word
+//!                                 (never "verified": gives the chance a state was missed)
+//!       --bitstate <LOG2>         Store each state as K bits of a 2^LOG2-bit array,
+//!                                 LOG2 10 to 40 (supertrace; never "verified" either)
+//!       --bitstate-hashes <K>     The K of --bitstate, 1 to 8 [default: 3]
+//!       --set <Block.NAME=VALUE>  Replace a constant, e.g. --set Param.N=12 (repeatable;
+//!                                 VALUE is an integer, true or false)
+//!       --json                    Print one JSON object instead of the text report
+//!   -h, --help                    Print help
+//!
+//! Exit status:
+//!   0  verified: every reachable state explored, no error and no deadlock
+//!   1  an error (assertion, invariant, range, index, division, start) or a deadlock found
+//!   2  the model is malformed or cannot be read, or the arguments are wrong
+//!   3  incomplete: nothing found, but a limit stopped the search
 //! ```
+//!
+//! Every number is checked against its range when the arguments are parsed (`--threads 0`
+//! and `--bitstate 41` are errors, status 2, never a panic or a value silently clamped).
+//! `bir check` reads at most 16 MiB of model text: a larger file is refused by its size,
+//! and a stream that does not end (`/dev/zero`) after 16 MiB and one byte, with status 2
+//! and one line on stderr.
 //!
 //! A malformed model is reported as rustc reports compile errors, every error with its
 //! `path:line:column`, the source line and carets under the offending tokens, then a count.
@@ -54,14 +115,15 @@ mod diagnostics;
 mod json;
 
 use std::ffi::OsString;
+use std::fs::File;
+use std::io::{Read, Write as _};
+use std::path::Path;
 use std::process::ExitCode;
 
 use bir_interp::Interpreter;
-use std::io::Write as _;
-
 use bir_runtime::{Checker, Report, Verdict};
 
-use crate::args::{CheckOptions, Command};
+use crate::args::{CheckOptions, Command, Parsed};
 
 /// Exit status: the model is malformed or the arguments are wrong.
 const MALFORMED: u8 = 2;
@@ -84,17 +146,14 @@ fn main() -> ExitCode {
 /// Runs the command line; returns the exit status.
 fn run(args: &[OsString]) -> u8 {
     match args::parse(args) {
-        Ok(Command::Help) => {
-            print!("{}", args::USAGE);
+        Parsed::Run(Command::Check(options)) => check(&options),
+        Parsed::Print(text) => {
+            // A reader that stops early (`bir --help | head`) is no error.
+            let _ = write!(std::io::stdout().lock(), "{text}");
             0
         }
-        Ok(Command::Version) => {
-            println!("bir {}", env!("CARGO_PKG_VERSION"));
-            0
-        }
-        Ok(Command::Check(options)) => check(&options),
-        Err(message) => {
-            eprintln!("bir: error: {message} (see `bir --help`)");
+        Parsed::Error(message) => {
+            eprintln!("bir: error: {message}");
             MALFORMED
         }
     }
@@ -103,14 +162,14 @@ fn run(args: &[OsString]) -> u8 {
 /// `bir check`: read, check and search the model, print the report.
 fn check(options: &CheckOptions) -> u8 {
     let path = options.model.display().to_string();
-    let source = match std::fs::read_to_string(&options.model) {
+    let source = match read_model(&options.model) {
         Ok(source) => source,
         Err(error) => {
-            eprintln!("bir: error: cannot read `{path}`: {error}");
+            eprintln!("bir: error: {}", error.message(&path));
             return MALFORMED;
         }
     };
-    let model = match Interpreter::from_source_with(&source, &options.overrides) {
+    let model = match Interpreter::from_source_with(&source, &options.overrides()) {
         Ok(model) => model,
         Err(errors) => {
             eprint!("{}", diagnostics::render(&errors, &path, &source));
@@ -133,6 +192,60 @@ fn check(options: &CheckOptions) -> u8 {
     // the verdict's exit status stands.
     let _ = writeln!(std::io::stdout().lock(), "{text}");
     exit_status(&report)
+}
+
+/// Why a model file was not read.
+#[derive(Debug)]
+enum ReadError {
+    /// Opening or reading failed.
+    Io(std::io::Error),
+    /// More than this many bytes.
+    TooLarge(u64),
+    /// Not UTF-8: the first bad byte's offset.
+    NotUtf8(usize),
+}
+
+impl ReadError {
+    /// The one-line message for the file `path`.
+    fn message(&self, path: &str) -> String {
+        match self {
+            ReadError::Io(error) => format!("cannot read `{path}`: {error}"),
+            ReadError::TooLarge(cap) => format!(
+                "`{path}` is larger than {} MiB, the most model text `bir check` reads",
+                cap >> 20
+            ),
+            ReadError::NotUtf8(offset) => {
+                format!("`{path}` is not UTF-8 text (invalid byte at offset {offset})")
+            }
+        }
+    }
+}
+
+/// The text of the model file, at most [`args::MAX_MODEL_BYTES`]: a larger file is
+/// refused by its size, and one that does not say its size (a pipe, `/dev/zero`) after
+/// reading one byte past the cap.
+fn read_model(path: &Path) -> Result<String, ReadError> {
+    let file = File::open(path).map_err(ReadError::Io)?;
+    let cap = args::MAX_MODEL_BYTES;
+    if let Ok(metadata) = file.metadata() {
+        if metadata.is_file() && metadata.len() > cap {
+            return Err(ReadError::TooLarge(cap));
+        }
+    }
+    read_capped(file, cap)
+}
+
+/// At most `cap` bytes of UTF-8 text from `reader`; more is an error.
+fn read_capped(reader: impl Read, cap: u64) -> Result<String, ReadError> {
+    let mut bytes = Vec::new();
+    reader
+        .take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() as u64 > cap {
+        return Err(ReadError::TooLarge(cap));
+    }
+    String::from_utf8(bytes).map_err(|e| ReadError::NotUtf8(e.utf8_error().valid_up_to()))
 }
 
 /// The search the options describe.
@@ -163,7 +276,7 @@ fn checker(model: Interpreter, options: &CheckOptions) -> Checker<Interpreter> {
         checker = checker.hash_compaction();
     }
     if let Some(log2_bits) = options.bitstate {
-        checker = checker.bitstate(log2_bits, 3);
+        checker = checker.bitstate(log2_bits, options.bitstate_hashes);
     }
     checker
 }
@@ -174,5 +287,49 @@ fn exit_status(report: &Report) -> u8 {
         Verdict::Verified => 0,
         Verdict::Found(_) => 1,
         _ => 3,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_model_text_is_read_up_to_the_cap_and_no_further() {
+        let text = "system S {}";
+        let cap = text.len() as u64;
+        assert_eq!(read_capped(text.as_bytes(), cap).unwrap(), text);
+        let longer = format!("{text} ");
+        assert!(matches!(
+            read_capped(longer.as_bytes(), cap),
+            Err(ReadError::TooLarge(c)) if c == cap
+        ));
+        // An endless reader is refused after cap + 1 bytes.
+        let mut endless = std::io::repeat(b' ');
+        assert!(matches!(
+            read_capped(&mut endless, 1 << 20),
+            Err(ReadError::TooLarge(_))
+        ));
+        assert!(matches!(
+            read_capped(&b"ok \xff"[..], 16),
+            Err(ReadError::NotUtf8(3))
+        ));
+    }
+
+    #[test]
+    fn read_errors_are_one_line_and_name_the_file() {
+        for error in [
+            ReadError::TooLarge(16 << 20),
+            ReadError::NotUtf8(3),
+            ReadError::Io(std::io::Error::from(std::io::ErrorKind::NotFound)),
+        ] {
+            let message = error.message("m.bir");
+            assert!(message.contains("`m.bir`"), "{message}");
+            assert!(!message.contains('\n'), "{message}");
+        }
+        assert_eq!(
+            ReadError::TooLarge(16 << 20).message("m.bir"),
+            "`m.bir` is larger than 16 MiB, the most model text `bir check` reads"
+        );
     }
 }

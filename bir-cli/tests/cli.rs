@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -140,16 +141,35 @@ fn a_model_that_does_not_tokenize_is_malformed_too() {
 #[test]
 fn bad_arguments_are_one_line_on_stderr_and_status_2() {
     let philosophers = model("dining_philosophers.bir");
+    let p = philosophers.as_str();
     for args in [
         &[][..],
         &["frobnicate"][..],
         &["check"][..],
-        &["check", &philosophers, "--max-states"][..],
-        &["check", &philosophers, "--max-states", "many"][..],
-        &["check", &philosophers, "--time-limit", "-1"][..],
-        &["check", &philosophers, "--set", "N=3"][..],
-        &["check", &philosophers, "--unknown"][..],
+        &["check", p, "--max-states"][..],
+        &["check", p, "--max-states", "many"][..],
+        &["check", p, "--time-limit", "-1"][..],
+        &["check", p, "--set", "N=3"][..],
+        &["check", p, "--unknown"][..],
+        &["check", p, "--json=yes"][..],
         &["check", "no/such/model.bir"][..],
+        // Numbers out of range: errors, not a clamp, a panic or an abort.
+        &["check", p, "--threads", "0"][..],
+        &["check", p, "--threads", "257"][..],
+        &["check", p, "--threads", "1000000000"][..],
+        &["check", p, "--threads", "18446744073709551615"][..],
+        &["check", p, "--bitstate", "9"][..],
+        &["check", p, "--bitstate", "41"][..],
+        &["check", p, "--bitstate", "4294967296"][..],
+        &["check", p, "--bitstate", "20", "--bitstate-hashes", "0"][..],
+        &["check", p, "--bitstate", "20", "--bitstate-hashes", "9"][..],
+        &["check", p, "--bitstate-hashes", "2"][..],
+        &["check", p, "--bitstate", "20", "--hash-compaction"][..],
+        &["check", p, "--memory-limit", "0"][..],
+        &["check", p, "--memory-limit", "18446744073709551615"][..],
+        &["check", p, "--max-states", "0"][..],
+        &["check", p, "--time-limit", "0"][..],
+        &["check", p, "--time-limit", "1e300"][..],
     ] {
         let (status, stdout, stderr) = bir(args);
         assert_eq!(status, 2, "{args:?}: {stderr}");
@@ -157,18 +177,167 @@ fn bad_arguments_are_one_line_on_stderr_and_status_2() {
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.starts_with("bir: error: "), "{stderr}");
     }
+    // The message names the valid range.
+    let (_, _, stderr) = bir(&["check", p, "--threads", "0"]);
+    assert!(
+        stderr.contains(
+            "invalid value '0' for '--threads <N>': the search runs with 1 to 256 threads"
+        ),
+        "{stderr}"
+    );
+    let (_, _, stderr) = bir(&["check", p, "--bitstate", "41"]);
+    assert!(stderr.contains("LOG2 is 10 to 40, not 41"), "{stderr}");
     // An override of a constant the model does not declare is a compile error.
-    let (status, _, stderr) = bir(&["check", &philosophers, "--set", "Param.M=3"]);
+    let (status, _, stderr) = bir(&["check", p, "--set", "Param.M=3"]);
     assert_eq!(status, 2);
     assert!(stderr.contains("`Param.M`"), "{stderr}");
 }
 
 #[test]
-fn help_prints_the_usage() {
-    let (status, stdout, _) = bir(&["--help"]);
+fn the_bounds_of_the_ranges_are_accepted() {
+    let fixed = model("dining_philosophers_fixed.bir");
+    let (status, out, err) = bir(&["check", &fixed, "--threads", "256", "--json"]);
+    assert_eq!(status, 0, "{out}{err}");
+    let json: Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(json["states"], 261);
+    for (log2, hashes) in [("10", "1"), ("24", "8")] {
+        let args = [
+            "check",
+            &fixed,
+            "--bitstate",
+            log2,
+            "--bitstate-hashes",
+            hashes,
+        ];
+        let (status, out, err) = bir(&args);
+        assert_eq!(status, 3, "{args:?}: {out}{err}");
+        assert!(out.contains("bitstate"), "{out}");
+    }
+}
+
+/// The block of `text` that starts with the line `start` and ends before the line "```".
+fn block_after(text: &str, start: &str) -> String {
+    let begin = text
+        .find(&format!("\n{start}\n"))
+        .unwrap_or_else(|| panic!("no block starting with {start:?}"))
+        + 1;
+    let end = begin + text[begin..].find("\n```").expect("the end of the block");
+    text[begin..=end].to_string()
+}
+
+#[test]
+fn the_usage_in_the_readme_and_the_docs_is_the_help() {
+    let (status, top, _) = bir(&["--help"]);
     assert_eq!(status, 0);
-    assert!(stdout.contains("bir check MODEL.bir [OPTIONS]"), "{stdout}");
-    assert!(stdout.contains("Exit status:"), "{stdout}");
+    let (status, check, _) = bir(&["check", "--help"]);
+    assert_eq!(status, 0);
+    let expected = format!("```text\n$ bir --help\n{top}\n$ bir check --help\n{check}");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("../README.md")).expect("README.md");
+    assert_eq!(
+        block_after(&readme, "```text\n$ bir --help"),
+        expected,
+        "README.md, section \"Command line\": paste the output of `bir --help` and `bir check --help`"
+    );
+    let main = std::fs::read_to_string(root.join("src/main.rs")).expect("main.rs");
+    let docs: String = main
+        .lines()
+        .filter_map(|line| line.strip_prefix("//!"))
+        .map(|line| format!("{}\n", line.strip_prefix(' ').unwrap_or(line)))
+        .collect();
+    assert_eq!(
+        block_after(&docs, "```text\n$ bir --help"),
+        expected,
+        "the module docs of bir-cli/src/main.rs: paste the output of `bir --help` and `bir check --help`"
+    );
+    assert!(
+        check.contains("Usage: bir check [OPTIONS] <MODEL.bir>"),
+        "{check}"
+    );
+    assert!(top.contains("Exit status:") && check.contains("Exit status:"));
+}
+
+#[test]
+fn version() {
+    for flag in ["--version", "-V"] {
+        let (status, stdout, _) = bir(&[flag]);
+        assert_eq!(status, 0);
+        assert_eq!(stdout, format!("bir {}\n", env!("CARGO_PKG_VERSION")));
+    }
+}
+
+/// Runs `bir check PATH`; returns the exit status, stderr and how long it took.
+fn check_timed(path: &str) -> (i32, String, Duration) {
+    let start = Instant::now();
+    let (status, stdout, stderr) = bir(&["check", path]);
+    assert_eq!(stdout, "");
+    (status, stderr, start.elapsed())
+}
+
+#[test]
+fn a_model_file_over_16_mib_is_refused_at_once() {
+    // A sparse 50 MB file: refused by its size, without reading it.
+    let path = temp_file("large", "large.bir", "");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .and_then(|file| file.set_len(50_000_000))
+        .expect("a sparse file");
+    let (status, stderr, took) = check_timed(&path);
+    assert_eq!(status, 2, "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "bir: error: `{path}` is larger than 16 MiB, the most model text `bir check` reads\n"
+        )
+    );
+    assert!(took < Duration::from_secs(1), "took {took:?}");
+    remove_temp_file(&path);
+}
+
+#[test]
+fn an_endless_model_file_is_refused_after_16_mib() {
+    let zero = "/dev/zero";
+    if !Path::new(zero).exists() {
+        return;
+    }
+    // /dev/zero has no size: it is read up to the cap and one byte more.
+    let (status, stderr, took) = check_timed(zero);
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("is larger than 16 MiB"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(took < Duration::from_secs(3), "took {took:?}");
+}
+
+#[test]
+fn a_model_of_exactly_16_mib_is_read() {
+    // The cap is inclusive: 16 MiB of text (a model padded with spaces) is checked, and one
+    // byte more is refused.
+    let source = std::fs::read_to_string(models().join("two_dining_philosophers.bir")).unwrap();
+    let cap = 16 << 20;
+    let padded = format!("{source}{}", " ".repeat(cap - source.len()));
+    let path = temp_file("exact", "exact.bir", &padded);
+    let (status, stdout, stderr) = bir(&["check", &path]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(stdout.contains("deadlock found"), "{stdout}");
+    std::fs::write(&path, format!("{padded} ")).unwrap();
+    let (status, stderr, _) = check_timed(&path);
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("is larger than 16 MiB"), "{stderr}");
+    remove_temp_file(&path);
+}
+
+#[test]
+fn a_model_that_is_not_utf8_is_refused() {
+    let path = temp_file("binary", "binary.bir", "");
+    std::fs::write(&path, b"system S {\xff}").unwrap();
+    let (status, stderr, _) = check_timed(&path);
+    assert_eq!(status, 2);
+    assert_eq!(
+        stderr,
+        format!("bir: error: `{path}` is not UTF-8 text (invalid byte at offset 10)\n")
+    );
+    remove_temp_file(&path);
 }
 
 #[test]
