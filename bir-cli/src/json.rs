@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use bir_runtime::{
-    Counterexample, FindingKind, IncompleteReason, ModelInfo, Report, SlotInfo, SlotKind, Strategy,
-    Verdict,
+    Counterexample, Fairness, FindingKind, IncompleteReason, ModelInfo, Plan, Report, SlotInfo,
+    SlotKind, Storage, Strategy, Verdict, STUTTER,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -17,8 +17,10 @@ pub struct JsonReport {
     model: String,
     /// The model file as given.
     file: String,
-    /// `depth-first` or `breadth-first`.
+    /// `depth-first`, `breadth-first`, `parallel`, `nested-depth-first` or `fair-cycles`.
     strategy: &'static str,
+    /// What ran, as the plan resolved the options.
+    plan: JsonPlan,
     /// `verified`, a finding kind, or `incomplete`.
     verdict: &'static str,
     /// Every reachable state was explored.
@@ -31,8 +33,35 @@ pub struct JsonReport {
     deadlocks: u64,
     max_depth: u32,
     seconds: f64,
+    /// The seen set's memory, and the process's peak resident memory (null where unknown).
+    seen_set_bytes: usize,
+    peak_memory_bytes: Option<usize>,
+    /// With lossy storage, the estimated probability that a state was missed.
+    omission_probability: Option<f64>,
     /// The kept counterexamples, the first finding first.
     counterexamples: Vec<JsonCounterexample>,
+    /// Notes on how the run went.
+    notes: Vec<String>,
+}
+
+/// The plan: what actually ran.
+#[derive(Serialize)]
+struct JsonPlan {
+    strategy: &'static str,
+    threads: usize,
+    /// `exact`, `hash-compaction` or `bitstate`.
+    storage: &'static str,
+    /// For bitstate hashing: log2 of the array's bits, and bits per state.
+    bitstate_log2_bits: Option<u32>,
+    bitstate_hashes: Option<u32>,
+    /// How the seen set lays states out.
+    layout: &'static str,
+    /// Whether a complete search under this plan may say verified (false for lossy storage).
+    can_verify: bool,
+    /// The LTL property or reachability check, and the fairness assumed.
+    property: Option<String>,
+    fairness: &'static str,
+    notes: Vec<String>,
 }
 
 /// One counterexample.
@@ -42,6 +71,9 @@ struct JsonCounterexample {
     message: String,
     initial_state: BTreeMap<String, Value>,
     steps: Vec<JsonStep>,
+    /// For a lasso, the index in `steps` where its cycle starts (the steps from there on
+    /// repeat forever, back to `final_state`).
+    cycle_start: Option<usize>,
     final_state: BTreeMap<String, Value>,
     replay: String,
 }
@@ -57,6 +89,8 @@ struct JsonStep {
     line: u32,
     /// The step is the failing last one: it changes nothing.
     fails: bool,
+    /// The step repeats a final state (a lasso's run that ends stutters): no thread moves.
+    stutter: bool,
     changes: Vec<JsonChange>,
 }
 
@@ -75,10 +109,8 @@ impl JsonReport {
         JsonReport {
             model: report.name().to_string(),
             file: file.to_string(),
-            strategy: match report.strategy() {
-                Strategy::BreadthFirst => "breadth-first",
-                _ => "depth-first",
-            },
+            strategy: strategy_name(report.strategy()),
+            plan: plan(report.plan()),
             verdict: verdict_name(report.verdict()),
             complete: report.is_complete(),
             incomplete_reason: report.incomplete_reason().map(reason_name),
@@ -88,12 +120,52 @@ impl JsonReport {
             deadlocks: stats.deadlocks,
             max_depth: stats.max_depth,
             seconds: stats.elapsed.as_secs_f64(),
+            seen_set_bytes: stats.seen_bytes,
+            peak_memory_bytes: stats.peak_memory,
+            omission_probability: stats.omission_probability,
             counterexamples: report
                 .findings()
                 .iter()
                 .map(|c| counterexample(report.info(), c))
                 .collect(),
+            notes: report.notes().to_vec(),
         }
+    }
+}
+
+fn strategy_name(strategy: Strategy) -> &'static str {
+    match strategy {
+        Strategy::DepthFirst => "depth-first",
+        Strategy::BreadthFirst => "breadth-first",
+        Strategy::Parallel => "parallel",
+        Strategy::Simulation => "simulation",
+        Strategy::NestedDepthFirst => "nested-depth-first",
+        Strategy::FairCycles => "fair-cycles",
+        _ => "other",
+    }
+}
+
+fn plan(plan: &Plan) -> JsonPlan {
+    let (storage, log2_bits, hashes) = match plan.storage {
+        Storage::Bitstate { log2_bits, hashes } => ("bitstate", Some(log2_bits), Some(hashes)),
+        Storage::HashCompaction => ("hash-compaction", None, None),
+        _ => ("exact", None, None),
+    };
+    JsonPlan {
+        strategy: strategy_name(plan.strategy),
+        threads: plan.threads,
+        storage,
+        bitstate_log2_bits: log2_bits,
+        bitstate_hashes: hashes,
+        layout: plan.layout,
+        can_verify: plan.can_verify(),
+        property: plan.property.clone(),
+        fairness: match plan.fairness {
+            Fairness::Weak => "weak",
+            Fairness::Strong => "strong",
+            _ => "none",
+        },
+        notes: plan.notes.clone(),
     }
 }
 
@@ -103,6 +175,8 @@ pub fn verdict_name(verdict: Verdict) -> &'static str {
     match verdict {
         Verdict::Verified => "verified",
         Verdict::Found(kind) => kind_name(kind),
+        Verdict::Reached => "reached",
+        Verdict::Unreachable => "unreachable",
         _ => "incomplete",
     }
 }
@@ -116,6 +190,8 @@ fn kind_name(kind: FindingKind) -> &'static str {
         FindingKind::Index => "index",
         FindingKind::Division => "division",
         FindingKind::Start => "start",
+        FindingKind::Property => "property",
+        FindingKind::Reached => "witness",
         _ => "error",
     }
 }
@@ -150,6 +226,7 @@ fn counterexample(info: &ModelInfo, c: &Counterexample) -> JsonCounterexample {
                 text: text(|t| t.text.as_ref()),
                 line: t.map_or(0, |t| t.line),
                 fails: step.fault.is_some(),
+                stutter: step.transition == STUTTER,
                 changes: step
                     .changes
                     .iter()
@@ -170,6 +247,7 @@ fn counterexample(info: &ModelInfo, c: &Counterexample) -> JsonCounterexample {
         message: c.message().to_string(),
         initial_state: state(info, c.initial_state()),
         steps,
+        cycle_start: c.cycle_start(),
         final_state: state(info, c.final_state()),
         replay: c.replay().to_string(),
     }

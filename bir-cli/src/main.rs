@@ -176,7 +176,13 @@ fn check(options: &CheckOptions) -> u8 {
             return MALFORMED;
         }
     };
-    let report = checker(model, options).run();
+    let checker = checker(model, options);
+    // Options that cannot run together are refused before anything runs.
+    if let Err(error) = checker.plan() {
+        eprintln!("bir: error: {error}");
+        return MALFORMED;
+    }
+    let report = checker.run();
     let text = if options.json {
         match serde_json::to_string_pretty(&json::JsonReport::new(&report, &path)) {
             Ok(text) => text,
@@ -281,11 +287,11 @@ fn checker(model: Interpreter, options: &CheckOptions) -> Checker<Interpreter> {
     checker
 }
 
-/// 0 verified, 1 something found, 3 incomplete.
+/// 0 verified (or reached), 1 something found (or unreachable), 3 incomplete.
 fn exit_status(report: &Report) -> u8 {
     match report.verdict() {
-        Verdict::Verified => 0,
-        Verdict::Found(_) => 1,
+        Verdict::Verified | Verdict::Reached => 0,
+        Verdict::Found(_) | Verdict::Unreachable => 1,
         _ => 3,
     }
 }

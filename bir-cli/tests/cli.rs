@@ -467,3 +467,94 @@ fn threads_hash_compaction_and_bitstate_keep_the_counts_and_say_what_they_covere
     assert_eq!(report["incomplete_reason"], "bitstate");
     assert_eq!(report["states"], 261);
 }
+
+#[test]
+fn the_plan_says_what_ran_and_impossible_plans_are_refused() {
+    let fixed = model("dining_philosophers_fixed.bir");
+    // Breadth-first search with hash compaction runs, and cannot say verified: the help,
+    // the text and the JSON agree.
+    let (code, out, _) = bir(&["check", &fixed, "--bfs", "--hash-compaction", "--json"]);
+    assert_eq!(code, 3, "{out}");
+    let json: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(json["plan"]["strategy"], "breadth-first");
+    assert_eq!(json["plan"]["storage"], "hash-compaction");
+    assert_eq!(json["plan"]["can_verify"], false);
+    assert_eq!(json["incomplete_reason"], "hash_compaction");
+    assert_eq!(json["states"], 261);
+    let (_, text, _) = bir(&["check", &fixed, "--bfs", "--hash-compaction"]);
+    assert!(
+        text.contains(
+            "(breadth-first search, hash compaction; probability that a state was missed"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("not verified"), "{text}");
+    let (_, help, _) = bir(&["check", "--help"]);
+    assert!(help.contains("never \"verified\""), "{help}");
+    // Several threads are reported as what they are.
+    let (_, out, _) = bir(&["check", &fixed, "--threads", "2", "--json"]);
+    let json: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(
+        (&json["strategy"], &json["plan"]["threads"]),
+        (&"parallel".into(), &2.into())
+    );
+    // Refused before anything runs, with status 2.
+    for (args, message) in [
+        (
+            &["--bfs", "--threads", "2"][..],
+            "breadth-first search on several threads",
+        ),
+        (
+            &["--bitstate", "40", "--memory-limit", "1024"][..],
+            "does not fit the memory limit",
+        ),
+    ] {
+        let mut all = vec!["check", &fixed];
+        all.extend_from_slice(args);
+        let (code, _, err) = bir(&all);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn a_parallel_search_stores_at_most_the_state_limit() {
+    let (code, out, _) = bir(&[
+        "check",
+        &model("dining_philosophers_fixed.bir"),
+        "--threads",
+        "2",
+        "--max-states",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    let json: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(json["incomplete_reason"], "state_limit");
+    assert!(json["states"].as_u64().is_some_and(|s| s <= 100), "{out}");
+}
+
+#[test]
+fn the_memory_limit_bounds_the_interpreter_peak_memory() {
+    // Peterson's filter for 6 processes: 1.8 million states, which the interpreter would
+    // hold in several hundred MiB. With a limit of 50 MiB the search stops, incomplete, and
+    // the process never held more than the limit (within 10%).
+    let (code, out, err) = bir(&[
+        "check",
+        &model("peterson_filter.bir"),
+        "--set",
+        "Param.N=6",
+        "--memory-limit",
+        "50",
+        "--json",
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    let json: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(json["incomplete_reason"], "memory_limit");
+    let peak = json["peak_memory_bytes"].as_u64();
+    if let Some(peak) = peak {
+        assert!(peak <= 55 << 20, "peak {peak} bytes for a 50 MiB limit");
+    }
+    assert!(json["states"].as_u64().is_some_and(|s| s > 1_000), "{out}");
+}
