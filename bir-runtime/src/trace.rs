@@ -319,6 +319,56 @@ pub(crate) fn rebuild_reached<M: Model>(
     path: &[TransitionId],
     property: usize,
 ) -> Result<Counterexample, ReplayError> {
+    let (walk, props) = walk_to_end(model, info, path, property)?;
+    if props.map_or(true, |props| props & 1 == 0) {
+        return Err(ReplayError::NoFinding { steps: path.len() });
+    }
+    let (name, text) = model
+        .properties()
+        .get(property)
+        .map_or(("?", "?"), |p| (&*p.name, &*p.text));
+    let ending = Ending {
+        kind: FindingKind::Reached,
+        message: format!("reachable {name}: `{text}` holds"),
+        fault: None,
+        invariant: None,
+    };
+    Ok(walk.into_counterexample(ending, path, info))
+}
+
+/// Executes `path` (every step must succeed) and builds the counterexample of the fault
+/// raised by evaluating the predicates of property `property` in the state it ends in.
+pub(crate) fn rebuild_predicate_fault<M: Model>(
+    model: &M,
+    info: &Arc<ModelInfo>,
+    path: &[TransitionId],
+    property: usize,
+) -> Result<Counterexample, ReplayError> {
+    let (walk, props) = walk_to_end(model, info, path, property)?;
+    let Err(fault) = props else {
+        return Err(ReplayError::NoFinding { steps: path.len() });
+    };
+    let property = model.properties().get(property).map_or("?", |p| &p.name);
+    let ending = Ending {
+        kind: fault_kind(info, fault),
+        message: format!(
+            "while evaluating the predicates of property {property}: {}",
+            fault_message(info, fault)
+        ),
+        fault: Some(fault),
+        invariant: None,
+    };
+    Ok(walk.into_counterexample(ending, path, info))
+}
+
+/// Executes `path`, every step of which must succeed (as a lasso's stem), and evaluates
+/// the propositions of `property` in the state it ends in.
+fn walk_to_end<M: Model>(
+    model: &M,
+    info: &Arc<ModelInfo>,
+    path: &[TransitionId],
+    property: usize,
+) -> Result<(Walk, Result<u64, Fault>), ReplayError> {
     let mut walk = Walk {
         initial: Vec::new(),
         steps: Vec::with_capacity(path.len()),
@@ -326,33 +376,6 @@ pub(crate) fn rebuild_reached<M: Model>(
         cycle_values: None,
     };
     walk.run(model, info, path, Some(path.len()))?;
-    if walk_end_propositions(model, path, property).map_or(true, |props| props & 1 == 0) {
-        return Err(ReplayError::NoFinding { steps: path.len() });
-    }
-    let (name, text) = model
-        .properties()
-        .get(property)
-        .map_or(("?", "?"), |p| (&*p.name, &*p.text));
-    Ok(Counterexample {
-        kind: FindingKind::Reached,
-        message: format!("reachable {name}: `{text}` holds"),
-        fault: None,
-        invariant: None,
-        initial: walk.initial,
-        steps: walk.steps,
-        cycle: None,
-        last: walk.values,
-        replay: path_string(&Path::linear(path)),
-        info: Arc::clone(info),
-    })
-}
-
-/// The propositions of `property` in the state `path` leads to (replayed on the model).
-fn walk_end_propositions<M: Model>(
-    model: &M,
-    path: &[TransitionId],
-    property: usize,
-) -> Result<u64, Fault> {
     let mut state = model.initial_state();
     let mut successors = Vec::new();
     for &transition in path {
@@ -366,44 +389,7 @@ fn walk_end_propositions<M: Model>(
             state = next.clone();
         }
     }
-    model.propositions(property, &state)
-}
-
-/// Executes `path` (every step must succeed) and builds the counterexample of the fault
-/// raised by evaluating the predicates of property `property` in the state it ends in.
-pub(crate) fn rebuild_predicate_fault<M: Model>(
-    model: &M,
-    info: &Arc<ModelInfo>,
-    path: &[TransitionId],
-    property: usize,
-) -> Result<Counterexample, ReplayError> {
-    let mut walk = Walk {
-        initial: Vec::new(),
-        steps: Vec::with_capacity(path.len()),
-        values: Vec::new(),
-        cycle_values: None,
-    };
-    // As a lasso's stem: no step may end at a finding.
-    walk.run(model, info, path, Some(path.len()))?;
-    let Err(fault) = walk_end_propositions(model, path, property) else {
-        return Err(ReplayError::NoFinding { steps: path.len() });
-    };
-    let property = model.properties().get(property).map_or("?", |p| &p.name);
-    Ok(Counterexample {
-        kind: fault_kind(info, fault),
-        message: format!(
-            "while evaluating the predicates of property {property}: {}",
-            fault_message(info, fault)
-        ),
-        fault: Some(fault),
-        invariant: None,
-        initial: walk.initial,
-        steps: walk.steps,
-        cycle: None,
-        last: walk.values,
-        replay: path_string(&Path::linear(path)),
-        info: Arc::clone(info),
-    })
+    Ok((walk, model.propositions(property, &state)))
 }
 
 fn rebuild_path<M: Model>(
@@ -470,6 +456,27 @@ struct Walk {
 }
 
 impl Walk {
+    /// The counterexample of a finished walk along `path` that ended in `ending`.
+    fn into_counterexample(
+        self,
+        ending: Ending,
+        path: &[TransitionId],
+        info: &Arc<ModelInfo>,
+    ) -> Counterexample {
+        Counterexample {
+            kind: ending.kind,
+            message: ending.message,
+            fault: ending.fault,
+            invariant: ending.invariant,
+            initial: self.initial,
+            steps: self.steps,
+            cycle: None,
+            last: self.values,
+            replay: path_string(&Path::linear(path)),
+            info: Arc::clone(info),
+        }
+    }
+
     /// Executes `path`. Without `cycle`, the path must end at a finding, which is returned.
     /// With one (a lasso), no step may end at a finding; the steps are executed and the
     /// state where the cycle starts is kept (the ending returned then means nothing).

@@ -17,6 +17,7 @@ use crate::trace::{self, Counterexample, FindingKind};
 use super::control::Control;
 use super::finish::finish;
 use super::plan::Plan;
+use super::product::Product;
 use super::Options;
 
 /// States a thread takes from the state quota at once (a sequential search takes all).
@@ -112,6 +113,26 @@ impl<'a, M: Model> Run<'a, M> {
             plan,
             keying,
             property,
+        }
+    }
+
+    /// The same run over the product of the model with an LTL property's automaton, keyed
+    /// by product state (exact storage) or fingerprint (hash compaction, bitstate).
+    pub(crate) fn over_product<'p>(&self, product: &'p Product<'p, M>) -> Run<'p, Product<'p, M>>
+    where
+        'a: 'p,
+    {
+        let keying = match self.plan.storage {
+            super::plan::Storage::Exact => Keying::State,
+            _ => Keying::Fingerprint,
+        };
+        Run {
+            model: product,
+            options: self.options,
+            control: self.control,
+            plan: self.plan.clone(),
+            keying,
+            property: self.property,
         }
     }
 

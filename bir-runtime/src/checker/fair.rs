@@ -33,7 +33,6 @@ use crate::trace::{self, FindingKind};
 use super::core::{Role, Run, Stepper, Visit};
 use super::dfs::taken;
 use super::ndfs::violation_message;
-use super::plan::Storage;
 use super::product::Product;
 
 type ProductState<M> = (<M as Model>::State, u32);
@@ -100,20 +99,9 @@ struct Frame<S> {
 /// Runs the search for fair accepting cycles of LTL property `property`.
 pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
     let product = Product::new(run.model, property);
-    let keying = match run.plan.storage {
-        Storage::Exact => Keying::State,
-        _ => Keying::Fingerprint,
-    };
     let fairness = run.plan.fairness;
-    let product_run = Run {
-        model: &product,
-        options: run.options,
-        control: run.control,
-        plan: run.plan,
-        keying,
-        property: run.property,
-    };
-    match keying {
+    let product_run = run.over_product(&product);
+    match product_run.keying {
         Keying::State => search(product_run, property, fairness, StateTable::new()),
         _ => search(product_run, property, fairness, WordTable::new(0, true)),
     }

@@ -19,7 +19,7 @@ use std::collections::HashSet;
 use crate::model::{Fault, Model, Outcome, Successor, TransitionId, STUTTER};
 use crate::replay::Path;
 use crate::report::Report;
-use crate::seen::{FixedHasher, Footprint, Keying, StateTable, Store, WordTable};
+use crate::seen::{FixedHasher, Footprint, StateTable, Store, WordTable};
 use crate::trace::{self, FindingKind};
 
 use super::core::{Role, Run, Stepper, Visit};
@@ -36,18 +36,7 @@ type RedFrame<M> = (Vec<Successor<ProductState<M>>>, usize, TransitionId);
 /// Runs the nested depth-first search for LTL property `property`.
 pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
     let product = Product::new(run.model, property);
-    let keying = match run.plan.storage {
-        Storage::Exact => Keying::State,
-        _ => Keying::Fingerprint,
-    };
-    let product_run = Run {
-        model: &product,
-        options: run.options,
-        control: run.control,
-        plan: run.plan,
-        keying,
-        property: run.property,
-    };
+    let product_run = run.over_product(&product);
     match product_run.plan.storage {
         Storage::Exact => search(product_run, property, StateTable::new(), StateTable::new()),
         Storage::HashCompaction => search(
