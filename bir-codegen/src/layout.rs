@@ -18,15 +18,15 @@ pub enum Owner {
     Status {
         /// The thread.
         thread: ir::ThreadId,
-        /// The dense instance id.
-        instance: u32,
+        /// The instance.
+        instance: ir::InstanceId,
     },
     /// A local of an instance.
     Local {
         /// The thread.
         thread: ir::ThreadId,
-        /// The dense instance id.
-        instance: u32,
+        /// The instance.
+        instance: ir::InstanceId,
         /// The local.
         local: ir::LocalId,
     },
@@ -110,12 +110,11 @@ impl Layout {
     /// Lays out every value of `system`.
     pub fn new(system: &ir::System) -> Layout {
         let mut fields = Vec::new();
-        for (id, var) in system.globals.iter().enumerate() {
+        for (id, var) in system.globals.iter_enumerated() {
             fields.push(field(Owner::Global(id), var.ty, &system.enums));
         }
-        for (thread_id, thread) in system.threads.iter().enumerate() {
-            for i in 0..thread.instances() {
-                let instance = thread.first_instance + i;
+        for (thread_id, thread) in system.threads.iter_enumerated() {
+            for instance in thread.instance_ids() {
                 let status_values = thread.status_count();
                 fields.push(Field {
                     owner: Owner::Status {
@@ -133,7 +132,7 @@ impl Layout {
                     },
                     placement: Placement::Packed { word: 0, shift: 0 },
                 });
-                for (local, var) in thread.locals.iter().enumerate() {
+                for (local, var) in thread.locals.iter_enumerated() {
                     let owner = Owner::Local {
                         thread: thread_id,
                         instance,
@@ -186,7 +185,7 @@ impl Layout {
     }
 }
 
-fn field(owner: Owner, ty: ir::Ty, enums: &[ir::Enum]) -> Field {
+fn field(owner: Owner, ty: ir::Ty, enums: &ir::IdVec<ir::EnumId, ir::Enum>) -> Field {
     Field {
         owner,
         width: ty.scalar.width(enums),

@@ -229,7 +229,7 @@ pub fn constant(expr: &Expr) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{ArithOp, CmpOp, VarRef};
+    use crate::ir::{ArithOp, CmpOp, GlobalId, SiteId, VarRef};
 
     fn int(v: i64) -> Box<Expr> {
         Box::new(Expr::Int(v))
@@ -240,7 +240,7 @@ mod tests {
             op: ArithOp::Add,
             lhs,
             rhs,
-            overflow: 0,
+            overflow: SiteId(0),
             division: None,
         })
     }
@@ -252,8 +252,8 @@ mod tests {
             op: ArithOp::Rem,
             lhs: add(Box::new(Expr::InstanceIndex), int(1)),
             rhs: int(5),
-            overflow: 0,
-            division: Some(1),
+            overflow: SiteId(0),
+            division: Some(SiteId(1)),
         };
         assert!(matches!(specialize(&expr, 4), Expr::Int(0)));
     }
@@ -264,8 +264,8 @@ mod tests {
             op: ArithOp::Div,
             lhs: int(1),
             rhs: int(0),
-            overflow: 0,
-            division: Some(1),
+            overflow: SiteId(0),
+            division: Some(SiteId(1)),
         };
         assert!(matches!(specialize(&expr, 0), Expr::Arith { .. }));
     }
@@ -276,22 +276,22 @@ mod tests {
         let body = Expr::Or(
             Box::new(Expr::Cmp {
                 op: CmpOp::Eq,
-                lhs: Box::new(Expr::QuantVar(7)),
+                lhs: Box::new(Expr::QuantVar(QuantVarId(7))),
                 rhs: Box::new(Expr::InstanceIndex),
             }),
             Box::new(Expr::Cmp {
                 op: CmpOp::Lt,
                 lhs: Box::new(Expr::Element {
-                    var: VarRef::Global(0),
-                    index: Box::new(Expr::QuantVar(7)),
-                    site: 0,
+                    var: VarRef::Global(GlobalId(0)),
+                    index: Box::new(Expr::QuantVar(QuantVarId(7))),
+                    site: SiteId(0),
                 }),
                 rhs: int(2),
             }),
         );
         let quant = Expr::Quant {
             forall: true,
-            var: 7,
+            var: QuantVarId(7),
             lo: 0,
             hi: 3,
             body: Box::new(body),
@@ -316,8 +316,8 @@ mod tests {
                 op: ArithOp::Div,
                 lhs: int(1),
                 rhs: int(0),
-                overflow: 0,
-                division: Some(1),
+                overflow: SiteId(0),
+                division: Some(SiteId(1)),
             })
         };
         let cmp = |e| {

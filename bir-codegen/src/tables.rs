@@ -6,7 +6,7 @@
 //! that the two cannot disagree on a name, a transition id or a fault site. Nothing here
 //! depends on the runtime.
 
-use crate::ir::{self, EnumId, Jump, ThreadId, ThreadKind};
+use crate::ir::{self, EnumId, InstanceId, Jump, ThreadId, ThreadKind, TransformId};
 use crate::layout::{Layout, Owner};
 
 /// Every table of one model.
@@ -21,7 +21,7 @@ pub struct Tables {
     /// Every transition, in successor order: its index is its transition id.
     pub transitions: Vec<TransitionRow>,
     /// Every fault site; a fault's site indexes this table.
-    pub fault_sites: Vec<ir::FaultSite>,
+    pub fault_sites: ir::IdVec<ir::SiteId, ir::FaultSite>,
     /// The invariants, in declaration order.
     pub invariants: Vec<InvariantRow>,
 }
@@ -69,10 +69,10 @@ pub enum SlotKind {
 pub struct TransitionRow {
     /// The thread.
     pub thread: ThreadId,
-    /// The dense instance id.
-    pub instance: u32,
-    /// The transformation, an index into the thread's `transforms`.
-    pub transform: usize,
+    /// The instance.
+    pub instance: InstanceId,
+    /// The transformation.
+    pub transform: TransformId,
     /// The instance's display name: `Philosopher1` or `Philosopher[2]`.
     pub instance_name: String,
     /// The location it leaves.
@@ -154,16 +154,16 @@ impl Tables {
 /// transformations in source order; a transition's id is its position in that order.
 fn transitions(system: &ir::System) -> Vec<TransitionRow> {
     let mut rows = Vec::new();
-    for (thread_id, thread) in system.threads.iter().enumerate() {
+    for (thread_id, thread) in system.threads.iter_enumerated() {
         for i in 0..thread.instances() {
-            for (transform_id, transform) in thread.transforms.iter().enumerate() {
+            for (transform_id, transform) in thread.transforms.iter_enumerated() {
                 let to = match transform.jump {
                     Jump::Goto(location) => thread.locations[location].name.clone(),
                     Jump::Return => "return".to_string(),
                 };
                 rows.push(TransitionRow {
                     thread: thread_id,
-                    instance: thread.first_instance + i,
+                    instance: thread.instance_id(i),
                     transform: transform_id,
                     instance_name: thread.instance_name(i),
                     from: thread.locations[transform.location].name.clone(),
@@ -189,7 +189,7 @@ fn slot_name_and_kind(system: &ir::System, owner: Owner, scalar: ir::Scalar) -> 
         Owner::Status { thread, instance } => {
             let t = &system.threads[thread];
             (
-                t.instance_name(instance - t.first_instance),
+                t.instance_name(t.index_of(instance)),
                 SlotKind::Status(thread),
             )
         }
@@ -201,7 +201,7 @@ fn slot_name_and_kind(system: &ir::System, owner: Owner, scalar: ir::Scalar) -> 
             let t = &system.threads[thread];
             let name = format!(
                 "{}.{}",
-                t.instance_name(instance - t.first_instance),
+                t.instance_name(t.index_of(instance)),
                 t.locals[local].name
             );
             (name, value_kind)
@@ -257,12 +257,12 @@ mod tests {
             [
                 ("b", Some(0), SlotKind::Bool),
                 ("b", Some(1), SlotKind::Bool),
-                ("c", None, SlotKind::Enum(0)),
-                ("P[0]", None, SlotKind::Status(0)),
+                ("c", None, SlotKind::Enum(EnumId(0))),
+                ("P[0]", None, SlotKind::Status(ThreadId(0))),
                 ("P[0].n", None, SlotKind::Int),
-                ("P[1]", None, SlotKind::Status(0)),
+                ("P[1]", None, SlotKind::Status(ThreadId(0))),
                 ("P[1].n", None, SlotKind::Int),
-                ("Q", None, SlotKind::Status(1)),
+                ("Q", None, SlotKind::Status(ThreadId(1))),
                 ("Q.p", None, SlotKind::Int),
             ]
         );
@@ -284,7 +284,7 @@ mod tests {
             .map(|r| {
                 (
                     r.instance_name.as_str(),
-                    r.transform,
+                    r.transform.0,
                     r.from.as_str(),
                     r.to.as_str(),
                 )
@@ -302,7 +302,7 @@ mod tests {
                 ("R", 0, "r", "r"),
             ]
         );
-        assert_eq!(t.transitions[6].instance, 2);
+        assert_eq!(t.transitions[6].instance, InstanceId(2));
         assert_eq!(t.transitions[0].text, "when x do { } goto b;");
     }
 }

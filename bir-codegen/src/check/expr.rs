@@ -79,7 +79,7 @@ impl<'a> Checker<'a> {
             match Evaluator::new(&NoState).eval(&ir) {
                 Ok(value) => Some((value, kind)),
                 Err(EvalError::Fault { site, .. }) => {
-                    let message = self.sites[site as usize].message.clone();
+                    let message = self.sites[site].message.clone();
                     self.diags.error(
                         expr.spans(),
                         format!("this constant expression fails: {message}"),
@@ -375,7 +375,7 @@ impl<'a> Checker<'a> {
         let hi_value = self.constant_int_in(hi, &bounds_scope);
         let name_ok = self.check_new_name(var, scope, "a quantified variable");
         let id = self.next_quant_var;
-        self.next_quant_var += 1;
+        self.next_quant_var.0 += 1;
         scope.quant.push((var.text.clone(), id));
         let (body_ir, body_ok) = self.typed(body, scope, Kind::Bool, "a quantifier's body");
         scope.quant.pop();

@@ -168,9 +168,9 @@ struct ThreadSig {
     kind: ir::ThreadKind,
     index_param: Option<String>,
     start_param: Option<ir::LocalId>,
-    locals: Vec<ir::Var>,
+    locals: ir::IdVec<ir::LocalId, ir::Var>,
     /// False for locals whose type had an error.
-    local_ok: Vec<bool>,
+    local_ok: ir::IdVec<ir::LocalId, bool>,
     locations: HashMap<String, ir::LocationId>,
     location_names: Vec<String>,
 }
@@ -186,16 +186,16 @@ struct Checker<'a> {
     aliases: Vec<&'a ast::Alias>,
     alias_types: Vec<Lazy<ir::Scalar>>,
     enum_decls: Vec<&'a ast::EnumDecl>,
-    enums: Vec<ir::Enum>,
+    enums: ir::IdVec<ir::EnumId, ir::Enum>,
     global_decls: Vec<&'a ast::VarDecl>,
-    globals: Vec<ir::Var>,
+    globals: ir::IdVec<ir::GlobalId, ir::Var>,
     /// False for globals whose type had an error: their uses are not reported again.
-    global_ok: Vec<bool>,
+    global_ok: ir::IdVec<ir::GlobalId, bool>,
     thread_decls: Vec<&'a ast::Thread>,
-    sigs: Vec<ThreadSig>,
-    threads: Vec<ir::Thread>,
+    sigs: ir::IdVec<ir::ThreadId, ThreadSig>,
+    threads: ir::IdVec<ir::ThreadId, ir::Thread>,
     invariants: Vec<ir::Invariant>,
-    sites: Vec<FaultSite>,
+    sites: ir::IdVec<SiteId, FaultSite>,
     next_quant_var: ir::QuantVarId,
     /// How many constants and typealiases are being resolved, one inside the other
     /// (bounded by [`MAX_RESOLUTION_DEPTH`]).
@@ -219,16 +219,16 @@ impl<'a> Checker<'a> {
             aliases: Vec::new(),
             alias_types: Vec::new(),
             enum_decls: Vec::new(),
-            enums: Vec::new(),
+            enums: ir::IdVec::new(),
             global_decls: Vec::new(),
-            globals: Vec::new(),
-            global_ok: Vec::new(),
+            globals: ir::IdVec::new(),
+            global_ok: ir::IdVec::new(),
             thread_decls: Vec::new(),
-            sigs: Vec::new(),
-            threads: Vec::new(),
+            sigs: ir::IdVec::new(),
+            threads: ir::IdVec::new(),
             invariants: Vec::new(),
-            sites: Vec::new(),
-            next_quant_var: 0,
+            sites: ir::IdVec::new(),
+            next_quant_var: ir::QuantVarId(0),
             resolving: 0,
         }
     }
@@ -239,8 +239,7 @@ impl<'a> Checker<'a> {
             kind,
             message,
             line: line_of(span),
-        });
-        (self.sites.len() - 1) as SiteId
+        })
     }
 
     fn finish(self) -> ir::System {

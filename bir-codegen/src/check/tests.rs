@@ -66,8 +66,8 @@ fn dining_philosophers_resolves_constants_replication_and_parameters() {
     let system = checked(MODELS[4].1);
     assert_eq!(system.name, "DiningPhilosophers");
     assert_eq!(system.consts[0].value, 5);
-    assert_eq!(system.globals[0].ty.len, Some(5));
-    let thread = &system.threads[0];
+    assert_eq!(system.globals[ir::GlobalId(0)].ty.len, Some(5));
+    let thread = &system.threads[ir::ThreadId(0)];
     assert_eq!(
         thread.kind,
         ThreadKind::Active {
@@ -80,7 +80,7 @@ fn dining_philosophers_resolves_constants_replication_and_parameters() {
     assert!(!thread.can_end);
     assert_eq!(thread.status_count(), 4);
     assert_eq!(
-        thread.transforms[0].text,
+        thread.transforms[ir::TransformId(0)].text,
         "when !fork[index] do { fork[index] := true; } goto takeRight;"
     );
 }
@@ -89,7 +89,7 @@ fn dining_philosophers_resolves_constants_replication_and_parameters() {
 fn peterson_ranges_fold_from_constants() {
     let system = checked(MODELS[6].1);
     assert_eq!(
-        system.globals[0].ty,
+        system.globals[ir::GlobalId(0)].ty,
         ir::Ty {
             scalar: Scalar::Int {
                 lo: 0,
@@ -100,7 +100,7 @@ fn peterson_ranges_fold_from_constants() {
         }
     );
     assert_eq!(
-        system.globals[2].ty.scalar,
+        system.globals[ir::GlobalId(2)].ty.scalar,
         Scalar::Int {
             lo: 0,
             hi: 3,
@@ -113,11 +113,11 @@ fn peterson_ranges_fold_from_constants() {
 #[test]
 fn sum_to_n_bytes_wrap_and_thread0_can_end() {
     let system = checked(MODELS[3].1);
-    assert_eq!(system.globals[0].ty.scalar, Scalar::BYTE);
-    assert_eq!(system.globals[0].init, vec![1]);
-    assert!(system.threads[0].can_end);
-    assert_eq!(system.threads[0].status_count(), 2);
-    assert!(!system.threads[1].can_end);
+    assert_eq!(system.globals[ir::GlobalId(0)].ty.scalar, Scalar::BYTE);
+    assert_eq!(system.globals[ir::GlobalId(0)].init, vec![1]);
+    assert!(system.threads[ir::ThreadId(0)].can_end);
+    assert_eq!(system.threads[ir::ThreadId(0)].status_count(), 2);
+    assert!(!system.threads[ir::ThreadId(1)].can_end);
 }
 
 #[test]
@@ -129,7 +129,7 @@ fn widths_are_ceil_log2_of_the_number_of_values() {
     assert_eq!(ir::bits_for(5), 3);
     assert_eq!(ir::bits_for(256), 8);
     assert_eq!(ir::bits_for(1 << 32), 32);
-    let enums = [];
+    let enums = ir::IdVec::new();
     assert_eq!(
         Scalar::Int {
             lo: -4,
@@ -205,7 +205,7 @@ fn constants_fold_across_blocks_and_order() {
     assert_eq!(value("Y"), Some(3));
     assert_eq!(value("Z"), Some(-1));
     assert_eq!(value("F"), Some(1));
-    assert_eq!(system.globals[0].init, vec![7]);
+    assert_eq!(system.globals[ir::GlobalId(0)].init, vec![7]);
 }
 
 #[test]
@@ -223,11 +223,20 @@ fn enums_aliases_and_array_initialisers_resolve() {
             }
         }",
     );
-    assert_eq!(system.enums[0].variants, ["Red", "Green", "Blue"]);
-    assert_eq!(system.globals[0].init, vec![2]);
-    assert_eq!(system.globals[1].init, vec![-2, 0, 5]);
-    assert_eq!(system.globals[2].init, vec![0, 0]);
-    assert_eq!(system.globals[1].ty.scalar.width(&system.enums), 3);
+    assert_eq!(
+        system.enums[ir::EnumId(0)].variants,
+        ["Red", "Green", "Blue"]
+    );
+    assert_eq!(system.globals[ir::GlobalId(0)].init, vec![2]);
+    assert_eq!(system.globals[ir::GlobalId(1)].init, vec![-2, 0, 5]);
+    assert_eq!(system.globals[ir::GlobalId(2)].init, vec![0, 0]);
+    assert_eq!(
+        system.globals[ir::GlobalId(1)]
+            .ty
+            .scalar
+            .width(&system.enums),
+        3
+    );
 }
 
 #[test]
@@ -241,30 +250,33 @@ fn started_threads_store_their_parameter_as_a_local() {
             active thread Main() { loc go: do { start Worker(2); } goto go; }
         }",
     );
-    let worker = &system.threads[0];
+    let worker = &system.threads[ir::ThreadId(0)];
     assert_eq!(worker.kind, ThreadKind::Started);
-    assert_eq!(worker.start_param, Some(0));
-    assert_eq!(worker.locals[0].name, "job");
-    assert_eq!(worker.locals[1].name, "count");
+    assert_eq!(worker.start_param, Some(ir::LocalId(0)));
+    assert_eq!(worker.locals[ir::LocalId(0)].name, "job");
+    assert_eq!(worker.locals[ir::LocalId(1)].name, "count");
     assert_eq!(worker.status_count(), 3);
-    assert_eq!(system.threads[1].first_instance, 1);
+    assert_eq!(
+        system.threads[ir::ThreadId(1)].first_instance,
+        ir::InstanceId(1)
+    );
 }
 
 #[test]
 fn read_and_write_sets_are_recorded() {
     let system = checked(MODELS[4].1);
-    let take_left = &system.threads[0].transforms[0];
+    let take_left = &system.threads[ir::ThreadId(0)].transforms[ir::TransformId(0)];
     assert_eq!(
         take_left.reads,
         vec![ir::Access::Global {
-            var: 0,
+            var: ir::GlobalId(0),
             element: None
         }]
     );
     assert_eq!(
         take_left.writes,
         vec![ir::Access::Global {
-            var: 0,
+            var: ir::GlobalId(0),
             element: None
         }]
     );
@@ -275,21 +287,21 @@ fn read_and_write_sets_are_recorded() {
             thread Q() { loc m: do { start Q(); } goto m; }
         }",
     );
-    let t = &system.threads[0].transforms[0];
+    let t = &system.threads[ir::ThreadId(0)].transforms[ir::TransformId(0)];
     assert_eq!(
         t.reads,
         vec![
             ir::Access::Global {
-                var: 1,
+                var: ir::GlobalId(1),
                 element: None
             },
-            ir::Access::Status(1)
+            ir::Access::Status(ir::ThreadId(1))
         ]
     );
     assert_eq!(
         t.writes,
         vec![ir::Access::Global {
-            var: 0,
+            var: ir::GlobalId(0),
             element: Some(1)
         }]
     );

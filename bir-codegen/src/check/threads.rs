@@ -6,7 +6,7 @@ use super::expr::Scope;
 use super::refs::Resolved;
 use super::{line_of, Checker, Kind, Symbol, ThreadSig};
 use crate::ast::{self, Name};
-use crate::ir::{self, Access, Expr, FaultKind, Place, Scalar, ThreadKind, VarRef};
+use crate::ir::{self, Access, Expr, FaultKind, Id as _, Place, Scalar, ThreadKind, VarRef};
 
 /// The most instances bir accepts in one model.
 const MAX_INSTANCES: i64 = 1 << 12;
@@ -22,14 +22,14 @@ impl<'a> Checker<'a> {
     /// What other threads and invariants see of each thread: its instances, parameter,
     /// locals and location names.
     pub(super) fn check_thread_signatures(&mut self) {
-        for (id, decl) in self.thread_decls.clone().into_iter().enumerate() {
+        for decl in self.thread_decls.clone() {
             let kind = self.thread_kind(decl);
-            self.sigs.push(ThreadSig {
+            let id = self.sigs.push(ThreadSig {
                 kind,
                 index_param: None,
                 start_param: None,
-                locals: Vec::new(),
-                local_ok: Vec::new(),
+                locals: ir::IdVec::new(),
+                local_ok: ir::IdVec::new(),
                 locations: HashMap::new(),
                 location_names: Vec::new(),
             });
@@ -58,8 +58,10 @@ impl<'a> Checker<'a> {
                         ),
                     );
                 } else {
-                    sig.locations
-                        .insert(location.name.text.clone(), sig.location_names.len());
+                    sig.locations.insert(
+                        location.name.text.clone(),
+                        ir::LocationId::new(sig.location_names.len()),
+                    );
                 }
                 sig.location_names.push(location.name.text.clone());
             }
@@ -184,8 +186,7 @@ impl<'a> Checker<'a> {
                     init: vec![scalar.default_value()],
                 };
                 let sig = &mut self.sigs[id];
-                sig.start_param = Some(sig.locals.len());
-                sig.locals.push(var);
+                sig.start_param = Some(sig.locals.push(var));
                 sig.local_ok.push(ty.is_some());
             }
         }
@@ -193,11 +194,13 @@ impl<'a> Checker<'a> {
 
     /// Every thread's locations and transformations.
     pub(super) fn check_thread_bodies(&mut self) {
-        let mut first_instance = 0;
+        let mut first_instance = ir::InstanceId(0);
         for (id, decl) in self.thread_decls.clone().into_iter().enumerate() {
-            let mut transforms = Vec::new();
-            let mut locations = Vec::new();
+            let id = ir::ThreadId::new(id);
+            let mut transforms = ir::IdVec::new();
+            let mut locations = ir::IdVec::new();
             for (location_id, location) in decl.locations.iter().enumerate() {
+                let location_id = ir::LocationId::new(location_id);
                 if location.transforms.is_empty() {
                     self.diags.error(
                         location.name.spans(),
@@ -210,8 +213,8 @@ impl<'a> Checker<'a> {
                 }
                 let mut ids = Vec::new();
                 for transform in &location.transforms {
-                    ids.push(transforms.len());
-                    transforms.push(self.transform(id, decl, location_id, transform));
+                    let transform = self.transform(id, decl, location_id, transform);
+                    ids.push(transforms.push(transform));
                 }
                 locations.push(ir::Location {
                     name: location.name.text.clone(),
@@ -238,7 +241,7 @@ impl<'a> Checker<'a> {
                 can_end,
                 first_instance,
             };
-            first_instance += thread.instances();
+            first_instance.0 += thread.instances();
             self.threads.push(thread);
         }
     }

@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 
 use super::interval::{fits_i64, within, Ranges};
 use super::{lit_i64, lit_u32, Gen};
-use crate::ir::{ArithOp, CmpOp, Expr, Scalar, VarRef};
+use crate::ir::{ArithOp, CmpOp, Expr, InstanceId, Scalar, SiteId, ThreadId, VarRef};
 use crate::layout::Owner;
 use crate::lower::constant;
 
@@ -16,9 +16,9 @@ use crate::lower::constant;
 pub(super) struct ExprGen<'g, 'a> {
     pub gen: &'g Gen<'a>,
     /// The executing thread (`None` for invariants).
-    pub thread: Option<usize>,
-    /// The executing instance's dense id.
-    pub instance: u32,
+    pub thread: Option<ThreadId>,
+    /// The executing instance.
+    pub instance: InstanceId,
     /// The variable holding the state being read.
     pub state: Ident,
     pub ranges: Ranges<'a>,
@@ -67,24 +67,24 @@ impl ExprGen<'_, '_> {
                 instance,
                 location,
             } => {
-                let first = self.gen.system.threads[*thread].first_instance;
-                let location = lit_i64(*location as i64);
+                let target = &self.gen.system.threads[*thread];
+                let location = lit_i64(i64::from(location.0));
                 let status = match instance {
-                    None => self.status(*thread, first),
+                    None => self.status(*thread, target.first_instance),
                     Some((index, site)) => {
-                        let count = self.gen.system.threads[*thread].instances();
+                        let count = target.instances();
                         match constant(index) {
                             Some(i) if (0..i64::from(count)).contains(&i) => {
-                                self.status(*thread, first + i as u32)
+                                self.status(*thread, target.instance_id(i as u32))
                             }
                             _ => {
                                 let index = self.int(index);
                                 let arms = (0..count).map(|i| {
-                                    let status = self.status(*thread, first + i);
+                                    let status = self.status(*thread, target.instance_id(i));
                                     let i = lit_i64(i64::from(i));
                                     quote!(#i => #status,)
                                 });
-                                let site = lit_u32(*site);
+                                let site = lit_u32(site.0);
                                 quote! {
                                     match #index {
                                         #(#arms)*
@@ -109,7 +109,7 @@ impl ExprGen<'_, '_> {
                 let body = self.boolean(body);
                 self.ranges.pop_quant();
                 let label = syn::Lifetime::new(&format!("'q{var}"), proc_macro2::Span::call_site());
-                let name = format_ident!("q{}", var);
+                let name = format_ident!("q{}", var.0);
                 let (lo, hi) = (lit_i64(*lo), lit_i64(*hi));
                 let (test, found, otherwise) = if *forall {
                     (quote!(!#body), false, true)
@@ -151,7 +151,7 @@ impl ExprGen<'_, '_> {
                 lit_i64(index)
             }
             Expr::QuantVar(var) => {
-                let name = format_ident!("q{}", var);
+                let name = format_ident!("q{}", var.0);
                 quote!(#name)
             }
             Expr::Read(var) => {
@@ -172,7 +172,7 @@ impl ExprGen<'_, '_> {
                 if fits_i64(range) {
                     quote!((-#inner))
                 } else {
-                    let site = lit_u32(*site);
+                    let site = lit_u32(site.0);
                     quote!(::bir::__private::neg(#inner, #site)?)
                 }
             }
@@ -199,8 +199,8 @@ impl ExprGen<'_, '_> {
                     };
                     return quote!((#l #op #r));
                 }
-                let overflow = lit_u32(*overflow);
-                let division = lit_u32(division.unwrap_or(0));
+                let overflow = lit_u32(overflow.0);
+                let division = lit_u32(division.map_or(0, |site| site.0));
                 match op {
                     ArithOp::Add => quote!(::bir::__private::add(#l, #r, #overflow)?),
                     ArithOp::Sub => quote!(::bir::__private::sub(#l, #r, #overflow)?),
@@ -232,7 +232,7 @@ impl ExprGen<'_, '_> {
     }
 
     /// An array index as a checked `usize`.
-    pub fn index(&mut self, index: &Expr, len: u32, site: u32) -> TokenStream {
+    pub fn index(&mut self, index: &Expr, len: u32, site: SiteId) -> TokenStream {
         if let Some(i) = constant(index) {
             if (0..i64::from(len)).contains(&i) {
                 let i = i as usize;
@@ -245,13 +245,13 @@ impl ExprGen<'_, '_> {
             quote!((#value as usize))
         } else {
             let len = lit_i64(i64::from(len));
-            let site = lit_u32(site);
+            let site = lit_u32(site.0);
             quote!(::bir::__private::index(#value, #len, #site)?)
         }
     }
 
     /// The status of an instance, as an `i64`.
-    pub fn status(&self, thread: usize, instance: u32) -> TokenStream {
+    pub fn status(&self, thread: ThreadId, instance: InstanceId) -> TokenStream {
         let (get, _) = self.gen.accessor_names(Owner::Status { thread, instance });
         let state = &self.state;
         quote!(#state.#get())
@@ -262,7 +262,7 @@ impl ExprGen<'_, '_> {
         match var {
             VarRef::Global(id) => Owner::Global(id),
             VarRef::Local(local) => Owner::Local {
-                thread: self.thread.unwrap_or(0),
+                thread: self.thread.unwrap_or(ThreadId(0)),
                 instance: self.instance,
                 local,
             },
@@ -271,20 +271,19 @@ impl ExprGen<'_, '_> {
 
     /// The domain of a variable.
     pub fn scalar(&self, var: VarRef) -> Scalar {
-        let thread = self.thread.unwrap_or(0);
+        let thread = self.thread.unwrap_or(ThreadId(0));
         self.gen.system.var(thread, var).ty.scalar
     }
 
     /// The length of an array variable.
     pub fn len(&self, var: VarRef) -> u32 {
-        let thread = self.thread.unwrap_or(0);
+        let thread = self.thread.unwrap_or(ThreadId(0));
         self.gen.system.var(thread, var).ty.elements()
     }
 
     fn instance_index(&self) -> i64 {
-        let first = self
-            .thread
-            .map_or(0, |t| self.gen.system.threads[t].first_instance);
-        i64::from(self.instance - first)
+        self.thread.map_or(0, |t| {
+            i64::from(self.gen.system.threads[t].index_of(self.instance))
+        })
     }
 }

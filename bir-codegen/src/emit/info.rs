@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use super::expr::ExprGen;
 use super::interval::Ranges;
 use super::{lit_i64, lit_u32, Gen};
-use crate::ir::{FaultKind, ThreadKind};
+use crate::ir::{FaultKind, InstanceId, ThreadKind};
 use crate::layout::Owner;
 use crate::tables::{Slot, SlotKind, TransitionRow};
 
@@ -17,16 +17,16 @@ impl Gen<'_> {
     pub(super) fn info(&self) -> TokenStream {
         let tables = &self.tables;
         let name = &tables.name;
-        let enums = self.system.enums.iter().enumerate().map(|(id, e)| {
-            let ident = format_ident!("ENUM_{}", id);
+        let enums = self.system.enums.iter_enumerated().map(|(id, e)| {
+            let ident = format_ident!("ENUM_{}", id.0);
             let variants = &e.variants;
             quote! {
                 const #ident: &[::std::borrow::Cow<'static, str>] =
                     &[#(::std::borrow::Cow::Borrowed(#variants)),*];
             }
         });
-        let locations = self.system.threads.iter().enumerate().map(|(id, t)| {
-            let ident = format_ident!("LOCATIONS_{}", id);
+        let locations = self.system.threads.iter_enumerated().map(|(id, t)| {
+            let ident = format_ident!("LOCATIONS_{}", id.0);
             let names = t.locations.iter().map(|l| &l.name);
             quote! {
                 const #ident: &[::std::borrow::Cow<'static, str>] =
@@ -87,14 +87,14 @@ impl Gen<'_> {
             SlotKind::Int => quote!(::bir::SlotKind::Int),
             SlotKind::Enum(id) => {
                 let name = &self.system.enums[id].name;
-                let ident = format_ident!("ENUM_{}", id);
+                let ident = format_ident!("ENUM_{}", id.0);
                 quote!(::bir::SlotKind::Enum {
                     name: ::std::borrow::Cow::Borrowed(#name),
                     variants: ::std::borrow::Cow::Borrowed(#ident),
                 })
             }
             SlotKind::Status(thread) => {
-                let ident = format_ident!("LOCATIONS_{}", thread);
+                let ident = format_ident!("LOCATIONS_{}", thread.0);
                 quote!(::bir::SlotKind::Status {
                     locations: ::std::borrow::Cow::Borrowed(#ident)
                 })
@@ -140,7 +140,7 @@ impl Gen<'_> {
             let mut exprs = ExprGen {
                 gen: self,
                 thread: None,
-                instance: 0,
+                instance: InstanceId(0),
                 state: format_ident!("state"),
                 ranges: Ranges::new(self.system, None),
             };
@@ -176,15 +176,15 @@ impl Gen<'_> {
     /// The body of `Model::is_end_state`: every instance has ended or never started.
     pub(super) fn end_state_body(&self) -> TokenStream {
         let mut tests = Vec::new();
-        for (thread_id, thread) in self.system.threads.iter().enumerate() {
+        for (thread_id, thread) in self.system.threads.iter_enumerated() {
             if !thread.can_end && matches!(thread.kind, ThreadKind::Active { .. }) {
                 // An active instance that cannot end is never in an end state.
                 return quote!(false);
             }
-            for i in 0..thread.instances() {
+            for instance in thread.instance_ids() {
                 let (get, _) = self.accessor_names(Owner::Status {
                     thread: thread_id,
-                    instance: thread.first_instance + i,
+                    instance,
                 });
                 let ended = lit_i64(thread.ended_status());
                 tests.push(quote!(state.#get() >= #ended));
@@ -201,7 +201,7 @@ impl Gen<'_> {
 /// One row of the transition table as a `TransitionInfo` literal.
 fn transition_info(row: &TransitionRow) -> TokenStream {
     let (name, from, to) = (&row.instance_name, &row.from, &row.to);
-    let (text, line, instance) = (&row.text, row.line, row.instance);
+    let (text, line, instance) = (&row.text, row.line, row.instance.0);
     quote! {
         ::bir::TransitionInfo {
             thread: ::std::borrow::Cow::Borrowed(#name),

@@ -8,15 +8,15 @@ use quote::{format_ident, quote};
 use super::expr::ExprGen;
 use super::interval::{within, Ranges};
 use super::{lit_i64, lit_u32, Gen};
-use crate::ir::{self, Action, Jump, Scalar, ThreadKind};
+use crate::ir::{self, Action, InstanceId, Jump, Scalar, SiteId, ThreadId, ThreadKind};
 use crate::layout::Owner;
 use crate::lower::specialize;
 
 /// One transition: a transformation of one instance, with its id (its successor order).
 pub(super) struct Transition<'a> {
     pub id: u32,
-    pub thread: usize,
-    pub instance: u32,
+    pub thread: ThreadId,
+    pub instance: InstanceId,
     pub transform: &'a ir::Transform,
 }
 
@@ -40,10 +40,9 @@ impl Gen<'_> {
     /// The body of `Model::successors`.
     pub(super) fn successors_body(&self, transitions: &[Transition]) -> TokenStream {
         let mut instances = Vec::new();
-        for (thread_id, thread) in self.system.threads.iter().enumerate() {
-            for i in 0..thread.instances() {
-                let instance = thread.first_instance + i;
-                let arms = (0..thread.locations.len()).map(|location| {
+        for (thread_id, thread) in self.system.threads.iter_enumerated() {
+            for instance in thread.instance_ids() {
+                let arms = thread.locations.ids().map(|location| {
                     let calls = transitions
                         .iter()
                         .filter(|t| t.instance == instance && t.transform.location == location)
@@ -52,7 +51,7 @@ impl Gen<'_> {
                             let id = lit_u32(t.id);
                             quote!(::bir::__private::push(out, #id, #function(state));)
                         });
-                    let location = lit_i64(location as i64);
+                    let location = lit_i64(i64::from(location.0));
                     quote!(#location => { #(#calls)* })
                 });
                 let (get, _) = self.accessor_names(Owner::Status {
@@ -82,7 +81,7 @@ impl Gen<'_> {
         let state_type = &self.state;
         let function = format_ident!("t{}", t.id);
         let thread = &self.system.threads[t.thread];
-        let index = i64::from(t.instance - thread.first_instance);
+        let index = i64::from(thread.index_of(t.instance));
         let mut exprs = ExprGen {
             gen: self,
             thread: Some(t.thread),
@@ -113,14 +112,14 @@ impl Gen<'_> {
         }
         if !exited {
             let status = match t.transform.jump {
-                Jump::Goto(location) => location as i64,
+                Jump::Goto(location) => i64::from(location.0),
                 Jump::Return => thread.ended_status(),
             };
             body.push(self.set_status(t.thread, t.instance, status));
         }
         let doc = format!(
             "{} {}: {}",
-            thread.instance_name(t.instance - thread.first_instance),
+            thread.instance_name(thread.index_of(t.instance)),
             thread.locations[t.transform.location].name,
             t.transform.text
         );
@@ -136,7 +135,7 @@ impl Gen<'_> {
         }
     }
 
-    fn set_status(&self, thread: usize, instance: u32, status: i64) -> TokenStream {
+    fn set_status(&self, thread: ThreadId, instance: InstanceId, status: i64) -> TokenStream {
         let (_, set) = self.accessor_names(Owner::Status { thread, instance });
         let status = lit_i64(status);
         quote!(next.#set(#status);)
@@ -167,7 +166,7 @@ impl Gen<'_> {
             }
             Action::Assert { cond, site } => {
                 let cond = exprs.boolean(&specialize(cond, index));
-                let site = lit_u32(*site);
+                let site = lit_u32(site.0);
                 quote! {
                     if !#cond {
                         return ::core::result::Result::Err(::bir::Fault { site: #site, value: 0 });
@@ -198,7 +197,7 @@ impl Gen<'_> {
         exprs: &mut ExprGen,
         value: &ir::Expr,
         scalar: Scalar,
-        site: u32,
+        site: SiteId,
         wrapping: bool,
     ) -> TokenStream {
         let range = exprs.ranges.of(value);
@@ -209,7 +208,7 @@ impl Gen<'_> {
                 if wrap && wrapping {
                     quote!(::bir::__private::wrap(#value, #lo, #hi))
                 } else {
-                    let site = lit_u32(site);
+                    let site = lit_u32(site.0);
                     quote!(::bir::__private::in_range(#value, #lo, #hi, #site)?)
                 }
             }
@@ -222,10 +221,10 @@ impl Gen<'_> {
     fn start(
         &self,
         exprs: &mut ExprGen,
-        thread: usize,
+        thread: ThreadId,
         arg: Option<&ir::Expr>,
-        site: u32,
-        arg_site: u32,
+        site: SiteId,
+        arg_site: SiteId,
         index: i64,
     ) -> TokenStream {
         let target = &self.system.threads[thread];
@@ -233,7 +232,7 @@ impl Gen<'_> {
         let instance = target.first_instance;
         let (get_status, _) = self.accessor_names(Owner::Status { thread, instance });
         let not_started = lit_i64(target.not_started_status());
-        let site = lit_u32(site);
+        let site = lit_u32(site.0);
         let param = match (arg, target.start_param) {
             (Some(arg), Some(local)) => {
                 let scalar = target.locals[local].ty.scalar;

@@ -152,7 +152,7 @@ impl<'a, E: Env> Evaluator<'a, E> {
                     .env
                     .status(*thread, instance)
                     .ok_or(EvalError::NotConstant)?;
-                i64::from(status == *location as i64)
+                i64::from(status == i64::from(location.0))
             }
             Expr::Quant {
                 forall,
