@@ -332,26 +332,6 @@ pub struct Transform {
     pub span: Span,
     /// Doc comments.
     pub doc: String,
-    /// What it may read (guard and actions), for partial-order reduction.
-    pub reads: Vec<Access>,
-    /// What it may write.
-    pub writes: Vec<Access>,
-}
-
-/// A variable (or status) a transformation touches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Access {
-    /// A global; `element` is the array index when it is a compile-time constant.
-    Global {
-        /// The global.
-        var: GlobalId,
-        /// The element, when known; `None` means "any" (or the scalar itself).
-        element: Option<u32>,
-    },
-    /// A local of the executing instance.
-    Local(LocalId),
-    /// The status of a thread's instance(s) (read by `T@loc`, written by `start`).
-    Status(ThreadId),
 }
 
 /// A statement of a transformation.

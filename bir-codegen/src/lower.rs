@@ -7,14 +7,9 @@
 //! (`1 / 0`, an out-of-range constant index) is kept for the generated code to report,
 //! and only the left operand of `&&`/`||` decides short-circuiting.
 
+use crate::analyse::size::unrolls;
 use crate::ir::eval::{arith, compare};
 use crate::ir::{Expr, QuantVarId};
-
-/// Quantifiers over at most this many values are unrolled into `&&`/`||` chains. Rule: only
-/// a quantifier whose body holds no other quantifier is unrolled, so that unrolling grows the
-/// code at most `UNROLL_LIMIT`-fold; unrolling nested ones would multiply their ranges
-/// (`forall a in 0..64 : (forall b in 0..64 : (...))` into 4096 copies, and so on).
-const UNROLL_LIMIT: i64 = 64;
 
 /// `expr` as executed by the instance with index `instance` of its thread.
 pub fn specialize(expr: &Expr, instance: i64) -> Expr {
@@ -86,7 +81,7 @@ fn rewrite(expr: &Expr, leaf: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
             hi,
             body,
         } => {
-            if hi - lo <= UNROLL_LIMIT && !has_quantifier(body) {
+            if unrolls(*lo, *hi, body) {
                 return unroll(*forall, *var, *lo, *hi, body, leaf);
             }
             Expr::Quant {
@@ -124,23 +119,6 @@ fn unroll(
         });
     }
     result.unwrap_or(Expr::Bool(forall))
-}
-
-/// An upper bound of the number of nodes of `expr` once lowered: quantifiers that
-/// [`rewrite`] unrolls count their body once per value. Saturates.
-pub fn lowered_size(expr: &Expr) -> u64 {
-    expr.weighted_size(&|lo, hi, body| {
-        if hi - lo <= UNROLL_LIMIT && !has_quantifier(body) {
-            u64::try_from(hi - lo).unwrap_or(0)
-        } else {
-            1
-        }
-    })
-}
-
-/// True when `expr` contains a quantifier.
-fn has_quantifier(expr: &Expr) -> bool {
-    matches!(expr, Expr::Quant { .. }) || expr.children().any(has_quantifier)
 }
 
 /// Folds one node whose children are already folded.

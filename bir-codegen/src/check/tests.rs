@@ -263,51 +263,6 @@ fn started_threads_store_their_parameter_as_a_local() {
 }
 
 #[test]
-fn read_and_write_sets_are_recorded() {
-    let system = checked(MODELS[4].1);
-    let take_left = &system.threads[ir::ThreadId(0)].transforms[ir::TransformId(0)];
-    assert_eq!(
-        take_left.reads,
-        vec![ir::Access::Global {
-            var: ir::GlobalId(0),
-            element: None
-        }]
-    );
-    assert_eq!(
-        take_left.writes,
-        vec![ir::Access::Global {
-            var: ir::GlobalId(0),
-            element: None
-        }]
-    );
-    let system = checked(
-        "system S {
-            boolean[2] a; int x;
-            active thread T() { loc l: when Q@m do { a[1] := x > 0; } goto l; }
-            thread Q() { loc m: do { start Q(); } goto m; }
-        }",
-    );
-    let t = &system.threads[ir::ThreadId(0)].transforms[ir::TransformId(0)];
-    assert_eq!(
-        t.reads,
-        vec![
-            ir::Access::Global {
-                var: ir::GlobalId(1),
-                element: None
-            },
-            ir::Access::Status(ir::ThreadId(1))
-        ]
-    );
-    assert_eq!(
-        t.writes,
-        vec![ir::Access::Global {
-            var: ir::GlobalId(0),
-            element: Some(1)
-        }]
-    );
-}
-
-#[test]
 fn independent_mistakes_are_all_reported() {
     let errors = errors(
         "system S {

@@ -6,7 +6,7 @@ use super::expr::Scope;
 use super::refs::Resolved;
 use super::{line_of, Checker, Kind, Symbol, ThreadSig};
 use crate::ast::{self, Name};
-use crate::ir::{self, Access, Expr, FaultKind, Id as _, Place, Scalar, ThreadKind, VarRef};
+use crate::ir::{self, FaultKind, Id as _, Place, Scalar, ThreadKind};
 
 /// The most instances bir accepts in one model.
 const MAX_INSTANCES: i64 = 1 << 12;
@@ -264,7 +264,7 @@ impl<'a> Checker<'a> {
             .filter_map(|action| self.action(thread, action))
             .collect();
         let jump = self.jump(thread, decl, transform);
-        let mut ir = ir::Transform {
+        ir::Transform {
             location,
             guard,
             actions,
@@ -273,11 +273,7 @@ impl<'a> Checker<'a> {
             line: line_of(transform.spans.first),
             span: transform.spans.first,
             doc: transform.doc.clone(),
-            reads: Vec::new(),
-            writes: Vec::new(),
-        };
-        ir.compute_accesses();
-        ir
+        }
     }
 
     /// Rule: a transformation has exactly one jump, inside its braces or after them, and
@@ -575,96 +571,5 @@ impl<'a> Checker<'a> {
                 line: line_of(invariant.keyword),
             });
         }
-    }
-}
-
-impl ir::Transform {
-    /// Fills `reads` and `writes`: the variables and statuses the guard and actions touch.
-    fn compute_accesses(&mut self) {
-        let mut reads = Vec::new();
-        let mut writes = Vec::new();
-        if let Some(guard) = &self.guard {
-            expr_reads(guard, &mut reads);
-        }
-        for action in &self.actions {
-            match action {
-                ir::Action::Assign { place, value, .. } => {
-                    expr_reads(value, &mut reads);
-                    let element = place.index.as_ref().and_then(|(index, _)| {
-                        expr_reads(index, &mut reads);
-                        constant_index(index)
-                    });
-                    writes.push(access(place.var, element));
-                }
-                ir::Action::Assert { cond, .. } | ir::Action::Assume(cond) => {
-                    expr_reads(cond, &mut reads)
-                }
-                ir::Action::Start { thread, arg, .. } => {
-                    if let Some(arg) = arg {
-                        expr_reads(arg, &mut reads);
-                    }
-                    reads.push(Access::Status(*thread));
-                    writes.push(Access::Status(*thread));
-                }
-                ir::Action::Exit => {}
-            }
-        }
-        reads.sort();
-        reads.dedup();
-        writes.sort();
-        writes.dedup();
-        self.reads = reads;
-        self.writes = writes;
-    }
-}
-
-fn access(var: VarRef, element: Option<u32>) -> Access {
-    match var {
-        VarRef::Global(var) => Access::Global { var, element },
-        VarRef::Local(id) => Access::Local(id),
-    }
-}
-
-fn constant_index(index: &Expr) -> Option<u32> {
-    match index {
-        Expr::Int(value) => u32::try_from(*value).ok(),
-        _ => None,
-    }
-}
-
-fn expr_reads(expr: &Expr, out: &mut Vec<Access>) {
-    match expr {
-        Expr::Bool(_) | Expr::Int(_) | Expr::InstanceIndex | Expr::QuantVar(_) => {}
-        Expr::Read(var) => out.push(access(*var, None)),
-        Expr::Element { var, index, .. } => {
-            out.push(access(*var, constant_index(index)));
-            expr_reads(index, out);
-        }
-        Expr::Not(inner) | Expr::Neg(inner, _) => expr_reads(inner, out),
-        Expr::Arith { lhs, rhs, .. }
-        | Expr::Cmp { lhs, rhs, .. }
-        | Expr::And(lhs, rhs)
-        | Expr::Or(lhs, rhs) => {
-            expr_reads(lhs, out);
-            expr_reads(rhs, out);
-        }
-        Expr::Cond {
-            cond,
-            then,
-            otherwise,
-        } => {
-            expr_reads(cond, out);
-            expr_reads(then, out);
-            expr_reads(otherwise, out);
-        }
-        Expr::At {
-            thread, instance, ..
-        } => {
-            out.push(Access::Status(*thread));
-            if let Some((index, _)) = instance {
-                expr_reads(index, out);
-            }
-        }
-        Expr::Quant { body, .. } => expr_reads(body, out),
     }
 }

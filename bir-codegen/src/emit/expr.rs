@@ -1,13 +1,13 @@
 //! Expressions as Rust: booleans as `bool`, everything else as `i64`. Code that can fault
 //! calls a checked helper of `bir::__private` and propagates its fault with `?` (the
 //! enclosing function returns `Result<_, Fault>`); the value ranges of
-//! [`interval`](super::interval) leave out every check that cannot fail.
+//! [`interval`](crate::analyse::interval) leave out every check that cannot fail.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::interval::{fits_i64, within, Ranges};
 use super::{lit_i64, lit_u32, Gen};
+use crate::analyse::interval::{fits_i64, within, Ranges};
 use crate::ir::{ArithOp, CmpOp, Expr, InstanceId, Scalar, SiteId, ThreadId, VarRef};
 use crate::layout::Owner;
 use crate::lower::constant;

@@ -5,8 +5,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::expr::ExprGen;
-use super::interval::Ranges;
 use super::{lit_i64, lit_u32, Gen};
+use crate::analyse::interval::Ranges;
 use crate::ir::{FaultKind, InstanceId, ThreadKind};
 use crate::layout::Owner;
 use crate::tables::{Slot, SlotKind, TransitionRow};
@@ -142,7 +142,7 @@ impl Gen<'_> {
                 thread: None,
                 instance: InstanceId(0),
                 state: format_ident!("state"),
-                ranges: Ranges::new(self.system, None),
+                ranges: Ranges::new(&self.analysis.domains, None),
             };
             let cond = exprs.boolean(&crate::lower::specialize(&invariant.cond, 0));
             let doc = format!("invariant {}: {}", invariant.name, invariant.text);

@@ -7,13 +7,13 @@
 
 mod expr;
 mod info;
-mod interval;
 mod state;
 mod step;
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use crate::analyse::Analysis;
 use crate::ir;
 use crate::layout::Layout;
 use crate::tables::Tables;
@@ -21,6 +21,7 @@ use crate::tables::Tables;
 /// Code generation context for one system.
 pub(crate) struct Gen<'a> {
     system: &'a ir::System,
+    analysis: &'a Analysis,
     layout: &'a Layout,
     /// The static tables, shared with the reference interpreter.
     tables: Tables,
@@ -31,9 +32,10 @@ pub(crate) struct Gen<'a> {
 }
 
 /// Generates the model checker of a checked system.
-pub fn emit(system: &ir::System, layout: &Layout) -> TokenStream {
+pub fn emit(system: &ir::System, analysis: &Analysis, layout: &Layout) -> TokenStream {
     let gen = Gen {
         system,
+        analysis,
         layout,
         tables: Tables::new(system, layout),
         model: Ident::new(&system.name, system.name_span),

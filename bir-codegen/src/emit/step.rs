@@ -6,8 +6,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::expr::ExprGen;
-use super::interval::{within, Ranges};
 use super::{lit_i64, lit_u32, Gen};
+use crate::analyse::interval::{within, Ranges};
 use crate::ir::{self, Action, InstanceId, Jump, Scalar, SiteId, ThreadId, ThreadKind};
 use crate::layout::Owner;
 use crate::lower::specialize;
@@ -87,7 +87,7 @@ impl Gen<'_> {
             thread: Some(t.thread),
             instance: t.instance,
             state: format_ident!("state"),
-            ranges: Ranges::new(self.system, Some(t.thread)),
+            ranges: Ranges::new(&self.analysis.domains, Some(t.thread)),
         };
         let guard = t
             .transform

@@ -1,24 +1,67 @@
 //! Value ranges of integer expressions, computed at compile time so that generated code
 //! checks only what can actually fail: arithmetic that can overflow 64 bits, divisors that
 //! can be zero, indices and written values that can leave their bounds.
+//!
+//! [`Domains`] holds the range of every variable and of every thread's instance index;
+//! [`Ranges`] bounds the value of any expression evaluated by one thread (or by an
+//! invariant) from them, by interval arithmetic.
 
-use crate::ir::{ArithOp, Expr, QuantVarId, System, ThreadId, VarRef};
+use crate::ir::{ArithOp, Expr, GlobalId, IdVec, LocalId, QuantVarId, System, ThreadId, VarRef};
 
 /// A closed range of values, in 128 bits so that sums and products of 64-bit ranges fit.
 pub type Interval = (i128, i128);
 
+/// Every value an `i64` can take.
+const ANY: Interval = (i64::MIN as i128, i64::MAX as i128);
+
+/// The range of every variable of a system, and of each thread's instance index.
+#[derive(Clone, Debug)]
+pub struct Domains {
+    globals: IdVec<GlobalId, Interval>,
+    threads: IdVec<ThreadId, ThreadDomains>,
+}
+
+/// The ranges seen by one thread.
+#[derive(Clone, Debug)]
+struct ThreadDomains {
+    locals: IdVec<LocalId, Interval>,
+    /// The range of the instance index (its parameter, for an active thread).
+    index: Interval,
+}
+
+impl Domains {
+    /// The declared domains of `system`'s variables.
+    pub fn new(system: &System) -> Domains {
+        let domain = |var: &crate::ir::Var| {
+            let (lo, hi) = var.ty.scalar.bounds(&system.enums);
+            (i128::from(lo), i128::from(hi))
+        };
+        Domains {
+            globals: system.globals.iter().map(domain).collect(),
+            threads: system
+                .threads
+                .iter()
+                .map(|thread| ThreadDomains {
+                    locals: thread.locals.iter().map(domain).collect(),
+                    index: (0, i128::from(thread.instances()) - 1),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Computes ranges of expressions of one thread (or of invariants).
 pub struct Ranges<'a> {
-    system: &'a System,
+    domains: &'a Domains,
     thread: Option<ThreadId>,
     quant: Vec<(QuantVarId, Interval)>,
 }
 
 impl<'a> Ranges<'a> {
     /// Ranges of expressions evaluated by `thread` (`None` for invariants).
-    pub fn new(system: &'a System, thread: Option<ThreadId>) -> Self {
+    pub fn new(domains: &'a Domains, thread: Option<ThreadId>) -> Self {
         Ranges {
-            system,
+            domains,
             thread,
             quant: Vec::new(),
         }
@@ -39,16 +82,15 @@ impl<'a> Ranges<'a> {
         match expr {
             Expr::Int(value) => (i128::from(*value), i128::from(*value)),
             Expr::Read(var) | Expr::Element { var, .. } => self.var(*var),
-            Expr::InstanceIndex => {
-                let count = self
-                    .thread
-                    .map_or(1, |t| self.system.threads[t].instances());
-                (0, i128::from(count) - 1)
-            }
-            Expr::QuantVar(id) => self.quant.iter().rev().find(|(var, _)| var == id).map_or(
-                (i128::from(i64::MIN), i128::from(i64::MAX)),
-                |(_, range)| *range,
-            ),
+            Expr::InstanceIndex => self
+                .thread
+                .map_or((0, 0), |t| self.domains.threads[t].index),
+            Expr::QuantVar(id) => self
+                .quant
+                .iter()
+                .rev()
+                .find(|(var, _)| var == id)
+                .map_or(ANY, |(_, range)| *range),
             Expr::Neg(inner, _) => {
                 // Saturating like the other operations: a product of wide ranges saturates
                 // to i128::MIN, whose negation overflows.
@@ -78,13 +120,11 @@ impl<'a> Ranges<'a> {
     }
 
     fn var(&self, var: VarRef) -> Interval {
-        let scalar = match (var, self.thread) {
-            (VarRef::Global(id), _) => self.system.globals[id].ty.scalar,
-            (VarRef::Local(id), Some(thread)) => self.system.threads[thread].locals[id].ty.scalar,
-            (VarRef::Local(_), None) => return (i128::from(i64::MIN), i128::from(i64::MAX)),
-        };
-        let (lo, hi) = scalar.bounds(&self.system.enums);
-        (i128::from(lo), i128::from(hi))
+        match (var, self.thread) {
+            (VarRef::Global(id), _) => self.domains.globals[id],
+            (VarRef::Local(id), Some(thread)) => self.domains.threads[thread].locals[id],
+            (VarRef::Local(_), None) => ANY,
+        }
     }
 }
 
