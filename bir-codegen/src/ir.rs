@@ -371,6 +371,30 @@ pub enum Action {
     Exit,
 }
 
+/// A value stored in a state, of one variable or status: what a field of the layout
+/// stores and what generated code reads and writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// A global variable.
+    Global(GlobalId),
+    /// The status (location, ended, not started) of an instance.
+    Status {
+        /// The thread.
+        thread: ThreadId,
+        /// The instance.
+        instance: InstanceId,
+    },
+    /// A local of an instance.
+    Local {
+        /// The thread.
+        thread: ThreadId,
+        /// The instance.
+        instance: InstanceId,
+        /// The local.
+        local: LocalId,
+    },
+}
+
 /// A variable or array element that can be assigned.
 #[derive(Clone, Debug)]
 pub struct Place {
@@ -535,6 +559,15 @@ impl Expr {
         [a, b, c].into_iter().flatten()
     }
 
+    /// The value of a constant leaf (booleans as 0/1).
+    pub fn constant(&self) -> Option<i64> {
+        match self {
+            Expr::Int(value) => Some(*value),
+            Expr::Bool(value) => Some(i64::from(*value)),
+            _ => None,
+        }
+    }
+
     /// The number of nodes, counting the body of each quantifier `copies(lo, hi, body)`
     /// times (once for a plain node count). Saturates, so that it bounds work safely.
     pub fn weighted_size(&self, copies: &dyn Fn(i64, i64, &Expr) -> u64) -> u64 {
@@ -602,6 +635,23 @@ impl System {
             }
         }
         panic!("instance {instance} does not exist")
+    }
+
+    /// Every transition in successor order: threads in declaration order, instances by
+    /// index, transformations in source order. Rule: a transition's id (the runtime's
+    /// `Successor::transition`) is its position in this order; traces, replays and the
+    /// search's resume rules depend on it.
+    pub fn transitions(&self) -> impl Iterator<Item = (ThreadId, InstanceId, TransformId)> + '_ {
+        self.threads
+            .iter_enumerated()
+            .flat_map(|(thread_id, thread)| {
+                thread.instance_ids().flat_map(move |instance| {
+                    thread
+                        .transforms
+                        .ids()
+                        .map(move |transform| (thread_id, instance, transform))
+                })
+            })
     }
 
     /// The domain of a variable as seen from `thread`.

@@ -7,30 +7,7 @@
 //! so any element is one shift and one mask away. Fields are packed first-fit in
 //! decreasing size, which keeps wide states close to the minimum number of words.
 
-use crate::ir::{self, Scalar};
-
-/// What a field stores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Owner {
-    /// A global variable.
-    Global(ir::GlobalId),
-    /// The status (location, ended, not started) of an instance.
-    Status {
-        /// The thread.
-        thread: ir::ThreadId,
-        /// The instance.
-        instance: ir::InstanceId,
-    },
-    /// A local of an instance.
-    Local {
-        /// The thread.
-        thread: ir::ThreadId,
-        /// The instance.
-        instance: ir::InstanceId,
-        /// The local.
-        local: ir::LocalId,
-    },
-}
+use crate::ir::{self, Owner, Scalar};
 
 /// Where a field's elements lie.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

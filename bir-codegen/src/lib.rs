@@ -1,9 +1,11 @@
 //! Parser, checker and code generator behind the `bir!` macro, as a plain library so that
 //! each stage is unit-tested on `proc_macro2` token streams and reused by tools.
 //!
-//! Data flows one way, as [`expand`] reads: tokens → [`parse`] → [`ast::System`] →
-//! [`check`] → [`ir::System`] → [`analyse`] → [`analyse::Analysis`] → [`layout`] →
-//! [`layout::Layout`] → `emit` (with `lower`) → Rust tokens.
+//! Data flows one way, through one module per stage, as [`expand`] reads: tokens →
+//! [`parse`] → [`ast::System`] → [`check`] → [`ir::System`] → [`analyse`] →
+//! [`analyse::Analysis`] → `lower` → lowered code → [`layout`] → [`layout::Layout`] →
+//! [`tables`] → [`tables::Tables`] → `emit` → Rust tokens. A stage reads what the earlier
+//! ones produced and never calls a later one.
 //! Errors are collected in [`diag::Diagnostics`]; after a stage that reported errors,
 //! `fallback` expands to the errors plus a stub of the system's type so that user code
 //! naming it still compiles.
@@ -68,8 +70,10 @@ pub fn expand(input: TokenStream) -> TokenStream {
     let Some(analysis) = analyse::analyse(&system, &mut diags) else {
         return fallback::expand(&input, &diags);
     };
+    let code = lower::lower(&system, &analysis);
     let layout = layout::Layout::new(&system);
-    emit::emit(&system, &analysis, &layout)
+    let tables = tables::Tables::new(&system, &layout);
+    emit::emit(&system, &code, &layout, &tables)
 }
 
 /// [`parse::parse`], its errors recorded in `diags`.

@@ -1,13 +1,14 @@
 //! The static tables of a model as plain data: its slots, its transitions in successor
 //! order, its fault sites, its invariants and the initial value of every field.
 //!
-//! Code generation (`emit/info.rs`, `emit/state.rs`, `emit/step.rs`) turns these tables into
-//! tokens, and the reference interpreter (`bir-interp`) into a `bir_runtime::ModelInfo`, so
-//! that the two cannot disagree on a name, a transition id or a fault site. Nothing here
-//! depends on the runtime.
+//! Code generation (`emit/info.rs`, `emit/state.rs`) turns these tables into tokens, and the
+//! reference interpreter (`bir-interp`) into a `bir_runtime::ModelInfo`, so that the two
+//! cannot disagree on a name, a transition id or a fault site. Nothing here depends on the
+//! runtime.
 
+use crate::ir::Owner;
 use crate::ir::{self, EnumId, InstanceId, Jump, ThreadId, ThreadKind, TransformId};
-use crate::layout::{Layout, Owner};
+use crate::layout::Layout;
 
 /// Every table of one model.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -150,31 +151,30 @@ impl Tables {
     }
 }
 
-/// Rule: successor order is threads in declaration order, instances by index,
-/// transformations in source order; a transition's id is its position in that order.
+/// Every transition in successor order (see [`ir::System::transitions`]), its id being its
+/// position.
 fn transitions(system: &ir::System) -> Vec<TransitionRow> {
-    let mut rows = Vec::new();
-    for (thread_id, thread) in system.threads.iter_enumerated() {
-        for i in 0..thread.instances() {
-            for (transform_id, transform) in thread.transforms.iter_enumerated() {
-                let to = match transform.jump {
-                    Jump::Goto(location) => thread.locations[location].name.clone(),
-                    Jump::Return => "return".to_string(),
-                };
-                rows.push(TransitionRow {
-                    thread: thread_id,
-                    instance: thread.instance_id(i),
-                    transform: transform_id,
-                    instance_name: thread.instance_name(i),
-                    from: thread.locations[transform.location].name.clone(),
-                    to,
-                    text: transform.text.clone(),
-                    line: transform.line,
-                });
+    system
+        .transitions()
+        .map(|(thread_id, instance, transform_id)| {
+            let thread = &system.threads[thread_id];
+            let transform = &thread.transforms[transform_id];
+            let to = match transform.jump {
+                Jump::Goto(location) => thread.locations[location].name.clone(),
+                Jump::Return => "return".to_string(),
+            };
+            TransitionRow {
+                thread: thread_id,
+                instance,
+                transform: transform_id,
+                instance_name: thread.instance_name(thread.index_of(instance)),
+                from: thread.locations[transform.location].name.clone(),
+                to,
+                text: transform.text.clone(),
+                line: transform.line,
             }
-        }
-    }
-    rows
+        })
+        .collect()
 }
 
 /// A slot's name (`x`, `T[1]`, `T[1].local`) and kind.

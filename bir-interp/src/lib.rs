@@ -31,10 +31,10 @@ mod source;
 
 use std::sync::Arc;
 
-use bir_codegen::ir::{self, GlobalId, IdVec, InstanceId, LocalId, ThreadId};
+use bir_codegen::ir::{self, GlobalId, IdVec, InstanceId, LocalId, Owner, ThreadId};
 
 use crate::program::Program;
-use bir_codegen::layout::{Layout, Owner};
+use bir_codegen::layout::Layout;
 use bir_codegen::tables::{Tables, TransitionRow};
 use bir_runtime::{InvariantFailure, Model, ModelInfo, Successor};
 

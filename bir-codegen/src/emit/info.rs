@@ -4,18 +4,16 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::expr::ExprGen;
 use super::{lit_i64, lit_u32, Gen};
-use crate::analyse::interval::Ranges;
-use crate::ir::{FaultKind, InstanceId, ThreadKind};
-use crate::layout::Owner;
+use crate::ir::FaultKind;
+use crate::lower::EndState;
 use crate::tables::{Slot, SlotKind, TransitionRow};
 
 impl Gen<'_> {
     /// `static INFO: ModelInfo = ...;` and the tables it borrows, all read from the shared
     /// [`Tables`](crate::tables::Tables).
     pub(super) fn info(&self) -> TokenStream {
-        let tables = &self.tables;
+        let tables = self.tables;
         let name = &tables.name;
         let enums = self.system.enums.iter_enumerated().map(|(id, e)| {
             let ident = format_ident!("ENUM_{}", id.0);
@@ -135,16 +133,16 @@ impl Gen<'_> {
         let state_type = &self.state;
         let mut functions = Vec::new();
         let mut checks = Vec::new();
-        for (id, invariant) in self.system.invariants.iter().enumerate() {
+        let state = self.printer("state");
+        for (id, (invariant, cond)) in self
+            .system
+            .invariants
+            .iter()
+            .zip(&self.code.invariants)
+            .enumerate()
+        {
             let function = format_ident!("invariant{}", id);
-            let mut exprs = ExprGen {
-                gen: self,
-                thread: None,
-                instance: InstanceId(0),
-                state: format_ident!("state"),
-                ranges: Ranges::new(&self.analysis.domains, None),
-            };
-            let cond = exprs.boolean(&crate::lower::specialize(&invariant.cond, 0));
+            let cond = state.expr(cond);
             let doc = format!("invariant {}: {}", invariant.name, invariant.text);
             functions.push(quote! {
                 #[doc = #doc]
@@ -173,27 +171,20 @@ impl Gen<'_> {
         (quote!(#(#functions)*), body)
     }
 
-    /// The body of `Model::is_end_state`: every instance has ended or never started.
+    /// The body of `Model::is_end_state`.
     pub(super) fn end_state_body(&self) -> TokenStream {
-        let mut tests = Vec::new();
-        for (thread_id, thread) in self.system.threads.iter_enumerated() {
-            if !thread.can_end && matches!(thread.kind, ThreadKind::Active { .. }) {
-                // An active instance that cannot end is never in an end state.
-                return quote!(false);
-            }
-            for instance in thread.instance_ids() {
-                let (get, _) = self.accessor_names(Owner::Status {
-                    thread: thread_id,
-                    instance,
+        match &self.code.end_state {
+            EndState::Never => quote!(false),
+            EndState::AllEnded(statuses) if statuses.is_empty() => quote!(true),
+            EndState::AllEnded(statuses) => {
+                let state = self.printer("state");
+                let tests = statuses.iter().map(|(status, ended)| {
+                    let status = state.get(*status);
+                    let ended = lit_i64(*ended);
+                    quote!(#status >= #ended)
                 });
-                let ended = lit_i64(thread.ended_status());
-                tests.push(quote!(state.#get() >= #ended));
+                quote!(#(#tests)&&*)
             }
-        }
-        if tests.is_empty() {
-            quote!(true)
-        } else {
-            quote!(#(#tests)&&*)
         }
     }
 }

@@ -1,5 +1,7 @@
-//! Checked IR and layout to Rust: the system's model type, its packed state type, and an
-//! implementation of `bir::Model` whose successor function is a `match` per instance.
+//! The lowered code, the layout and the tables, printed as Rust: the system's model type,
+//! its packed state type, and an implementation of `bir::Model` whose successor function
+//! is a `match` per instance. Nothing here decides what the code does; it is all in the
+//! lowered code (`lower`), the layout and the tables.
 //!
 //! Everything the generated code names from the runtime goes through `::bir` (the facade
 //! crate users depend on); helpers live in a `const _: () = { ... };` block so that they
@@ -13,18 +15,20 @@ mod step;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::analyse::Analysis;
 use crate::ir;
 use crate::layout::Layout;
+use crate::lower::Code;
 use crate::tables::Tables;
 
 /// Code generation context for one system.
 pub(crate) struct Gen<'a> {
+    /// The checked model, for names and documentation.
     system: &'a ir::System,
-    analysis: &'a Analysis,
+    /// What each transition, invariant and the end-state test compute.
+    code: &'a Code,
     layout: &'a Layout,
     /// The static tables, shared with the reference interpreter.
-    tables: Tables,
+    tables: &'a Tables,
     /// The model type (the system's name).
     model: Ident,
     /// The state type (`<name>State`).
@@ -32,12 +36,12 @@ pub(crate) struct Gen<'a> {
 }
 
 /// Generates the model checker of a checked system.
-pub fn emit(system: &ir::System, analysis: &Analysis, layout: &Layout) -> TokenStream {
+pub fn emit(system: &ir::System, code: &Code, layout: &Layout, tables: &Tables) -> TokenStream {
     let gen = Gen {
         system,
-        analysis,
+        code,
         layout,
-        tables: Tables::new(system, layout),
+        tables,
         model: Ident::new(&system.name, system.name_span),
         state: format_ident!("{}State", system.name, span = system.name_span),
     };
@@ -50,15 +54,14 @@ impl Gen<'_> {
         let storage = self.storage_type();
         let initial = self.initial_storage();
         let accessors = self.accessors();
-        let transitions = self.transitions();
-        let functions = self.transition_functions(&transitions);
-        let successors = self.successors_body(&transitions);
+        let functions = self.transition_functions();
+        let successors = self.successors_body();
         let info = self.info();
         let decode = self.decode_body();
         let (invariant_functions, check_invariants) = self.invariants();
         let end_state = self.end_state_body();
         let state_word = self.state_word();
-        let model_doc = model_doc(self.system, self.layout, transitions.len());
+        let model_doc = model_doc(self.system, self.layout, self.code.transitions.len());
         let state_doc = format!(
             "A state of [`{model}`], packed into {} bits ({} used).",
             self.layout.words * self.layout.word_bits,

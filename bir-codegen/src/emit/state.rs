@@ -5,7 +5,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{lit_i64, lit_u32, lit_u64, Gen};
-use crate::layout::{Field, Owner, Placement};
+use crate::ir::Owner;
+use crate::layout::{Field, Placement};
 
 impl Gen<'_> {
     /// The Rust type each storage word has.

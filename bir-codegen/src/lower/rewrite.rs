@@ -122,7 +122,7 @@ fn unroll(
 }
 
 /// Folds one node whose children are already folded.
-pub fn fold(expr: Expr) -> Expr {
+fn fold(expr: Expr) -> Expr {
     match expr {
         Expr::Not(inner) => match *inner {
             Expr::Bool(value) => Expr::Bool(!value),
@@ -158,7 +158,7 @@ pub fn fold(expr: Expr) -> Expr {
                 division,
             },
         },
-        Expr::Cmp { op, lhs, rhs } => match (constant(&lhs), constant(&rhs)) {
+        Expr::Cmp { op, lhs, rhs } => match (lhs.constant(), rhs.constant()) {
             (Some(l), Some(r)) => Expr::Bool(compare(op, l, r)),
             _ => Expr::Cmp { op, lhs, rhs },
         },
@@ -192,15 +192,6 @@ pub fn fold(expr: Expr) -> Expr {
             },
         },
         other => other,
-    }
-}
-
-/// The value of a constant leaf (booleans as 0/1).
-pub fn constant(expr: &Expr) -> Option<i64> {
-    match expr {
-        Expr::Int(value) => Some(*value),
-        Expr::Bool(value) => Some(i64::from(*value)),
-        _ => None,
     }
 }
 
@@ -279,7 +270,7 @@ mod tests {
         };
         let index_of = |e: &Expr| match e {
             Expr::Cmp { lhs, .. } => match &**lhs {
-                Expr::Element { index, .. } => constant(index),
+                Expr::Element { index, .. } => index.constant(),
                 _ => None,
             },
             _ => None,

@@ -1,0 +1,223 @@
+//! Checked expressions, already specialised to their instance ([`rewrite`](super::rewrite)),
+//! as lowered [`Expr`]s: booleans as booleans and everything else as integers, with a
+//! conversion where the IR uses one as the other, and a run-time check only where the
+//! value ranges show that the operation can fail.
+
+use super::{ArithCheck, Expr, Index, Status};
+use crate::analyse::interval::{fits_i64, within, Ranges};
+use crate::ir::{self, ArithOp, InstanceId, Owner, Scalar, SiteId, ThreadId, VarRef};
+
+/// Lowers the expressions of one instance (or of the invariants).
+pub(super) struct ExprLowerer<'a> {
+    pub system: &'a ir::System,
+    /// The executing thread and instance (`None` for invariants).
+    pub instance: Option<(ThreadId, InstanceId)>,
+    /// The value ranges of its expressions.
+    pub ranges: Ranges<'a>,
+}
+
+impl ExprLowerer<'_> {
+    /// `expr` as a boolean.
+    pub fn boolean(&mut self, expr: &ir::Expr) -> Expr {
+        match expr {
+            ir::Expr::Bool(value) => Expr::Bool(*value),
+            ir::Expr::Not(inner) => Expr::Not(Box::new(self.boolean(inner))),
+            ir::Expr::And(lhs, rhs) => {
+                Expr::And(Box::new(self.boolean(lhs)), Box::new(self.boolean(rhs)))
+            }
+            ir::Expr::Or(lhs, rhs) => {
+                Expr::Or(Box::new(self.boolean(lhs)), Box::new(self.boolean(rhs)))
+            }
+            ir::Expr::Cmp { op, lhs, rhs } => Expr::Cmp {
+                op: *op,
+                lhs: Box::new(self.int(lhs)),
+                rhs: Box::new(self.int(rhs)),
+            },
+            ir::Expr::Cond {
+                cond,
+                then,
+                otherwise,
+            } => Expr::Cond {
+                cond: Box::new(self.boolean(cond)),
+                then: Box::new(self.boolean(then)),
+                otherwise: Box::new(self.boolean(otherwise)),
+            },
+            ir::Expr::At {
+                thread,
+                instance,
+                location,
+            } => {
+                let target = &self.system.threads[*thread];
+                let status = |instance| Owner::Status {
+                    thread: *thread,
+                    instance,
+                };
+                let status = match instance {
+                    None => Status::Of(status(target.first_instance)),
+                    Some((index, site)) => {
+                        let count = target.instances();
+                        match index.constant() {
+                            Some(i) if (0..i64::from(count)).contains(&i) => {
+                                Status::Of(status(target.instance_id(i as u32)))
+                            }
+                            _ => Status::Indexed {
+                                index: Box::new(self.int(index)),
+                                instances: target.instance_ids().map(status).collect(),
+                                site: *site,
+                            },
+                        }
+                    }
+                };
+                Expr::StatusIs {
+                    status,
+                    location: *location,
+                }
+            }
+            ir::Expr::Quant {
+                forall,
+                var,
+                lo,
+                hi,
+                body,
+            } => {
+                self.ranges.push_quant(*var, *lo, *hi);
+                let body = self.boolean(body);
+                self.ranges.pop_quant();
+                Expr::Quant {
+                    forall: *forall,
+                    var: *var,
+                    lo: *lo,
+                    hi: *hi,
+                    body: Box::new(body),
+                }
+            }
+            ir::Expr::Int(_)
+            | ir::Expr::Read(_)
+            | ir::Expr::Element { .. }
+            | ir::Expr::InstanceIndex
+            | ir::Expr::QuantVar(_)
+            | ir::Expr::Neg(..)
+            | ir::Expr::Arith { .. } => Expr::NonZero(Box::new(self.int(expr))),
+        }
+    }
+
+    /// `expr` as an integer (booleans as 0/1).
+    pub fn int(&mut self, expr: &ir::Expr) -> Expr {
+        match expr {
+            ir::Expr::Int(value) => Expr::Int(*value),
+            ir::Expr::InstanceIndex => Expr::Int(self.instance_index()),
+            ir::Expr::QuantVar(var) => Expr::QuantVar(*var),
+            ir::Expr::Read(var) => Expr::Get(self.owner(*var)),
+            ir::Expr::Element { var, index, site } => {
+                let len = self.len(*var);
+                let index = self.index(index, len, *site);
+                Expr::Element(self.owner(*var), index)
+            }
+            ir::Expr::Neg(inner, site) => {
+                let range = self.ranges.of(expr);
+                let inner = Box::new(self.int(inner));
+                Expr::Neg(inner, (!fits_i64(range)).then_some(*site))
+            }
+            ir::Expr::Arith {
+                op,
+                lhs,
+                rhs,
+                overflow,
+                division,
+            } => {
+                let range = self.ranges.of(expr);
+                let divisor = self.ranges.of(rhs);
+                let (lhs, rhs) = (Box::new(self.int(lhs)), Box::new(self.int(rhs)));
+                let safe_divisor = divisor.0 > 0 || divisor.1 < 0;
+                let plain = fits_i64(range)
+                    && (matches!(op, ArithOp::Add | ArithOp::Sub | ArithOp::Mul) || safe_divisor);
+                let check = (!plain).then_some(ArithCheck {
+                    overflow: *overflow,
+                    division: *division,
+                });
+                Expr::Arith {
+                    op: *op,
+                    lhs,
+                    rhs,
+                    check,
+                }
+            }
+            ir::Expr::Cond {
+                cond,
+                then,
+                otherwise,
+            } => Expr::Cond {
+                cond: Box::new(self.boolean(cond)),
+                then: Box::new(self.int(then)),
+                otherwise: Box::new(self.int(otherwise)),
+            },
+            ir::Expr::Bool(_)
+            | ir::Expr::Not(_)
+            | ir::Expr::Cmp { .. }
+            | ir::Expr::And(..)
+            | ir::Expr::Or(..)
+            | ir::Expr::At { .. }
+            | ir::Expr::Quant { .. } => Expr::FromBool(Box::new(self.boolean(expr))),
+        }
+    }
+
+    /// An index into an array of `len` elements, checked unless its range lies within.
+    pub fn index(&mut self, index: &ir::Expr, len: u32, site: SiteId) -> Index {
+        if let Some(i) = index.constant() {
+            if (0..i64::from(len)).contains(&i) {
+                return Index::Const(i as usize);
+            }
+        }
+        let range = self.ranges.of(index);
+        let value = Box::new(self.int(index));
+        if within(range, 0, i64::from(len) - 1) {
+            Index::Unchecked(value)
+        } else {
+            Index::Checked { value, len, site }
+        }
+    }
+
+    /// The stored value of a variable as seen by this instance.
+    pub fn owner(&self, var: VarRef) -> Owner {
+        match var {
+            VarRef::Global(id) => Owner::Global(id),
+            VarRef::Local(local) => {
+                let (thread, instance) = self.executing();
+                Owner::Local {
+                    thread,
+                    instance,
+                    local,
+                }
+            }
+        }
+    }
+
+    /// The domain of a variable.
+    pub fn scalar(&self, var: VarRef) -> Scalar {
+        self.declaration(var).ty.scalar
+    }
+
+    /// The length of an array variable.
+    pub fn len(&self, var: VarRef) -> u32 {
+        self.declaration(var).ty.elements()
+    }
+
+    fn declaration(&self, var: VarRef) -> &ir::Var {
+        match var {
+            VarRef::Global(id) => &self.system.globals[id],
+            VarRef::Local(id) => &self.system.threads[self.executing().0].locals[id],
+        }
+    }
+
+    /// The executing instance. Only threads read locals and their index: the checker lets
+    /// an invariant read globals, constants and `T@loc` only.
+    fn executing(&self) -> (ThreadId, InstanceId) {
+        self.instance
+            .expect("the checker lets no invariant read a local or an instance index")
+    }
+
+    fn instance_index(&self) -> i64 {
+        let (thread, instance) = self.executing();
+        i64::from(self.system.threads[thread].index_of(instance))
+    }
+}
