@@ -430,7 +430,8 @@ pub enum CmpOp {
     Ge,
 }
 
-/// Arithmetic operators; all may overflow 64 bits, `/` and `%` may divide by zero.
+/// Arithmetic operators: `/` and `%` may divide by zero, and the result of all but `%` may
+/// not fit in 64 bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArithOp {
     /// `+`
@@ -480,8 +481,9 @@ pub enum Expr {
         lhs: Box<Expr>,
         /// Right operand.
         rhs: Box<Expr>,
-        /// The range-error site raised when the result overflows 64 bits.
-        overflow: SiteId,
+        /// The range-error site raised when the result does not fit in 64 bits; `None` for
+        /// `%`, whose result always fits (`i64::MIN % -1` is 0).
+        overflow: Option<SiteId>,
         /// For `/` and `%`: the division-error site raised on a zero divisor.
         division: Option<SiteId>,
     },

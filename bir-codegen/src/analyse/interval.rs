@@ -138,7 +138,9 @@ pub fn within(range: Interval, lo: i64, hi: i64) -> bool {
     range.0 >= i128::from(lo) && range.1 <= i128::from(hi)
 }
 
-fn arith(op: ArithOp, (a, b): Interval, (c, d): Interval) -> Interval {
+/// A range containing every value of `x op y` for `x` in the first range and `y` in the
+/// second (for `/` and `%`, every nonzero `y`: a zero divisor has no value).
+pub fn arith(op: ArithOp, (a, b): Interval, (c, d): Interval) -> Interval {
     match op {
         ArithOp::Add => (a.saturating_add(c), b.saturating_add(d)),
         ArithOp::Sub => (a.saturating_sub(d), b.saturating_sub(c)),
@@ -153,10 +155,28 @@ fn arith(op: ArithOp, (a, b): Interval, (c, d): Interval) -> Interval {
             let hi = corners.iter().copied().max().unwrap_or(0);
             (lo, hi)
         }
-        // |x / y| <= |x| for every nonzero y; the sign can flip.
+        // Truncating toward zero, x / y lies between 0 and x / y' where y' is the divisor of
+        // least magnitude with y's sign: 1 or c for positive divisors, -1 or d for negative
+        // ones (0 has no quotient). Each sign of divisor gives a range; the result is their
+        // union.
         ArithOp::Div => {
-            let m = a.saturating_abs().max(b.saturating_abs());
-            (-m, m)
+            let positive = (d >= 1).then(|| {
+                let least = c.max(1);
+                (0.min(a / least), 0.max(b / least))
+            });
+            let negative = (c <= -1).then(|| {
+                let least = d.min(-1).saturating_neg();
+                (
+                    0.min((b / least).saturating_neg()),
+                    0.max((a / least).saturating_neg()),
+                )
+            });
+            match (positive, negative) {
+                (Some(p), Some(n)) => (p.0.min(n.0), p.1.max(n.1)),
+                (Some(range), None) | (None, Some(range)) => range,
+                // Only a zero divisor: no value.
+                (None, None) => (0, 0),
+            }
         }
         // |x % y| < |y|, and the result takes the sign of x.
         ArithOp::Rem => {
@@ -177,12 +197,22 @@ mod tests {
         assert_eq!(arith(ArithOp::Add, (0, 3), (1, 1)), (1, 4));
         assert_eq!(arith(ArithOp::Sub, (0, 3), (1, 2)), (-2, 2));
         assert_eq!(arith(ArithOp::Mul, (-2, 3), (-5, 4)), (-15, 12));
-        assert_eq!(arith(ArithOp::Div, (-7, 3), (1, 2)), (-7, 7));
+        assert_eq!(arith(ArithOp::Div, (-7, 3), (1, 2)), (-7, 3));
+        assert_eq!(arith(ArithOp::Div, (-7, 3), (2, 4)), (-3, 1));
+        assert_eq!(arith(ArithOp::Div, (-7, 3), (-2, -1)), (-3, 7));
+        assert_eq!(arith(ArithOp::Div, (-7, 3), (-3, 3)), (-7, 7));
+        assert_eq!(arith(ArithOp::Div, (5, 9), (0, 3)), (0, 9));
+        assert_eq!(arith(ArithOp::Div, (5, 9), (0, 0)), (0, 0));
         assert_eq!(arith(ArithOp::Rem, (0, 100), (5, 5)), (0, 4));
         assert_eq!(arith(ArithOp::Rem, (-3, 100), (-5, 5)), (-3, 4));
         // Saturated bounds (products of wide ranges) neither overflow nor shrink.
         let all = (i128::MIN, i128::MAX);
-        assert_eq!(arith(ArithOp::Div, all, (1, 2)), (-i128::MAX, i128::MAX));
+        assert_eq!(arith(ArithOp::Div, all, (1, 2)), all);
+        assert_eq!(arith(ArithOp::Div, all, all), all);
+        // i64::MIN / -1 leaves 64 bits, by a positive divisor it cannot.
+        let long = (i128::from(i64::MIN), i128::from(i64::MAX));
+        assert!(!fits_i64(arith(ArithOp::Div, long, (-1, -1))));
+        assert!(fits_i64(arith(ArithOp::Div, long, (0, 5))));
         assert_eq!(
             arith(ArithOp::Rem, all, all),
             (-(i128::MAX - 1), i128::MAX - 1)

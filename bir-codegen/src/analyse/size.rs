@@ -99,3 +99,41 @@ fn transform_size(transform: &ir::Transform) -> u64 {
     });
     actions.fold(TRANSITION_SIZE.saturating_add(guard), u64::saturating_add)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use proc_macro2::TokenStream;
+
+    fn errors(source: &str) -> Vec<String> {
+        let tokens = TokenStream::from_str(source).expect("tokenizes");
+        match crate::front_end(tokens) {
+            Ok(_) => Vec::new(),
+            Err(diags) => diags.iter().map(|d| d.message.clone()).collect(),
+        }
+    }
+
+    #[test]
+    fn the_generated_code_is_bounded() {
+        let philosophers = |n: usize| {
+            include_str!("../../../models/dining_philosophers.bir")
+                .replace("N = 5;", &format!("N = {n};"))
+        };
+        // 4096 philosophers (the most instances) measure 368,640 units: accepted.
+        assert_eq!(errors(&philosophers(4096)), Vec::<String>::new());
+        // One more transformation, whose guard has 100 conjuncts, makes each of the 4096
+        // instances about 400 units larger: over 2^20.
+        let guard = vec!["fork[index]"; 100].join(" && ");
+        let big = philosophers(4096).replace(
+            "loc takeLeft:",
+            &format!("loc takeLeft:\n      when {guard} do {{ }} goto takeLeft;"),
+        );
+        let errors = errors(&big);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].starts_with("the model is too large to generate"),
+            "{errors:?}"
+        );
+    }
+}

@@ -304,11 +304,15 @@ impl<'a> Checker<'a> {
                 let context = format!("an operand of `{symbol}`");
                 let (l, l_ok) = self.typed(lhs, scope, Kind::Int, &context);
                 let (r, r_ok) = self.typed(rhs, scope, Kind::Int, &context);
-                let overflow = self.site(
-                    FaultKind::Range,
-                    format!("arithmetic overflow in `{whole}`"),
-                    op_span,
-                );
+                // Rule: `%` always has a value in 64 bits (`i64::MIN % -1` is 0), so only
+                // the other operators have an overflow site.
+                let overflow = (op != BinOp::Rem).then(|| {
+                    self.site(
+                        FaultKind::Range,
+                        format!("arithmetic overflow in `{whole}`"),
+                        op_span,
+                    )
+                });
                 let division = matches!(op, BinOp::Div | BinOp::Rem).then(|| {
                     self.site(
                         FaultKind::Division,

@@ -314,24 +314,26 @@ fn the_state_holds_at_most_max_state_values() {
 }
 
 #[test]
-fn the_generated_code_is_bounded() {
-    let philosophers = |n: usize| {
-        include_str!("../../../models/dining_philosophers.bir")
-            .replace("N = 5;", &format!("N = {n};"))
-    };
-    // 4096 philosophers (the most instances) measure 368,640 units: accepted.
-    checked(&philosophers(4096));
-    // One more transformation, whose guard has 100 conjuncts, makes each of the 4096
-    // instances about 400 units larger: over 2^20.
-    let guard = vec!["fork[index]"; 100].join(" && ");
-    let big = philosophers(4096).replace(
-        "loc takeLeft:",
-        &format!("loc takeLeft:\n      when {guard} do {{ }} goto takeLeft;"),
+fn constants_fold_division_and_remainder_to_their_mathematical_value() {
+    // C.M is i64::MIN: its remainder by -1 is 0, its quotient by -1 (2^63) does not fit.
+    let system = checked(
+        "system S {
+            const C { M = -2147483648 * 2147483648 * 2; R = C.M % -1; Q = C.M / 1 == C.M; }
+            int x := C.R; boolean q := C.Q;
+            active thread T() { loc l: do { } goto l; }
+        }",
     );
-    let errors = errors(&big);
-    assert_eq!(errors.len(), 1, "{errors:?}");
-    assert!(
-        errors[0].starts_with("the model is too large to generate"),
-        "{errors:?}"
+    let values: Vec<_> = system.consts.iter().map(|c| c.value).collect();
+    assert_eq!(values, [i64::MIN, 0, 1]);
+    let errors = errors(
+        "system S {
+            const C { M = -2147483648 * 2147483648 * 2; Q = C.M / -1; }
+            int x := C.Q;
+            active thread T() { loc l: do { } goto l; }
+        }",
+    );
+    assert_eq!(
+        errors,
+        ["this constant expression fails: arithmetic overflow in `C.M / -1`"]
     );
 }

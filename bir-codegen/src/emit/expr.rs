@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use super::{lit_i64, lit_u32, Gen};
 use crate::ir::{ArithOp, CmpOp, Owner};
-use crate::lower::{ArithCheck, Expr, Index, Status};
+use crate::lower::{Check, Expr, Index, Status};
 
 /// Prints expressions reading the state named `state`.
 pub(super) struct ExprPrinter<'g, 'a> {
@@ -133,25 +133,38 @@ impl ExprPrinter<'_, '_> {
                 check,
             } => {
                 let (l, r) = (self.expr(lhs), self.expr(rhs));
-                let Some(ArithCheck { overflow, division }) = check else {
-                    let op = match op {
-                        ArithOp::Add => quote!(+),
-                        ArithOp::Sub => quote!(-),
-                        ArithOp::Mul => quote!(*),
-                        ArithOp::Div => quote!(/),
-                        ArithOp::Rem => quote!(%),
-                    };
-                    return quote!((#l #op #r));
+                let (zero, overflow) = match check {
+                    Check::Plain => {
+                        let op = match op {
+                            ArithOp::Add => quote!(+),
+                            ArithOp::Sub => quote!(-),
+                            ArithOp::Mul => quote!(*),
+                            ArithOp::Div => quote!(/),
+                            ArithOp::Rem => quote!(%),
+                        };
+                        return quote!((#l #op #r));
+                    }
+                    Check::WrappingRem => {
+                        return quote!(::core::primitive::i64::wrapping_rem(#l, #r))
+                    }
+                    Check::Sites { zero, overflow } => (
+                        zero.map(|site| lit_u32(site.0)),
+                        overflow.map(|site| lit_u32(site.0)),
+                    ),
                 };
-                let overflow = lit_u32(overflow.0);
-                let division = lit_u32(division.map_or(0, |site| site.0));
-                match op {
-                    ArithOp::Add => quote!(::bir::__private::add(#l, #r, #overflow)?),
-                    ArithOp::Sub => quote!(::bir::__private::sub(#l, #r, #overflow)?),
-                    ArithOp::Mul => quote!(::bir::__private::mul(#l, #r, #overflow)?),
-                    ArithOp::Div => quote!(::bir::__private::div(#l, #r, #division, #overflow)?),
-                    ArithOp::Rem => quote!(::bir::__private::rem(#l, #r, #division, #overflow)?),
-                }
+                let helper = match (op, zero, overflow) {
+                    (ArithOp::Add, _, Some(o)) => quote!(add(#l, #r, #o)),
+                    (ArithOp::Sub, _, Some(o)) => quote!(sub(#l, #r, #o)),
+                    (ArithOp::Mul, _, Some(o)) => quote!(mul(#l, #r, #o)),
+                    (ArithOp::Div, Some(z), Some(o)) => quote!(div(#l, #r, #z, #o)),
+                    (ArithOp::Div, Some(z), None) => quote!(div_fitting(#l, #r, #z)),
+                    (ArithOp::Div, None, Some(o)) => quote!(div_by_nonzero(#l, #r, #o)),
+                    (ArithOp::Rem, Some(z), _) => quote!(rem(#l, #r, #z)),
+                    (op, zero, overflow) => unreachable!(
+                        "lowering checks {op:?} for {zero:?} and {overflow:?}, which it cannot fail"
+                    ),
+                };
+                quote!(::bir::__private::#helper?)
             }
             Expr::FromBool(value) => {
                 let value = self.expr(value);

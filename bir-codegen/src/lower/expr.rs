@@ -3,8 +3,8 @@
 //! conversion where the IR uses one as the other, and a run-time check only where the
 //! value ranges show that the operation can fail.
 
-use super::{ArithCheck, Expr, Index, Status};
-use crate::analyse::interval::{fits_i64, within, Ranges};
+use super::{Check, Expr, Index, Status};
+use crate::analyse::interval::{arith, fits_i64, within, Ranges};
 use crate::ir::{self, ArithOp, InstanceId, Owner, Scalar, SiteId, ThreadId, VarRef};
 
 /// Lowers the expressions of one instance (or of the invariants).
@@ -125,16 +125,8 @@ impl ExprLowerer<'_> {
                 overflow,
                 division,
             } => {
-                let range = self.ranges.of(expr);
-                let divisor = self.ranges.of(rhs);
+                let check = self.arith_check(*op, lhs, rhs, *overflow, *division);
                 let (lhs, rhs) = (Box::new(self.int(lhs)), Box::new(self.int(rhs)));
-                let safe_divisor = divisor.0 > 0 || divisor.1 < 0;
-                let plain = fits_i64(range)
-                    && (matches!(op, ArithOp::Add | ArithOp::Sub | ArithOp::Mul) || safe_divisor);
-                let check = (!plain).then_some(ArithCheck {
-                    overflow: *overflow,
-                    division: *division,
-                });
                 Expr::Arith {
                     op: *op,
                     lhs,
@@ -158,6 +150,38 @@ impl ExprLowerer<'_> {
             | ir::Expr::Or(..)
             | ir::Expr::At { .. }
             | ir::Expr::Quant { .. } => Expr::FromBool(Box::new(self.boolean(expr))),
+        }
+    }
+
+    /// What `lhs op rhs` must check, from its operands' ranges: a zero divisor only if the
+    /// divisor's range holds 0, a result outside 64 bits only if the result's range leaves
+    /// them (never for `%`, which always fits).
+    fn arith_check(
+        &mut self,
+        op: ArithOp,
+        lhs: &ir::Expr,
+        rhs: &ir::Expr,
+        overflow: Option<SiteId>,
+        division: Option<SiteId>,
+    ) -> Check {
+        let (l, r) = (self.ranges.of(lhs), self.ranges.of(rhs));
+        let zero = if matches!(op, ArithOp::Div | ArithOp::Rem) && r.0 <= 0 && r.1 >= 0 {
+            division
+        } else {
+            None
+        };
+        let overflow = if op != ArithOp::Rem && !fits_i64(arith(op, l, r)) {
+            overflow
+        } else {
+            None
+        };
+        let min = i128::from(i64::MIN);
+        let min_rem_minus_one =
+            op == ArithOp::Rem && l.0 <= min && min <= l.1 && r.0 <= -1 && -1 <= r.1;
+        match (zero, overflow) {
+            (None, None) if min_rem_minus_one => Check::WrappingRem,
+            (None, None) => Check::Plain,
+            (zero, overflow) => Check::Sites { zero, overflow },
         }
     }
 

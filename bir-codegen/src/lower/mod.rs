@@ -139,13 +139,21 @@ pub enum Index {
     },
 }
 
-/// How an arithmetic operation fails.
-#[derive(Clone, Copy, Debug)]
-pub struct ArithCheck {
-    /// Range error on 64-bit overflow.
-    pub overflow: SiteId,
-    /// Division error on a zero divisor, for `/` and `%`.
-    pub division: Option<SiteId>,
+/// What an arithmetic operation checks at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// Nothing: its operands' ranges show it cannot fail (Rust's operator).
+    Plain,
+    /// `%` whose operands can be `i64::MIN` and -1, where BIR's result is 0 and Rust's `%`
+    /// panics; it cannot fail otherwise.
+    WrappingRem,
+    /// The failures its operands' ranges allow, each at its site.
+    Sites {
+        /// Division error, for `/` and `%` whose divisor can be 0.
+        zero: Option<SiteId>,
+        /// Range error, when the result may not fit in 64 bits (never for `%`).
+        overflow: Option<SiteId>,
+    },
 }
 
 /// An expression of the generated code: a `bool` or an `i64`, which the variants say.
@@ -200,7 +208,7 @@ pub enum Expr {
     QuantVar(QuantVarId),
     /// `-e`, a range error at the site when checked.
     Neg(Box<Expr>, Option<SiteId>),
-    /// Arithmetic, checked unless its operands' ranges show it cannot fail.
+    /// Arithmetic, checked where its operands' ranges show it can fail.
     Arith {
         /// The operator.
         op: ArithOp,
@@ -208,8 +216,8 @@ pub enum Expr {
         lhs: Box<Expr>,
         /// Right operand.
         rhs: Box<Expr>,
-        /// How it fails, when it can.
-        check: Option<ArithCheck>,
+        /// What it checks.
+        check: Check,
     },
     /// A boolean as an integer (0 or 1).
     FromBool(Box<Expr>),

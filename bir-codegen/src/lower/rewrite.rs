@@ -209,7 +209,7 @@ mod tests {
             op: ArithOp::Add,
             lhs,
             rhs,
-            overflow: SiteId(0),
+            overflow: Some(SiteId(0)),
             division: None,
         })
     }
@@ -221,7 +221,7 @@ mod tests {
             op: ArithOp::Rem,
             lhs: add(Box::new(Expr::InstanceIndex), int(1)),
             rhs: int(5),
-            overflow: SiteId(0),
+            overflow: Some(SiteId(0)),
             division: Some(SiteId(1)),
         };
         assert!(matches!(specialize(&expr, 4), Expr::Int(0)));
@@ -233,7 +233,7 @@ mod tests {
             op: ArithOp::Div,
             lhs: int(1),
             rhs: int(0),
-            overflow: SiteId(0),
+            overflow: Some(SiteId(0)),
             division: Some(SiteId(1)),
         };
         assert!(matches!(specialize(&expr, 0), Expr::Arith { .. }));
@@ -285,7 +285,7 @@ mod tests {
                 op: ArithOp::Div,
                 lhs: int(1),
                 rhs: int(0),
-                overflow: SiteId(0),
+                overflow: Some(SiteId(0)),
                 division: Some(SiteId(1)),
             })
         };
