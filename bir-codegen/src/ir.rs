@@ -334,6 +334,19 @@ pub struct Transform {
     pub doc: String,
 }
 
+impl Transform {
+    /// Where the instance is after the step: the jump, or [`Jump::Return`] when an action
+    /// is `exit`. Actions run in order without branching, so a step that completes has
+    /// executed every action up to an `exit`, which ends the instance whatever the jump says.
+    pub fn destination(&self) -> Jump {
+        if self.actions.iter().any(|action| matches!(action, Action::Exit)) {
+            Jump::Return
+        } else {
+            self.jump
+        }
+    }
+}
+
 /// A statement of a transformation.
 #[derive(Clone, Debug)]
 pub enum Action {

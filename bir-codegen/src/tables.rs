@@ -78,7 +78,8 @@ pub struct TransitionRow {
     pub instance_name: String,
     /// The location it leaves.
     pub from: String,
-    /// The location it jumps to, or `return`.
+    /// The location it jumps to, or `return` when it ends the instance (by `return` or by
+    /// `exit`).
     pub to: String,
     /// The transformation as BIR text on one line.
     pub text: String,
@@ -159,7 +160,7 @@ fn transitions(system: &ir::System) -> Vec<TransitionRow> {
         .map(|(thread_id, instance, transform_id)| {
             let thread = &system.threads[thread_id];
             let transform = &thread.transforms[transform_id];
-            let to = match transform.jump {
+            let to = match transform.destination() {
                 Jump::Goto(location) => thread.locations[location].name.clone(),
                 Jump::Return => "return".to_string(),
             };
@@ -304,5 +305,16 @@ mod tests {
         );
         assert_eq!(t.transitions[6].instance, InstanceId(2));
         assert_eq!(t.transitions[0].text, "when x do { } goto b;");
+    }
+
+    #[test]
+    fn a_step_that_exits_ends_the_instance() {
+        let t = tables(
+            "system S { int (0, 1) x;
+               active thread T() { loc a: do { x := 1; exit; x := 0; } goto b;
+                                   loc b: when x == 0 do { } goto a; do { } return; } }",
+        );
+        let to: Vec<_> = t.transitions.iter().map(|r| r.to.as_str()).collect();
+        assert_eq!(to, ["return", "a", "return"]);
     }
 }

@@ -255,6 +255,10 @@ fn arithmetic_at_the_edges_of_64_bits() {
     let source = include_str!("reference/arithmetic.bir");
     let embedding = include_str!("reference/mod.rs");
     let interp = interpreter_at(source, embedding);
+    // The step executing `exit` ends the instance, in both tables.
+    let exit = &interp.info().transitions[7];
+    assert!(exit.text.contains("exit"), "{exit:?}");
+    assert_eq!(exit.to, "return");
     let states = agree(reference::arithmetic::Arithmetic, interp.clone(), true);
     assert_eq!(states, 5);
     // Every fault kind the model can reach: range (quotient and negation past 64 bits) and

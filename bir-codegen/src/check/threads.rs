@@ -223,10 +223,9 @@ impl<'a> Checker<'a> {
                     transforms: ids,
                 });
             }
-            let can_end = transforms.iter().any(|t: &ir::Transform| {
-                t.jump == ir::Jump::Return
-                    || t.actions.iter().any(|a| matches!(a, ir::Action::Exit))
-            });
+            let can_end = transforms
+                .iter()
+                .any(|t: &ir::Transform| t.destination() == ir::Jump::Return);
             let sig = &self.sigs[id];
             let thread = ir::Thread {
                 name: decl.name.text.clone(),

@@ -86,28 +86,18 @@ fn transition(
         instance,
     };
     let mut body = Vec::new();
-    let mut exited = false;
     for action in &transform.actions {
         match self::action(&mut exprs, action, index) {
             Some(stmt) => body.push(stmt),
-            None => {
-                // Rule: `exit` ends the instance; the rest of the block is not executed.
-                body.push(Stmt::SetStatus {
-                    status,
-                    value: thread.ended_status(),
-                });
-                exited = true;
-                break;
-            }
+            // Rule: `exit` ends the instance; the rest of the block is not executed.
+            None => break,
         }
     }
-    if !exited {
-        let value = match transform.jump {
-            Jump::Goto(location) => i64::from(location.0),
-            Jump::Return => thread.ended_status(),
-        };
-        body.push(Stmt::SetStatus { status, value });
-    }
+    let value = match transform.destination() {
+        Jump::Goto(location) => i64::from(location.0),
+        Jump::Return => thread.ended_status(),
+    };
+    body.push(Stmt::SetStatus { status, value });
     Transition {
         thread: thread_id,
         instance,
