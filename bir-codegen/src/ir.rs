@@ -339,7 +339,11 @@ impl Transform {
     /// is `exit`. Actions run in order without branching, so a step that completes has
     /// executed every action up to an `exit`, which ends the instance whatever the jump says.
     pub fn destination(&self) -> Jump {
-        if self.actions.iter().any(|action| matches!(action, Action::Exit)) {
+        if self
+            .actions
+            .iter()
+            .any(|action| matches!(action, Action::Exit))
+        {
             Jump::Return
         } else {
             self.jump

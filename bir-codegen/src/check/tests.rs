@@ -337,3 +337,47 @@ fn constants_fold_division_and_remainder_to_their_mathematical_value() {
         ["this constant expression fails: arithmetic overflow in `C.M / -1`"]
     );
 }
+
+#[test]
+fn runtime_quantifiers_take_at_most_max_quantifier_steps() {
+    use super::expr::MAX_QUANTIFIER_STEPS;
+    assert_eq!(MAX_QUANTIFIER_STEPS, 65_536);
+    let guard = |guard: &str| {
+        errors(&format!(
+            "system S {{ int x; active thread T() {{ loc l: when {guard} do {{ }} goto l; }} }}"
+        ))
+    };
+    // 2^16 body evaluations, in one quantifier or nested (256 + 256 * 255): accepted.
+    assert!(guard("forall a in 0 .. 65536 : (a != x)").is_empty());
+    assert!(guard("forall a in 0 .. 256 : (forall b in 0 .. 255 : (a + b != x))").is_empty());
+    // 256 + 256 * 256: one error, on the quantifier that passes the bound.
+    let nested = guard("forall a in 0 .. 256 : (forall b in 0 .. 256 : (a + b != x))");
+    assert_eq!(nested.len(), 1, "{nested:?}");
+    assert!(
+        nested[0].starts_with("too many quantifier steps") && nested[0].contains(" 65792 "),
+        "{nested:?}"
+    );
+    // Quantifiers side by side add up, once reported however many pass.
+    let siblings = guard(
+        "(forall a in 0 .. 40000 : (a != x)) && (exists b in 0 .. 40000 : (b == x)) \
+         && (exists c in 0 .. 40000 : (c == x))",
+    );
+    assert_eq!(siblings.len(), 1, "{siblings:?}");
+    // Each guard, action and invariant has its own budget.
+    let wide = "forall a in 0 .. 60000 : (a != x)";
+    assert_eq!(
+        errors(&format!(
+            "system S {{ int x; boolean b; invariant I: {wide};
+               active thread T() {{ loc l: when {wide} do {{ b := {wide}; assert ({wide}); }} goto l; }} }}"
+        )),
+        Vec::<String>::new()
+    );
+    // Constants are folded at compile time, under their own bound.
+    assert_eq!(
+        errors(
+            "system S { const C { B = forall a in 0 .. 300 : (forall b in 0 .. 300 : (a != b + 300)); }
+               boolean v := C.B; active thread T() { loc l: do { } goto l; } }"
+        ),
+        Vec::<String>::new()
+    );
+}
