@@ -1,13 +1,31 @@
 //! Lowered expressions as Rust: booleans as `bool`, everything else as `i64`. A checked
 //! operation calls a helper of `bir::__private` and propagates its fault with `?` (the
-//! enclosing function returns `Result<_, Fault>`).
+//! enclosing function returns `Result<_, Fault>`). Parentheses appear only where Rust's
+//! precedence needs them (and around a `&&` inside a `||`, for the reader).
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{lit_i64, lit_u32, Gen};
+use super::{lit_i64, lit_u32, prim, Gen};
 use crate::ir::{ArithOp, CmpOp, Owner};
-use crate::lower::{Check, Expr, Index, Status};
+use crate::lower::{Check, Expr, Index};
+
+/// How tightly an expression binds, loosest first: an operand binding less tightly than its
+/// operator needs parentheses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Prec {
+    /// `if`, `match` and labelled blocks: parenthesised wherever they are an operand.
+    Block,
+    Or,
+    And,
+    Cmp,
+    Add,
+    Mul,
+    Cast,
+    Unary,
+    /// Literals, paths, calls, method calls, `?`, parenthesised expressions.
+    Atom,
+}
 
 /// Prints expressions reading the state named `state`.
 pub(super) struct ExprPrinter<'g, 'a> {
@@ -17,24 +35,47 @@ pub(super) struct ExprPrinter<'g, 'a> {
 }
 
 impl ExprPrinter<'_, '_> {
-    /// `expr` as Rust.
+    /// `expr` as Rust, standing alone (an argument, an initialiser).
     pub fn expr(&self, expr: &Expr) -> TokenStream {
+        self.print(expr).0
+    }
+
+    /// `expr` as the condition of an `if`, where an `if`, a `match` or a block reads
+    /// best in parentheses.
+    pub fn condition(&self, expr: &Expr) -> TokenStream {
+        self.operand(expr, Prec::Or)
+    }
+
+    /// `expr` where an operand binding at least as tightly as `min` is needed.
+    fn operand(&self, expr: &Expr, min: Prec) -> TokenStream {
+        let (tokens, prec) = self.print(expr);
+        if prec < min {
+            quote!((#tokens))
+        } else {
+            tokens
+        }
+    }
+
+    fn print(&self, expr: &Expr) -> (TokenStream, Prec) {
         match expr {
-            Expr::Bool(value) => quote!(#value),
+            Expr::Bool(value) => (quote!(#value), Prec::Atom),
             Expr::Not(inner) => {
-                let inner = self.expr(inner);
-                quote!((!#inner))
+                let inner = self.operand(inner, Prec::Unary);
+                (quote!(!#inner), Prec::Unary)
             }
             Expr::And(lhs, rhs) => {
-                let (lhs, rhs) = (self.expr(lhs), self.expr(rhs));
-                quote!((#lhs && #rhs))
+                let lhs = self.operand(lhs, Prec::And);
+                let rhs = self.operand(rhs, Prec::And);
+                (quote!(#lhs && #rhs), Prec::And)
             }
             Expr::Or(lhs, rhs) => {
-                let (lhs, rhs) = (self.expr(lhs), self.expr(rhs));
-                quote!((#lhs || #rhs))
+                let (lhs, rhs) = (self.or_operand(lhs), self.or_operand(rhs));
+                (quote!(#lhs || #rhs), Prec::Or)
             }
             Expr::Cmp { op, lhs, rhs } => {
-                let (lhs, rhs) = (self.expr(lhs), self.expr(rhs));
+                // Comparisons do not chain: both operands bind more tightly.
+                let lhs = self.operand(lhs, Prec::Add);
+                let rhs = self.operand(rhs, Prec::Add);
                 let op = match op {
                     CmpOp::Eq => quote!(==),
                     CmpOp::Ne => quote!(!=),
@@ -43,143 +84,163 @@ impl ExprPrinter<'_, '_> {
                     CmpOp::Gt => quote!(>),
                     CmpOp::Ge => quote!(>=),
                 };
-                quote!((#lhs #op #rhs))
+                (quote!(#lhs #op #rhs), Prec::Cmp)
             }
-            Expr::NonZero(value) => {
-                let value = self.expr(value);
-                quote!((#value != 0))
-            }
-            Expr::StatusIs { status, location } => {
-                let location = lit_i64(i64::from(location.0));
-                let status = match status {
-                    Status::Of(owner) => self.get(*owner),
-                    Status::Indexed {
-                        index,
-                        instances,
-                        site,
-                    } => {
-                        let index = self.expr(index);
-                        let arms = instances.iter().enumerate().map(|(i, owner)| {
-                            let status = self.get(*owner);
-                            let i = lit_i64(i as i64);
-                            quote!(#i => #status,)
-                        });
-                        let site = lit_u32(site.0);
-                        quote! {
-                            match #index {
-                                #(#arms)*
-                                bad => return ::core::result::Result::Err(
-                                    ::bir::Fault { site: #site, value: bad }),
-                            }
+            Expr::InstanceStatus {
+                index,
+                instances,
+                site,
+            } => {
+                let index = self.condition(index);
+                let last = instances.len() - 1;
+                let arms = instances.iter().enumerate().map(|(i, owner)| {
+                    let status = self.get(*owner);
+                    // An index whose range lies within the instances needs no error arm:
+                    // the last instance takes what is left.
+                    if i == last && site.is_none() {
+                        quote!(_ => #status,)
+                    } else {
+                        let i = lit_i64(i as i64);
+                        quote!(#i => #status,)
+                    }
+                });
+                let error = site.map(|site| {
+                    let site = lit_u32(site.0);
+                    quote! {
+                        bad => {
+                            return ::core::result::Result::Err(
+                                ::bir::Fault { site: #site, value: bad },
+                            );
                         }
                     }
-                };
-                quote!((#status == #location))
+                });
+                (quote!(match #index { #(#arms)* #error }), Prec::Block)
             }
             Expr::Quant {
                 forall,
                 var,
                 lo,
                 hi,
-                body,
+                stop,
             } => {
-                let body = self.expr(body);
+                let stop = self.condition(stop);
                 let label =
                     syn::Lifetime::new(&format!("'q{}", var.0), proc_macro2::Span::call_site());
                 let name = format_ident!("q{}", var.0);
                 let (lo, hi) = (lit_i64(*lo), lit_i64(*hi));
-                let (test, found, otherwise) = if *forall {
-                    (quote!(!#body), false, true)
-                } else {
-                    (quote!(#body), true, false)
-                };
-                quote! {
-                    (#label: {
-                        let mut #name: i64 = #lo;
+                let (early, otherwise) = (!*forall, *forall);
+                let tokens = quote! {
+                    #label: {
+                        let mut #name = #lo;
                         while #name < #hi {
-                            if #test { break #label #found; }
+                            if #stop {
+                                break #label #early;
+                            }
                             #name += 1;
                         }
                         #otherwise
-                    })
-                }
+                    }
+                };
+                (tokens, Prec::Block)
             }
-            Expr::Int(value) => lit_i64(*value),
-            Expr::Get(owner) => self.get(*owner),
+            Expr::Int(value) => {
+                let prec = if *value < 0 { Prec::Unary } else { Prec::Atom };
+                (lit_i64(*value), prec)
+            }
+            Expr::Get(owner) => (self.get(*owner), Prec::Atom),
             Expr::Element(owner, index) => {
                 let (get, _) = self.gen.accessor_names(*owner);
                 let index = self.index(index);
                 let state = &self.state;
-                quote!(#state.#get(#index))
+                (quote!(#state.#get(#index)), Prec::Atom)
             }
             Expr::QuantVar(var) => {
                 let name = format_ident!("q{}", var.0);
-                quote!(#name)
+                (quote!(#name), Prec::Atom)
             }
-            Expr::Neg(inner, check) => {
-                let inner = self.expr(inner);
-                match check {
-                    None => quote!((-#inner)),
-                    Some(site) => {
-                        let site = lit_u32(site.0);
-                        quote!(::bir::__private::neg(#inner, #site)?)
-                    }
+            Expr::Neg(inner, check) => match check {
+                None => {
+                    let inner = self.operand(inner, Prec::Unary);
+                    (quote!(-#inner), Prec::Unary)
                 }
-            }
+                Some(site) => {
+                    let inner = self.expr(inner);
+                    let site = lit_u32(site.0);
+                    (quote!(::bir::__private::neg(#inner, #site)?), Prec::Atom)
+                }
+            },
             Expr::Arith {
                 op,
                 lhs,
                 rhs,
                 check,
-            } => {
-                let (l, r) = (self.expr(lhs), self.expr(rhs));
-                let (zero, overflow) = match check {
-                    Check::Plain => {
-                        let op = match op {
-                            ArithOp::Add => quote!(+),
-                            ArithOp::Sub => quote!(-),
-                            ArithOp::Mul => quote!(*),
-                            ArithOp::Div => quote!(/),
-                            ArithOp::Rem => quote!(%),
-                        };
-                        return quote!((#l #op #r));
-                    }
-                    Check::WrappingRem => {
-                        return quote!(::core::primitive::i64::wrapping_rem(#l, #r))
-                    }
-                    Check::Sites { zero, overflow } => (
-                        zero.map(|site| lit_u32(site.0)),
-                        overflow.map(|site| lit_u32(site.0)),
-                    ),
-                };
-                let helper = match (op, zero, overflow) {
-                    (ArithOp::Add, _, Some(o)) => quote!(add(#l, #r, #o)),
-                    (ArithOp::Sub, _, Some(o)) => quote!(sub(#l, #r, #o)),
-                    (ArithOp::Mul, _, Some(o)) => quote!(mul(#l, #r, #o)),
-                    (ArithOp::Div, Some(z), Some(o)) => quote!(div(#l, #r, #z, #o)),
-                    (ArithOp::Div, Some(z), None) => quote!(div_fitting(#l, #r, #z)),
-                    (ArithOp::Div, None, Some(o)) => quote!(div_by_nonzero(#l, #r, #o)),
-                    (ArithOp::Rem, Some(z), _) => quote!(rem(#l, #r, #z)),
-                    (op, zero, overflow) => unreachable!(
-                        "lowering checks {op:?} for {zero:?} and {overflow:?}, which it cannot fail"
-                    ),
-                };
-                quote!(::bir::__private::#helper?)
-            }
+            } => self.arith(*op, lhs, rhs, *check),
             Expr::FromBool(value) => {
-                let value = self.expr(value);
-                quote!((#value as i64))
+                let value = self.operand(value, Prec::Unary);
+                let i64 = prim("i64");
+                (quote!(#value as #i64), Prec::Cast)
             }
             Expr::Cond {
                 cond,
                 then,
                 otherwise,
             } => {
-                let cond = self.expr(cond);
+                let cond = self.condition(cond);
                 let (then, otherwise) = (self.expr(then), self.expr(otherwise));
-                quote!((if #cond { #then } else { #otherwise }))
+                (quote!(if #cond { #then } else { #otherwise }), Prec::Block)
             }
         }
+    }
+
+    /// An operand of `||`: a `&&` is parenthesised although it binds more tightly, for the
+    /// reader.
+    fn or_operand(&self, expr: &Expr) -> TokenStream {
+        match expr {
+            Expr::Or(..) => self.operand(expr, Prec::Or),
+            _ => self.operand(expr, Prec::Cmp),
+        }
+    }
+
+    fn arith(&self, op: ArithOp, lhs: &Expr, rhs: &Expr, check: Check) -> (TokenStream, Prec) {
+        let (zero, overflow) = match check {
+            Check::Plain => {
+                let (symbol, prec) = match op {
+                    ArithOp::Add => (quote!(+), Prec::Add),
+                    ArithOp::Sub => (quote!(-), Prec::Add),
+                    ArithOp::Mul => (quote!(*), Prec::Mul),
+                    ArithOp::Div => (quote!(/), Prec::Mul),
+                    ArithOp::Rem => (quote!(%), Prec::Mul),
+                };
+                // Left-associative: a right operand of the same precedence keeps its
+                // parentheses, so that the operations happen in the model's order.
+                let l = self.operand(lhs, prec);
+                let r = self.operand(rhs, next(prec));
+                return (quote!(#l #symbol #r), prec);
+            }
+            Check::WrappingRem => {
+                let (l, r) = (self.expr(lhs), self.expr(rhs));
+                let i64 = prim("i64");
+                return (quote!(#i64::wrapping_rem(#l, #r)), Prec::Atom);
+            }
+            Check::Sites { zero, overflow } => (
+                zero.map(|site| lit_u32(site.0)),
+                overflow.map(|site| lit_u32(site.0)),
+            ),
+        };
+        let (l, r) = (self.expr(lhs), self.expr(rhs));
+        let helper = match (op, zero, overflow) {
+            (ArithOp::Add, _, Some(o)) => quote!(add(#l, #r, #o)),
+            (ArithOp::Sub, _, Some(o)) => quote!(sub(#l, #r, #o)),
+            (ArithOp::Mul, _, Some(o)) => quote!(mul(#l, #r, #o)),
+            (ArithOp::Div, Some(z), Some(o)) => quote!(div(#l, #r, #z, #o)),
+            (ArithOp::Div, Some(z), None) => quote!(div_fitting(#l, #r, #z)),
+            (ArithOp::Div, None, Some(o)) => quote!(div_by_nonzero(#l, #r, #o)),
+            (ArithOp::Rem, Some(z), _) => quote!(rem(#l, #r, #z)),
+            (op, zero, overflow) => unreachable!(
+                "lowering checks {op:?} for {zero:?} and {overflow:?}, which it cannot fail"
+            ),
+        };
+        (quote!(::bir::__private::#helper?), Prec::Atom)
     }
 
     /// An array index as a `usize`.
@@ -187,8 +248,9 @@ impl ExprPrinter<'_, '_> {
         match index {
             Index::Const(i) => quote!(#i),
             Index::Unchecked(value) => {
-                let value = self.expr(value);
-                quote!((#value as usize))
+                let value = self.operand(value, Prec::Unary);
+                let usize = prim("usize");
+                quote!(#value as #usize)
             }
             Index::Checked { value, len, site } => {
                 let value = self.expr(value);
@@ -204,5 +266,19 @@ impl ExprPrinter<'_, '_> {
         let (get, _) = self.gen.accessor_names(owner);
         let state = &self.state;
         quote!(#state.#get())
+    }
+}
+
+/// The precedence just above `prec`.
+fn next(prec: Prec) -> Prec {
+    match prec {
+        Prec::Block => Prec::Or,
+        Prec::Or => Prec::And,
+        Prec::And => Prec::Cmp,
+        Prec::Cmp => Prec::Add,
+        Prec::Add => Prec::Mul,
+        Prec::Mul => Prec::Cast,
+        Prec::Cast => Prec::Unary,
+        Prec::Unary | Prec::Atom => Prec::Atom,
     }
 }

@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{lit_i64, lit_u32, Gen};
+use super::{doc, lit_i64, lit_u32, prim, Gen};
 use crate::ir::FaultKind;
 use crate::lower::EndState;
 use crate::tables::{Slot, SlotKind, TransitionRow};
@@ -19,7 +19,7 @@ impl Gen<'_> {
             let ident = format_ident!("ENUM_{}", id.0);
             let variants = &e.variants;
             quote! {
-                const #ident: &[::std::borrow::Cow<'static, str>] =
+                const #ident: &[::std::borrow::Cow<'static, ::core::primitive::str>] =
                     &[#(::std::borrow::Cow::Borrowed(#variants)),*];
             }
         });
@@ -27,7 +27,7 @@ impl Gen<'_> {
             let ident = format_ident!("LOCATIONS_{}", id.0);
             let names = t.locations.iter().map(|l| &l.name);
             quote! {
-                const #ident: &[::std::borrow::Cow<'static, str>] =
+                const #ident: &[::std::borrow::Cow<'static, ::core::primitive::str>] =
                     &[#(::std::borrow::Cow::Borrowed(#names)),*];
             }
         });
@@ -143,11 +143,15 @@ impl Gen<'_> {
         {
             let function = format_ident!("invariant{}", id);
             let cond = state.expr(cond);
-            let doc = format!("invariant {}: {}", invariant.name, invariant.text);
+            let doc = doc(&format!(
+                "Invariant `{}`, line {}: `{}`",
+                invariant.name, invariant.line, invariant.text
+            ));
+            let bool = prim("bool");
             functions.push(quote! {
-                #[doc = #doc]
+                #doc
                 #[inline(always)]
-                fn #function(state: &#state_type) -> ::core::result::Result<bool, ::bir::Fault> {
+                fn #function(state: &#state_type) -> ::core::result::Result<#bool, ::bir::Fault> {
                     ::core::result::Result::Ok(#cond)
                 }
             });

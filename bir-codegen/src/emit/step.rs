@@ -5,9 +5,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::expr::ExprPrinter;
-use super::{lit_i64, lit_u32, Gen};
+use super::{doc, lit_i64, lit_u32, Gen};
 use crate::ir::Owner;
-use crate::lower::{Stmt, Stored, Transition};
+use crate::lower::{Expr, Stmt, Stored, Transition};
 
 impl Gen<'_> {
     /// The body of `Model::successors`.
@@ -46,30 +46,46 @@ impl Gen<'_> {
     fn transition_function(&self, id: usize, t: &Transition) -> TokenStream {
         let state_type = &self.state;
         let function = format_ident!("t{}", id);
-        let guard = t.guard.as_ref().map(|guard| {
-            let guard = self.printer("state").expr(guard);
-            quote! {
-                if !#guard { return ::core::result::Result::Ok(::core::option::Option::None); }
-            }
-        });
-        let next = self.printer("next");
-        let body = t.body.iter().map(|stmt| self.stmt(&next, stmt));
         let thread = &self.system.threads[t.thread];
         let transform = &thread.transforms[t.transform];
-        let doc = format!(
-            "{} {}: {}",
+        let doc = doc(&format!(
+            "Transition {id}: `{}` at `{}`, line {}: `{}`",
             thread.instance_name(thread.index_of(t.instance)),
             thread.locations[transform.location].name,
+            transform.line,
             transform.text
-        );
+        ));
+        let body = match &t.disabled {
+            // The guard is false: the transition is never enabled.
+            Some(Expr::Bool(true)) => {
+                quote!(::core::result::Result::Ok(::core::option::Option::None))
+            }
+            disabled => {
+                let disabled = disabled.as_ref().map(|disabled| {
+                    let disabled = self.printer("state").condition(disabled);
+                    quote! {
+                        if #disabled {
+                            return ::core::result::Result::Ok(::core::option::Option::None);
+                        }
+                    }
+                });
+                let next = self.printer("next");
+                let stmts = t.body.iter().map(|stmt| self.stmt(&next, stmt));
+                quote! {
+                    #disabled
+                    let mut next = *state;
+                    #(#stmts)*
+                    ::core::result::Result::Ok(::core::option::Option::Some(next))
+                }
+            }
+        };
         quote! {
-            #[doc = #doc]
+            #doc
             #[inline(always)]
-            fn #function(state: &#state_type) -> ::core::result::Result<::core::option::Option<#state_type>, ::bir::Fault> {
-                #guard
-                let mut next = *state;
-                #(#body)*
-                ::core::result::Result::Ok(::core::option::Option::Some(next))
+            fn #function(
+                state: &#state_type,
+            ) -> ::core::result::Result<::core::option::Option<#state_type>, ::bir::Fault> {
+                #body
             }
         }
     }
@@ -90,33 +106,29 @@ impl Gen<'_> {
                 value,
             } => {
                 let (_, set) = self.accessor_names(*target);
-                let element = element.as_ref().map(|index| next.index(index));
-                let stored = self.stored(next, value);
-                match element {
-                    Some(element) => quote! {
-                        let element: usize = #element;
-                        let value: i64 = #stored;
-                        next.#set(element, value);
-                    },
-                    None => quote! {
-                        let value: i64 = #stored;
-                        next.#set(value);
-                    },
-                }
+                // The element is computed (and checked) before the value.
+                let element = element.as_ref().map(|index| {
+                    let index = next.index(index);
+                    quote!(#index,)
+                });
+                let value = self.stored(next, value);
+                quote!(next.#set(#element #value);)
             }
-            Stmt::Assert { cond, site } => {
-                let cond = next.expr(cond);
+            Stmt::Assert { fails, site } => {
+                let fails = next.condition(fails);
                 let site = lit_u32(site.0);
                 quote! {
-                    if !#cond {
+                    if #fails {
                         return ::core::result::Result::Err(::bir::Fault { site: #site, value: 0 });
                     }
                 }
             }
-            Stmt::Assume(cond) => {
-                let cond = next.expr(cond);
+            Stmt::Assume(discards) => {
+                let discards = next.condition(discards);
                 quote! {
-                    if !#cond { return ::core::result::Result::Ok(::core::option::Option::None); }
+                    if #discards {
+                        return ::core::result::Result::Ok(::core::option::Option::None);
+                    }
                 }
             }
             Stmt::Start {
@@ -131,10 +143,7 @@ impl Gen<'_> {
                 let argument = argument.as_ref().map(|(param, value)| {
                     let value = self.stored(next, value);
                     let (_, set) = self.accessor_names(*param);
-                    quote! {
-                        let argument: i64 = #value;
-                        next.#set(argument);
-                    }
+                    quote!(next.#set(#value);)
                 });
                 let go = self.set_status(*status, 0);
                 quote! {

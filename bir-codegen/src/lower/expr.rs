@@ -3,9 +3,10 @@
 //! conversion where the IR uses one as the other, and a run-time check only where the
 //! value ranges show that the operation can fail.
 
-use super::{Check, Expr, Index, Status};
+use super::simplify::{self, and, from_bool, non_zero, not, or};
+use super::{Check, Expr, Index};
 use crate::analyse::interval::{arith, fits_i64, within, Ranges};
-use crate::ir::{self, ArithOp, InstanceId, Owner, Scalar, SiteId, ThreadId, VarRef};
+use crate::ir::{self, ArithOp, CmpOp, InstanceId, Owner, Scalar, SiteId, ThreadId, VarRef};
 
 /// Lowers the expressions of one instance (or of the invariants).
 pub(super) struct ExprLowerer<'a> {
@@ -21,27 +22,28 @@ impl ExprLowerer<'_> {
     pub fn boolean(&mut self, expr: &ir::Expr) -> Expr {
         match expr {
             ir::Expr::Bool(value) => Expr::Bool(*value),
-            ir::Expr::Not(inner) => Expr::Not(Box::new(self.boolean(inner))),
+            ir::Expr::Not(inner) => not(self.boolean(inner)),
             ir::Expr::And(lhs, rhs) => {
-                Expr::And(Box::new(self.boolean(lhs)), Box::new(self.boolean(rhs)))
+                let lhs = self.boolean(lhs);
+                and(lhs, self.boolean(rhs))
             }
             ir::Expr::Or(lhs, rhs) => {
-                Expr::Or(Box::new(self.boolean(lhs)), Box::new(self.boolean(rhs)))
+                let lhs = self.boolean(lhs);
+                or(lhs, self.boolean(rhs))
             }
-            ir::Expr::Cmp { op, lhs, rhs } => Expr::Cmp {
-                op: *op,
-                lhs: Box::new(self.int(lhs)),
-                rhs: Box::new(self.int(rhs)),
-            },
+            ir::Expr::Cmp { op, lhs, rhs } => {
+                let lhs = self.int(lhs);
+                simplify::compare(*op, lhs, self.int(rhs))
+            }
             ir::Expr::Cond {
                 cond,
                 then,
                 otherwise,
-            } => Expr::Cond {
-                cond: Box::new(self.boolean(cond)),
-                then: Box::new(self.boolean(then)),
-                otherwise: Box::new(self.boolean(otherwise)),
-            },
+            } => {
+                let cond = self.boolean(cond);
+                let then = self.boolean(then);
+                simplify::cond(cond, then, self.boolean(otherwise))
+            }
             ir::Expr::At {
                 thread,
                 instance,
@@ -53,25 +55,28 @@ impl ExprLowerer<'_> {
                     instance,
                 };
                 let status = match instance {
-                    None => Status::Of(status(target.first_instance)),
+                    None => Expr::Get(status(target.first_instance)),
                     Some((index, site)) => {
                         let count = target.instances();
                         match index.constant() {
                             Some(i) if (0..i64::from(count)).contains(&i) => {
-                                Status::Of(status(target.instance_id(i as u32)))
+                                Expr::Get(status(target.instance_id(i as u32)))
                             }
-                            _ => Status::Indexed {
-                                index: Box::new(self.int(index)),
-                                instances: target.instance_ids().map(status).collect(),
-                                site: *site,
-                            },
+                            _ => {
+                                let range = self.ranges.of(index);
+                                let within = within(range, 0, i64::from(count) - 1);
+                                Expr::InstanceStatus {
+                                    index: Box::new(self.int(index)),
+                                    instances: target.instance_ids().map(status).collect(),
+                                    site: (!within).then_some(*site),
+                                }
+                            }
                         }
                     }
                 };
-                Expr::StatusIs {
-                    status,
-                    location: *location,
-                }
+                // Rule: an instance is at a location when its status is that location's
+                // index (a running instance; "ended" and "not started" are not locations).
+                simplify::compare(CmpOp::Eq, status, Expr::Int(i64::from(location.0)))
             }
             ir::Expr::Quant {
                 forall,
@@ -83,12 +88,13 @@ impl ExprLowerer<'_> {
                 self.ranges.push_quant(*var, *lo, *hi);
                 let body = self.boolean(body);
                 self.ranges.pop_quant();
+                let stop = if *forall { not(body) } else { body };
                 Expr::Quant {
                     forall: *forall,
                     var: *var,
                     lo: *lo,
                     hi: *hi,
-                    body: Box::new(body),
+                    stop: Box::new(stop),
                 }
             }
             ir::Expr::Int(_)
@@ -97,7 +103,7 @@ impl ExprLowerer<'_> {
             | ir::Expr::InstanceIndex
             | ir::Expr::QuantVar(_)
             | ir::Expr::Neg(..)
-            | ir::Expr::Arith { .. } => Expr::NonZero(Box::new(self.int(expr))),
+            | ir::Expr::Arith { .. } => non_zero(self.int(expr)),
         }
     }
 
@@ -115,8 +121,13 @@ impl ExprLowerer<'_> {
             }
             ir::Expr::Neg(inner, site) => {
                 let range = self.ranges.of(expr);
-                let inner = Box::new(self.int(inner));
-                Expr::Neg(inner, (!fits_i64(range)).then_some(*site))
+                let inner = self.int(inner);
+                let check = (!fits_i64(range)).then_some(*site);
+                match (inner, check) {
+                    // A negative literal is a literal.
+                    (Expr::Int(value), None) => Expr::Int(-value),
+                    (inner, check) => Expr::Neg(Box::new(inner), check),
+                }
             }
             ir::Expr::Arith {
                 op,
@@ -126,30 +137,25 @@ impl ExprLowerer<'_> {
                 division,
             } => {
                 let check = self.arith_check(*op, lhs, rhs, *overflow, *division);
-                let (lhs, rhs) = (Box::new(self.int(lhs)), Box::new(self.int(rhs)));
-                Expr::Arith {
-                    op: *op,
-                    lhs,
-                    rhs,
-                    check,
-                }
+                let lhs = self.int(lhs);
+                simplify::arith(*op, lhs, self.int(rhs), check)
             }
             ir::Expr::Cond {
                 cond,
                 then,
                 otherwise,
-            } => Expr::Cond {
-                cond: Box::new(self.boolean(cond)),
-                then: Box::new(self.int(then)),
-                otherwise: Box::new(self.int(otherwise)),
-            },
+            } => {
+                let cond = self.boolean(cond);
+                let then = self.int(then);
+                simplify::cond(cond, then, self.int(otherwise))
+            }
             ir::Expr::Bool(_)
             | ir::Expr::Not(_)
             | ir::Expr::Cmp { .. }
             | ir::Expr::And(..)
             | ir::Expr::Or(..)
             | ir::Expr::At { .. }
-            | ir::Expr::Quant { .. } => Expr::FromBool(Box::new(self.boolean(expr))),
+            | ir::Expr::Quant { .. } => from_bool(self.boolean(expr)),
         }
     }
 

@@ -3,11 +3,13 @@
 //! statements, the status it leaves) over the state's stored values ([`Owner`]s), with the
 //! instance index folded in, small quantifiers unrolled ([`rewrite`]) and every decision
 //! about run-time checks taken: an operation is checked only where the value ranges of
-//! the analysis ([`Ranges`](crate::analyse::interval::Ranges)) show that it can fail.
-//! `emit` prints this code without deciding anything.
+//! the analysis ([`Ranges`](crate::analyse::interval::Ranges)) show that it can fail, in
+//! the simplest form that does so ([`simplify`]). `emit` prints this code without deciding
+//! anything.
 
 mod expr;
 mod rewrite;
+mod simplify;
 mod step;
 
 use crate::analyse::Analysis;
@@ -37,8 +39,9 @@ pub struct Transition {
     pub instance: InstanceId,
     /// The transformation.
     pub transform: ir::TransformId,
-    /// The guard, on the state before the step (`None`: always enabled).
-    pub guard: Option<Expr>,
+    /// When it is not enabled: the negated guard, on the state before the step (`None`:
+    /// always enabled).
+    pub disabled: Option<Expr>,
     /// The actions and the jump, in order, on the next state.
     pub body: Vec<Stmt>,
 }
@@ -64,14 +67,14 @@ pub enum Stmt {
         /// The value written.
         value: Stored,
     },
-    /// `assert (cond);`: an assertion error at `site` when false.
+    /// `assert (cond);`: an assertion error at `site` when `fails` (the negated condition).
     Assert {
-        /// The condition.
-        cond: Expr,
+        /// When it fails.
+        fails: Expr,
         /// The assertion's fault site.
         site: SiteId,
     },
-    /// `assume (cond);`: the step is discarded when false.
+    /// `assume (cond);`: the step is discarded when this, the negated condition, holds.
     Assume(Expr),
     /// `start T(arg);`: a start error at `site` unless `status` is `not_started`; then the
     /// argument is stored and the instance goes to its first location.
@@ -176,16 +179,8 @@ pub enum Expr {
         /// Right operand.
         rhs: Box<Expr>,
     },
-    /// An integer as a boolean: true when not 0.
-    NonZero(Box<Expr>),
-    /// An instance's status is `location`.
-    StatusIs {
-        /// Whose status.
-        status: Status,
-        /// The location.
-        location: LocationId,
-    },
-    /// `forall`/`exists` as a loop, short-circuiting in ascending order.
+    /// `forall`/`exists` as a loop over `lo..hi` in ascending order, which stops as soon as
+    /// `stop` holds: then its value is `!forall`, otherwise `forall`.
     Quant {
         /// True for `forall`.
         forall: bool,
@@ -195,8 +190,8 @@ pub enum Expr {
         lo: i64,
         /// End of the range, excluded.
         hi: i64,
-        /// The condition.
-        body: Box<Expr>,
+        /// When the loop stops early: the negated body for `forall`, the body for `exists`.
+        stop: Box<Expr>,
     },
     /// An integer constant.
     Int(i64),
@@ -204,6 +199,16 @@ pub enum Expr {
     Get(Owner),
     /// An element of a stored array.
     Element(Owner, Index),
+    /// The status of instance `index` of a replicated thread (`T[i]@loc` with `i`
+    /// computed).
+    InstanceStatus {
+        /// The instance index.
+        index: Box<Expr>,
+        /// The status of each instance, by index.
+        instances: Vec<Owner>,
+        /// The index error's site, when the index's range leaves the instances.
+        site: Option<SiteId>,
+    },
     /// A quantifier's loop variable.
     QuantVar(QuantVarId),
     /// `-e`, a range error at the site when checked.
@@ -232,22 +237,6 @@ pub enum Expr {
     },
 }
 
-/// Which instance's status `T@loc` reads.
-#[derive(Clone, Debug)]
-pub enum Status {
-    /// A known instance.
-    Of(Owner),
-    /// `T[i]@loc` with `i` computed: an index error at `site` outside the instances.
-    Indexed {
-        /// The instance index.
-        index: Box<Expr>,
-        /// The status of each instance, by index.
-        instances: Vec<Owner>,
-        /// The index error's site.
-        site: SiteId,
-    },
-}
-
 /// The end-state test: every started instance has ended.
 #[derive(Clone, Debug)]
 pub enum EndState {
@@ -261,4 +250,147 @@ pub enum EndState {
 /// of `system`.
 pub fn lower(system: &ir::System, analysis: &Analysis) -> Code {
     step::lower(system, analysis)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use proc_macro2::TokenStream;
+
+    use super::*;
+    use crate::diag::Diagnostics;
+
+    /// The lowered code of `source`.
+    fn lowered(source: &str) -> Code {
+        let tokens = TokenStream::from_str(source).expect("tokenizes");
+        let system = crate::front_end(tokens)
+            .unwrap_or_else(|d| panic!("{:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()));
+        let analysis = crate::analyse::analyse(&system, &mut Diagnostics::default())
+            .expect("within the limits");
+        lower(&system, &analysis)
+    }
+
+    /// The value stored by the first statement of the first transition.
+    fn first_store(code: &Code) -> &Stored {
+        match &code.transitions[0].body[0] {
+            Stmt::Store { value, .. } => value,
+            other => panic!("expected a store, found {other:?}"),
+        }
+    }
+
+    /// The check of the outermost arithmetic in a stored value.
+    fn check_of(stored: &Stored) -> Check {
+        let (Stored::Plain(value) | Stored::Wrap { value, .. } | Stored::InRange { value, .. }) =
+            stored;
+        match value {
+            Expr::Arith { check, .. } => *check,
+            other => panic!("expected arithmetic, found {other:?}"),
+        }
+    }
+
+    fn model(declarations: &str, action: &str) -> String {
+        format!(
+            "system S {{ int x; int (0, 9) small; int (1, 9) positive; int (-5, 5) signed; \
+             int (0, 3)[4] a; {declarations} \
+             active thread T() {{ loc l: do {{ {action} }} goto l; }} }}"
+        )
+    }
+
+    #[test]
+    fn operations_check_only_what_their_ranges_allow() {
+        let check = |action: &str| check_of(first_store(&lowered(&model("", action))));
+        assert_eq!(check("small := small % 3;"), Check::Plain);
+        assert_eq!(check("small := small / positive;"), Check::Plain);
+        // The divisor can be 0; the quotient of ints by a non-negative divisor fits.
+        assert!(matches!(
+            check("x := x / small;"),
+            Check::Sites {
+                zero: Some(_),
+                overflow: None
+            }
+        ));
+        // The remainder never overflows, even of i64::MIN by -1, which Rust's `%` panics on.
+        assert!(matches!(
+            check("x := x % signed;"),
+            Check::Sites {
+                zero: Some(_),
+                overflow: None
+            }
+        ));
+        assert_eq!(check("x := x * x * -2 % -1;"), Check::WrappingRem);
+        assert!(matches!(
+            check("x := x * x * x;"),
+            Check::Sites {
+                zero: None,
+                overflow: Some(_)
+            }
+        ));
+    }
+
+    #[test]
+    fn writes_and_indices_are_checked_only_outside_their_bounds() {
+        let code = lowered(&model(
+            "",
+            "a[small % 4] := a[small % 4] + 1; a[small] := 1;",
+        ));
+        let stmts = &code.transitions[0].body;
+        assert!(matches!(
+            &stmts[0],
+            Stmt::Store {
+                element: Some(Index::Unchecked(_)),
+                value: Stored::InRange { .. },
+                ..
+            }
+        ));
+        assert!(matches!(
+            &stmts[1],
+            Stmt::Store {
+                element: Some(Index::Checked { len: 4, .. }),
+                value: Stored::Plain(Expr::Int(1)),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn an_instance_index_within_range_needs_no_error() {
+        let code = lowered(
+            "system S { int (0, 1) n; int (0, 5) m;
+               active [2] thread T(int index) { loc l: when T[n]@l && T[m]@l do { } goto l; } }",
+        );
+        let Some(Expr::Or(within, outside)) = &code.transitions[0].disabled else {
+            panic!("{:?}", code.transitions[0].disabled);
+        };
+        let site = |e: &Expr| match e {
+            Expr::Cmp { lhs, .. } => match &**lhs {
+                Expr::InstanceStatus { site, .. } => *site,
+                other => panic!("{other:?}"),
+            },
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(site(within), None);
+        assert!(site(outside).is_some());
+    }
+
+    #[test]
+    fn constant_conditions_leave_no_check() {
+        let code = lowered(&model(
+            "const C { B = true; }",
+            "assert (C.B); assume (C.B || x > 0); x := 1;",
+        ));
+        assert!(code.transitions[0].disabled.is_none());
+        assert!(matches!(
+            code.transitions[0].body[..],
+            [Stmt::Store { .. }, Stmt::SetStatus { .. }]
+        ));
+        // A false guard: the transition is never enabled.
+        let never = lowered(
+            "system S { int x; active thread T() { loc l: when false && x > 0 do { } goto l; } }",
+        );
+        assert!(matches!(
+            never.transitions[0].disabled,
+            Some(Expr::Bool(true))
+        ));
+    }
 }

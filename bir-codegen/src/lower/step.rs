@@ -4,6 +4,8 @@
 
 use super::expr::ExprLowerer;
 use super::rewrite::specialize;
+use super::simplify::not;
+use super::Expr;
 use super::{Code, Dispatch, EndState, Stmt, Stored, Transition};
 use crate::analyse::interval::{within, Ranges};
 use crate::analyse::Analysis;
@@ -77,10 +79,11 @@ fn transition(
         instance: Some((thread_id, instance)),
         ranges: Ranges::new(&analysis.domains, Some(thread_id)),
     };
-    let guard = transform
+    let disabled = transform
         .guard
         .as_ref()
-        .map(|guard| exprs.boolean(&specialize(guard, index)));
+        .map(|guard| not(exprs.boolean(&specialize(guard, index))))
+        .filter(|disabled| !matches!(disabled, Expr::Bool(false)));
     let status = Owner::Status {
         thread: thread_id,
         instance,
@@ -88,6 +91,12 @@ fn transition(
     let mut body = Vec::new();
     for action in &transform.actions {
         match self::action(&mut exprs, action, index) {
+            // An assertion or assumption whose condition folded to true does nothing.
+            Some(Stmt::Assert {
+                fails: Expr::Bool(false),
+                ..
+            })
+            | Some(Stmt::Assume(Expr::Bool(false))) => {}
             Some(stmt) => body.push(stmt),
             // Rule: `exit` ends the instance; the rest of the block is not executed.
             None => break,
@@ -102,7 +111,7 @@ fn transition(
         thread: thread_id,
         instance,
         transform: transform_id,
-        guard,
+        disabled,
         body,
     }
 }
@@ -124,10 +133,10 @@ fn action(exprs: &mut ExprLowerer, action: &Action, index: i64) -> Option<Stmt> 
             }
         }
         Action::Assert { cond, site } => Stmt::Assert {
-            cond: exprs.boolean(&specialize(cond, index)),
+            fails: not(exprs.boolean(&specialize(cond, index))),
             site: *site,
         },
-        Action::Assume(cond) => Stmt::Assume(exprs.boolean(&specialize(cond, index))),
+        Action::Assume(cond) => Stmt::Assume(not(exprs.boolean(&specialize(cond, index)))),
         Action::Start {
             thread,
             arg,
