@@ -27,6 +27,12 @@ impl Diagnostic {
     }
 }
 
+/// Where a diagnostic starts: its first token's line and column.
+fn position(diagnostic: &Diagnostic) -> (usize, usize) {
+    let start = diagnostic.spans.first.start();
+    (start.line, start.column)
+}
+
 /// The errors collected so far. Phases take `&mut Diagnostics`, keep going on bad input,
 /// and the driver stops at the first phase boundary where errors exist.
 #[derive(Default, Debug)]
@@ -75,18 +81,59 @@ impl Diagnostics {
         self.list.len()
     }
 
-    /// The errors, in the order they were found.
+    /// The errors in source order (see [`Diagnostics::into_vec`]).
     pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.list.iter()
+        let mut sorted: Vec<&Diagnostic> = self.list.iter().collect();
+        sorted.sort_by_key(|diagnostic| position(diagnostic));
+        sorted.into_iter()
     }
 
-    /// Every error as a `compile_error!` invocation.
+    /// Every error as a `compile_error!` invocation, in source order.
     pub fn to_compile_errors(&self) -> TokenStream {
-        self.list.iter().map(Diagnostic::to_compile_error).collect()
+        self.iter().map(Diagnostic::to_compile_error).collect()
     }
 
-    /// The errors, sorted by position when positions are known so that they read top-down.
-    pub fn into_vec(self) -> Vec<Diagnostic> {
+    /// The errors in source order, as rustc reports its own: by the line and column where
+    /// each starts; errors at one position keep the order in which they were found (a
+    /// stable sort), and so do errors whose position is unknown (line 0), first.
+    pub fn into_vec(mut self) -> Vec<Diagnostic> {
+        self.list.sort_by_key(position);
         self.list
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use proc_macro2::TokenStream;
+
+    #[test]
+    fn errors_are_reported_in_source_order() {
+        // The checker finds the errors of thread bodies (the unknown `y`) after those of
+        // globals and thread signatures (the duplicate local `z`, on a later line).
+        let source = "system S {
+            active thread T() {
+                loc a: do { y := 1; } goto a;
+            }
+            active thread U() {
+                int z; int z;
+                loc b: do { } goto b;
+            }
+            int (0, 3) x := 4;
+        }";
+        let tokens = TokenStream::from_str(source).expect("tokenizes");
+        let diags = crate::front_end(tokens).expect_err("the model has errors");
+        let lines: Vec<usize> = diags.iter().map(|d| d.spans.first.start().line).collect();
+        assert_eq!(
+            lines,
+            [3, 6, 9],
+            "{:?}",
+            diags.iter().map(|d| &d.message).collect::<Vec<_>>()
+        );
+        let found: Vec<String> = diags.into_vec().into_iter().map(|d| d.message).collect();
+        assert!(found[0].contains("unknown name `y`"), "{found:?}");
+        assert!(found[1].contains("duplicate name `z`"), "{found:?}");
+        assert!(found[2].contains("initial value 4"), "{found:?}");
     }
 }

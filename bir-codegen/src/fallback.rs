@@ -18,7 +18,15 @@ pub fn expand(input: &TokenStream, diags: &Diagnostics) -> TokenStream {
         #errors
 
         /// Stub of a BIR system with errors.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        #[derive(
+            ::core::clone::Clone,
+            ::core::marker::Copy,
+            ::core::fmt::Debug,
+            ::core::default::Default,
+            ::core::cmp::PartialEq,
+            ::core::cmp::Eq,
+            ::core::hash::Hash
+        )]
         pub struct #model;
 
         /// Stub of the state of a BIR system with errors.
@@ -33,6 +41,7 @@ pub fn expand(input: &TokenStream, diags: &Diagnostics) -> TokenStream {
 
         #[allow(unused)]
         const _: () = {
+            #[automatically_derived]
             impl ::bir::Model for #model {
                 type State = ();
                 fn info(&self) -> &::bir::ModelInfo {
@@ -43,10 +52,10 @@ pub fn expand(input: &TokenStream, diags: &Diagnostics) -> TokenStream {
                 fn check_invariants(&self, _: &()) -> ::core::result::Result<(), ::bir::InvariantFailure> {
                     ::core::result::Result::Ok(())
                 }
-                fn is_end_state(&self, _: &()) -> bool {
+                fn is_end_state(&self, _: &()) -> ::core::primitive::bool {
                     true
                 }
-                fn decode(&self, _: &(), _: &mut ::std::vec::Vec<i64>) {}
+                fn decode(&self, _: &(), _: &mut ::std::vec::Vec<::core::primitive::i64>) {}
             }
         };
     }

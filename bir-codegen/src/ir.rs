@@ -7,20 +7,12 @@ pub mod eval;
 
 use proc_macro2::Span;
 
-/// Index of a global variable in [`System::globals`].
-pub type GlobalId = usize;
-/// Index of a local in its thread's [`Thread::locals`].
-pub type LocalId = usize;
-/// Index of a thread in [`System::threads`].
-pub type ThreadId = usize;
-/// Index of a location in its thread's [`Thread::locations`].
-pub type LocationId = usize;
-/// Index of an enum in [`System::enums`].
-pub type EnumId = usize;
-/// Index of a fault site in [`System::fault_sites`].
-pub type SiteId = u32;
-/// Identifies a quantified variable within one expression tree.
-pub type QuantVarId = u32;
+mod ids;
+
+pub use ids::{
+    EnumId, GlobalId, Id, IdVec, InstanceId, LocalId, LocationId, QuantVarId, SiteId, ThreadId,
+    TransformId,
+};
 
 /// A checked BIR system.
 #[derive(Clone, Debug)]
@@ -34,15 +26,15 @@ pub struct System {
     /// Every constant with its folded value, for documentation and tools.
     pub consts: Vec<Const>,
     /// Enums in declaration order.
-    pub enums: Vec<Enum>,
+    pub enums: IdVec<EnumId, Enum>,
     /// Globals in declaration order.
-    pub globals: Vec<Var>,
+    pub globals: IdVec<GlobalId, Var>,
     /// Threads in declaration order.
-    pub threads: Vec<Thread>,
+    pub threads: IdVec<ThreadId, Thread>,
     /// Invariants in declaration order.
     pub invariants: Vec<Invariant>,
     /// Every place where a step or invariant can fault.
-    pub fault_sites: Vec<FaultSite>,
+    pub fault_sites: IdVec<SiteId, FaultSite>,
 }
 
 /// A named constant: `Param.N = 5`.
@@ -106,7 +98,7 @@ impl Scalar {
     };
 
     /// The least and greatest encoded value.
-    pub fn bounds(self, enums: &[Enum]) -> (i64, i64) {
+    pub fn bounds(self, enums: &IdVec<EnumId, Enum>) -> (i64, i64) {
         match self {
             Scalar::Bool => (0, 1),
             Scalar::Int { lo, hi, .. } => (lo, hi),
@@ -115,13 +107,13 @@ impl Scalar {
     }
 
     /// How many values the domain has.
-    pub fn cardinality(self, enums: &[Enum]) -> u64 {
+    pub fn cardinality(self, enums: &IdVec<EnumId, Enum>) -> u64 {
         let (lo, hi) = self.bounds(enums);
         (hi - lo) as u64 + 1
     }
 
     /// Bits needed to store a value: ⌈log2(number of values)⌉.
-    pub fn width(self, enums: &[Enum]) -> u32 {
+    pub fn width(self, enums: &IdVec<EnumId, Enum>) -> u32 {
         bits_for(self.cardinality(enums))
     }
 
@@ -134,7 +126,7 @@ impl Scalar {
     }
 
     /// True when `value` lies in the domain.
-    pub fn contains(self, value: i64, enums: &[Enum]) -> bool {
+    pub fn contains(self, value: i64, enums: &IdVec<EnumId, Enum>) -> bool {
         let (lo, hi) = self.bounds(enums);
         (lo..=hi).contains(&value)
     }
@@ -220,15 +212,15 @@ pub struct Thread {
     /// The parameter of a started thread: the local it initialises (always local 0).
     pub start_param: Option<LocalId>,
     /// Locals of each instance (a started thread's parameter first).
-    pub locals: Vec<Var>,
+    pub locals: IdVec<LocalId, Var>,
     /// Locations; the first is the initial one.
-    pub locations: Vec<Location>,
+    pub locations: IdVec<LocationId, Location>,
     /// Transformations in source order over all locations.
-    pub transforms: Vec<Transform>,
+    pub transforms: IdVec<TransformId, Transform>,
     /// Some transformation ends the instance (`return` or `exit`), so "ended" is a status.
     pub can_end: bool,
-    /// Dense id of the first instance; instances of a thread are consecutive.
-    pub first_instance: u32,
+    /// The first instance; instances of a thread are consecutive.
+    pub first_instance: InstanceId,
 }
 
 impl Thread {
@@ -268,6 +260,27 @@ impl Thread {
         }
     }
 
+    /// Instance `index` of this thread (its parameter's value, for an active thread).
+    pub fn instance_id(&self, index: u32) -> InstanceId {
+        InstanceId(self.first_instance.0 + index)
+    }
+
+    /// Every instance of this thread, by index.
+    pub fn instance_ids(&self) -> impl DoubleEndedIterator<Item = InstanceId> + '_ {
+        (0..self.instances()).map(|index| self.instance_id(index))
+    }
+
+    /// The index within this thread of one of its instances.
+    pub fn index_of(&self, instance: InstanceId) -> u32 {
+        let index = instance.0.wrapping_sub(self.first_instance.0);
+        debug_assert!(
+            index < self.instances(),
+            "{instance:?} is not an instance of {}",
+            self.name
+        );
+        index
+    }
+
     /// The instance's display name: `Philosopher1` or `Philosopher[2]`.
     pub fn instance_name(&self, instance: u32) -> String {
         if self.is_replicated() {
@@ -287,8 +300,8 @@ pub struct Location {
     pub span: Span,
     /// Doc comments.
     pub doc: String,
-    /// Its transformations, as indices into [`Thread::transforms`], in source order.
-    pub transforms: Vec<usize>,
+    /// Its transformations, in source order.
+    pub transforms: Vec<TransformId>,
 }
 
 /// Where a transformation goes after its actions.
@@ -319,26 +332,23 @@ pub struct Transform {
     pub span: Span,
     /// Doc comments.
     pub doc: String,
-    /// What it may read (guard and actions), for partial-order reduction.
-    pub reads: Vec<Access>,
-    /// What it may write.
-    pub writes: Vec<Access>,
 }
 
-/// A variable (or status) a transformation touches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Access {
-    /// A global; `element` is the array index when it is a compile-time constant.
-    Global {
-        /// The global.
-        var: GlobalId,
-        /// The element, when known; `None` means "any" (or the scalar itself).
-        element: Option<u32>,
-    },
-    /// A local of the executing instance.
-    Local(LocalId),
-    /// The status of a thread's instance(s) (read by `T@loc`, written by `start`).
-    Status(ThreadId),
+impl Transform {
+    /// Where the instance is after the step: the jump, or [`Jump::Return`] when an action
+    /// is `exit`. Actions run in order without branching, so a step that completes has
+    /// executed every action up to an `exit`, which ends the instance whatever the jump says.
+    pub fn destination(&self) -> Jump {
+        if self
+            .actions
+            .iter()
+            .any(|action| matches!(action, Action::Exit))
+        {
+            Jump::Return
+        } else {
+            self.jump
+        }
+    }
 }
 
 /// A statement of a transformation.
@@ -378,6 +388,30 @@ pub enum Action {
     Exit,
 }
 
+/// A value stored in a state, of one variable or status: what a field of the layout
+/// stores and what generated code reads and writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// A global variable.
+    Global(GlobalId),
+    /// The status (location, ended, not started) of an instance.
+    Status {
+        /// The thread.
+        thread: ThreadId,
+        /// The instance.
+        instance: InstanceId,
+    },
+    /// A local of an instance.
+    Local {
+        /// The thread.
+        thread: ThreadId,
+        /// The instance.
+        instance: InstanceId,
+        /// The local.
+        local: LocalId,
+    },
+}
+
 /// A variable or array element that can be assigned.
 #[derive(Clone, Debug)]
 pub struct Place {
@@ -413,7 +447,8 @@ pub enum CmpOp {
     Ge,
 }
 
-/// Arithmetic operators; all may overflow 64 bits, `/` and `%` may divide by zero.
+/// Arithmetic operators: `/` and `%` may divide by zero, and the result of all but `%` may
+/// not fit in 64 bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArithOp {
     /// `+`
@@ -463,8 +498,9 @@ pub enum Expr {
         lhs: Box<Expr>,
         /// Right operand.
         rhs: Box<Expr>,
-        /// The range-error site raised when the result overflows 64 bits.
-        overflow: SiteId,
+        /// The range-error site raised when the result does not fit in 64 bits; `None` for
+        /// `%`, whose result always fits (`i64::MIN % -1` is 0).
+        overflow: Option<SiteId>,
         /// For `/` and `%`: the division-error site raised on a zero divisor.
         division: Option<SiteId>,
     },
@@ -542,6 +578,15 @@ impl Expr {
         [a, b, c].into_iter().flatten()
     }
 
+    /// The value of a constant leaf (booleans as 0/1).
+    pub fn constant(&self) -> Option<i64> {
+        match self {
+            Expr::Int(value) => Some(*value),
+            Expr::Bool(value) => Some(i64::from(*value)),
+            _ => None,
+        }
+    }
+
     /// The number of nodes, counting the body of each quantifier `copies(lo, hi, body)`
     /// times (once for a plain node count). Saturates, so that it bounds work safely.
     pub fn weighted_size(&self, copies: &dyn Fn(i64, i64, &Expr) -> u64) -> u64 {
@@ -602,13 +647,30 @@ impl System {
     }
 
     /// The thread an instance belongs to, and its index within the thread.
-    pub fn instance(&self, instance: u32) -> (ThreadId, u32) {
-        for (id, thread) in self.threads.iter().enumerate() {
-            if instance < thread.first_instance + thread.instances() {
-                return (id, instance - thread.first_instance);
+    pub fn instance(&self, instance: InstanceId) -> (ThreadId, u32) {
+        for (id, thread) in self.threads.iter_enumerated() {
+            if instance.0 < thread.first_instance.0 + thread.instances() {
+                return (id, thread.index_of(instance));
             }
         }
         panic!("instance {instance} does not exist")
+    }
+
+    /// Every transition in successor order: threads in declaration order, instances by
+    /// index, transformations in source order. Rule: a transition's id (the runtime's
+    /// `Successor::transition`) is its position in this order; traces, replays and the
+    /// search's resume rules depend on it.
+    pub fn transitions(&self) -> impl Iterator<Item = (ThreadId, InstanceId, TransformId)> + '_ {
+        self.threads
+            .iter_enumerated()
+            .flat_map(|(thread_id, thread)| {
+                thread.instance_ids().flat_map(move |instance| {
+                    thread
+                        .transforms
+                        .ids()
+                        .map(move |transform| (thread_id, instance, transform))
+                })
+            })
     }
 
     /// The domain of a variable as seen from `thread`.

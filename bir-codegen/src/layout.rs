@@ -7,30 +7,7 @@
 //! so any element is one shift and one mask away. Fields are packed first-fit in
 //! decreasing size, which keeps wide states close to the minimum number of words.
 
-use crate::ir::{self, Scalar};
-
-/// What a field stores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Owner {
-    /// A global variable.
-    Global(ir::GlobalId),
-    /// The status (location, ended, not started) of an instance.
-    Status {
-        /// The thread.
-        thread: ir::ThreadId,
-        /// The dense instance id.
-        instance: u32,
-    },
-    /// A local of an instance.
-    Local {
-        /// The thread.
-        thread: ir::ThreadId,
-        /// The dense instance id.
-        instance: u32,
-        /// The local.
-        local: ir::LocalId,
-    },
-}
+use crate::ir::{self, Owner, Scalar};
 
 /// Where a field's elements lie.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,12 +87,11 @@ impl Layout {
     /// Lays out every value of `system`.
     pub fn new(system: &ir::System) -> Layout {
         let mut fields = Vec::new();
-        for (id, var) in system.globals.iter().enumerate() {
+        for (id, var) in system.globals.iter_enumerated() {
             fields.push(field(Owner::Global(id), var.ty, &system.enums));
         }
-        for (thread_id, thread) in system.threads.iter().enumerate() {
-            for i in 0..thread.instances() {
-                let instance = thread.first_instance + i;
+        for (thread_id, thread) in system.threads.iter_enumerated() {
+            for instance in thread.instance_ids() {
                 let status_values = thread.status_count();
                 fields.push(Field {
                     owner: Owner::Status {
@@ -133,7 +109,7 @@ impl Layout {
                     },
                     placement: Placement::Packed { word: 0, shift: 0 },
                 });
-                for (local, var) in thread.locals.iter().enumerate() {
+                for (local, var) in thread.locals.iter_enumerated() {
                     let owner = Owner::Local {
                         thread: thread_id,
                         instance,
@@ -186,7 +162,7 @@ impl Layout {
     }
 }
 
-fn field(owner: Owner, ty: ir::Ty, enums: &[ir::Enum]) -> Field {
+fn field(owner: Owner, ty: ir::Ty, enums: &ir::IdVec<ir::EnumId, ir::Enum>) -> Field {
     Field {
         owner,
         width: ty.scalar.width(enums),

@@ -1,11 +1,16 @@
 //! Parser, checker and code generator behind the `bir!` macro, as a plain library so that
-//! each phase is unit-tested on `proc_macro2` token streams and reused by tools.
+//! each stage is unit-tested on `proc_macro2` token streams and reused by tools.
 //!
-//! Data flows one way: tokens → [`parse`] → [`ast::System`] → [`check`] →
-//! [`ir::System`] → [`layout`] → `emit` → Rust tokens. Errors are collected in
-//! [`diag::Diagnostics`]; after a phase that reported errors, `fallback` expands to the
-//! errors plus a stub of the system's type so that user code naming it still compiles.
+//! Data flows one way, through one module per stage, as [`expand`] reads: tokens →
+//! [`parse`] → [`ast::System`] → [`check`] → [`ir::System`] → [`analyse`] →
+//! [`analyse::Analysis`] → `lower` → lowered code → [`layout`] → [`layout::Layout`] →
+//! [`tables`] → [`tables::Tables`] → `emit` → Rust tokens. A stage reads what the earlier
+//! ones produced and never calls a later one.
+//! Errors are collected in [`diag::Diagnostics`]; after a stage that reported errors,
+//! `fallback` expands to the errors plus a stub of the system's type so that user code
+//! naming it still compiles.
 
+pub mod analyse;
 pub mod ast;
 pub mod check;
 pub mod diag;
@@ -33,20 +38,22 @@ pub fn front_end(input: TokenStream) -> Result<ir::System, Diagnostics> {
 
 /// Like [`front_end`], with the named constants of `overrides` replaced by their values
 /// (see [`Overrides`]); used by tools to check a model family at any size.
+///
+/// The front end is what `bir!` runs before lowering: parse, check and analyse, so that a
+/// model it accepts is one the macro accepts, limits included.
 pub fn front_end_with(
     input: TokenStream,
     overrides: &Overrides,
 ) -> Result<ir::System, Diagnostics> {
     let mut diags = Diagnostics::default();
-    let ast = match parse::parse(input) {
-        Ok(ast) => ast,
-        Err(errors) => {
-            diags.extend_syn(errors);
-            return Err(diags);
-        }
+    let Some(ast) = parse(input, &mut diags) else {
+        return Err(diags);
     };
-    match check::check_with(&ast, overrides, &mut diags) {
-        Some(system) => Ok(system),
+    let Some(system) = check::check_with(&ast, overrides, &mut diags) else {
+        return Err(diags);
+    };
+    match analyse::analyse(&system, &mut diags) {
+        Some(_) => Ok(system),
         None => Err(diags),
     }
 }
@@ -54,11 +61,25 @@ pub fn front_end_with(
 /// Expands the body of a `bir!` invocation into the generated model checker, or into the
 /// errors found and a stub of the system's type.
 pub fn expand(input: TokenStream) -> TokenStream {
-    match front_end(input.clone()) {
-        Ok(system) => {
-            let layout = layout::Layout::new(&system);
-            emit::emit(&system, &layout)
-        }
-        Err(diags) => fallback::expand(&input, &diags),
-    }
+    let mut diags = Diagnostics::default();
+    let Some(ast) = parse(input.clone(), &mut diags) else {
+        return fallback::expand(&input, &diags);
+    };
+    let Some(system) = check::check(&ast, &mut diags) else {
+        return fallback::expand(&input, &diags);
+    };
+    let Some(analysis) = analyse::analyse(&system, &mut diags) else {
+        return fallback::expand(&input, &diags);
+    };
+    let code = lower::lower(&system, &analysis);
+    let layout = layout::Layout::new(&system);
+    let tables = tables::Tables::new(&system, &layout);
+    emit::emit(&system, &code, &layout, &tables)
+}
+
+/// [`parse::parse`], its errors recorded in `diags`.
+fn parse(input: TokenStream, diags: &mut Diagnostics) -> Option<ast::System> {
+    parse::parse(input)
+        .map_err(|errors| diags.extend_syn(errors))
+        .ok()
 }

@@ -1,13 +1,14 @@
 //! The static tables of a model as plain data: its slots, its transitions in successor
 //! order, its fault sites, its invariants and the initial value of every field.
 //!
-//! Code generation (`emit/info.rs`, `emit/state.rs`, `emit/step.rs`) turns these tables into
-//! tokens, and the reference interpreter (`bir-interp`) into a `bir_runtime::ModelInfo`, so
-//! that the two cannot disagree on a name, a transition id or a fault site. Nothing here
-//! depends on the runtime.
+//! Code generation (`emit/info.rs`, `emit/state.rs`) turns these tables into tokens, and the
+//! reference interpreter (`bir-interp`) into a `bir_runtime::ModelInfo`, so that the two
+//! cannot disagree on a name, a transition id or a fault site. Nothing here depends on the
+//! runtime.
 
-use crate::ir::{self, EnumId, Jump, ThreadId, ThreadKind};
-use crate::layout::{Layout, Owner};
+use crate::ir::Owner;
+use crate::ir::{self, EnumId, InstanceId, Jump, ThreadId, ThreadKind, TransformId};
+use crate::layout::Layout;
 
 /// Every table of one model.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,7 +22,7 @@ pub struct Tables {
     /// Every transition, in successor order: its index is its transition id.
     pub transitions: Vec<TransitionRow>,
     /// Every fault site; a fault's site indexes this table.
-    pub fault_sites: Vec<ir::FaultSite>,
+    pub fault_sites: ir::IdVec<ir::SiteId, ir::FaultSite>,
     /// The invariants, in declaration order.
     pub invariants: Vec<InvariantRow>,
 }
@@ -69,15 +70,16 @@ pub enum SlotKind {
 pub struct TransitionRow {
     /// The thread.
     pub thread: ThreadId,
-    /// The dense instance id.
-    pub instance: u32,
-    /// The transformation, an index into the thread's `transforms`.
-    pub transform: usize,
+    /// The instance.
+    pub instance: InstanceId,
+    /// The transformation.
+    pub transform: TransformId,
     /// The instance's display name: `Philosopher1` or `Philosopher[2]`.
     pub instance_name: String,
     /// The location it leaves.
     pub from: String,
-    /// The location it jumps to, or `return`.
+    /// The location it jumps to, or `return` when it ends the instance (by `return` or by
+    /// `exit`).
     pub to: String,
     /// The transformation as BIR text on one line.
     pub text: String,
@@ -150,31 +152,30 @@ impl Tables {
     }
 }
 
-/// Rule: successor order is threads in declaration order, instances by index,
-/// transformations in source order; a transition's id is its position in that order.
+/// Every transition in successor order (see [`ir::System::transitions`]), its id being its
+/// position.
 fn transitions(system: &ir::System) -> Vec<TransitionRow> {
-    let mut rows = Vec::new();
-    for (thread_id, thread) in system.threads.iter().enumerate() {
-        for i in 0..thread.instances() {
-            for (transform_id, transform) in thread.transforms.iter().enumerate() {
-                let to = match transform.jump {
-                    Jump::Goto(location) => thread.locations[location].name.clone(),
-                    Jump::Return => "return".to_string(),
-                };
-                rows.push(TransitionRow {
-                    thread: thread_id,
-                    instance: thread.first_instance + i,
-                    transform: transform_id,
-                    instance_name: thread.instance_name(i),
-                    from: thread.locations[transform.location].name.clone(),
-                    to,
-                    text: transform.text.clone(),
-                    line: transform.line,
-                });
+    system
+        .transitions()
+        .map(|(thread_id, instance, transform_id)| {
+            let thread = &system.threads[thread_id];
+            let transform = &thread.transforms[transform_id];
+            let to = match transform.destination() {
+                Jump::Goto(location) => thread.locations[location].name.clone(),
+                Jump::Return => "return".to_string(),
+            };
+            TransitionRow {
+                thread: thread_id,
+                instance,
+                transform: transform_id,
+                instance_name: thread.instance_name(thread.index_of(instance)),
+                from: thread.locations[transform.location].name.clone(),
+                to,
+                text: transform.text.clone(),
+                line: transform.line,
             }
-        }
-    }
-    rows
+        })
+        .collect()
 }
 
 /// A slot's name (`x`, `T[1]`, `T[1].local`) and kind.
@@ -189,7 +190,7 @@ fn slot_name_and_kind(system: &ir::System, owner: Owner, scalar: ir::Scalar) -> 
         Owner::Status { thread, instance } => {
             let t = &system.threads[thread];
             (
-                t.instance_name(instance - t.first_instance),
+                t.instance_name(t.index_of(instance)),
                 SlotKind::Status(thread),
             )
         }
@@ -201,7 +202,7 @@ fn slot_name_and_kind(system: &ir::System, owner: Owner, scalar: ir::Scalar) -> 
             let t = &system.threads[thread];
             let name = format!(
                 "{}.{}",
-                t.instance_name(instance - t.first_instance),
+                t.instance_name(t.index_of(instance)),
                 t.locals[local].name
             );
             (name, value_kind)
@@ -257,12 +258,12 @@ mod tests {
             [
                 ("b", Some(0), SlotKind::Bool),
                 ("b", Some(1), SlotKind::Bool),
-                ("c", None, SlotKind::Enum(0)),
-                ("P[0]", None, SlotKind::Status(0)),
+                ("c", None, SlotKind::Enum(EnumId(0))),
+                ("P[0]", None, SlotKind::Status(ThreadId(0))),
                 ("P[0].n", None, SlotKind::Int),
-                ("P[1]", None, SlotKind::Status(0)),
+                ("P[1]", None, SlotKind::Status(ThreadId(0))),
                 ("P[1].n", None, SlotKind::Int),
-                ("Q", None, SlotKind::Status(1)),
+                ("Q", None, SlotKind::Status(ThreadId(1))),
                 ("Q.p", None, SlotKind::Int),
             ]
         );
@@ -284,7 +285,7 @@ mod tests {
             .map(|r| {
                 (
                     r.instance_name.as_str(),
-                    r.transform,
+                    r.transform.0,
                     r.from.as_str(),
                     r.to.as_str(),
                 )
@@ -302,7 +303,18 @@ mod tests {
                 ("R", 0, "r", "r"),
             ]
         );
-        assert_eq!(t.transitions[6].instance, 2);
+        assert_eq!(t.transitions[6].instance, InstanceId(2));
         assert_eq!(t.transitions[0].text, "when x do { } goto b;");
+    }
+
+    #[test]
+    fn a_step_that_exits_ends_the_instance() {
+        let t = tables(
+            "system S { int (0, 1) x;
+               active thread T() { loc a: do { x := 1; exit; x := 0; } goto b;
+                                   loc b: when x == 0 do { } goto a; do { } return; } }",
+        );
+        let to: Vec<_> = t.transitions.iter().map(|r| r.to.as_str()).collect();
+        assert_eq!(to, ["return", "a", "return"]);
     }
 }

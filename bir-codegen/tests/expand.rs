@@ -1,19 +1,143 @@
-//! The expansion of every reference model is valid Rust; printing one shows what users
-//! get from `cargo expand`.
+//! Snapshots of the code `bir!` generates: the expansion of every reference model in
+//! `models/`, of two families at a small size, and of models using the constructs the
+//! reference models do not (enums, wrapping types, `start`, `exit`, invariants, checked
+//! arithmetic), pretty-printed with `prettyplease` as `cargo expand` would show them. The
+//! snapshots are committed under `tests/snapshots/`, so that every change to the generated
+//! code is a diff to review.
+//!
+//! A mismatch fails the test, in CI and locally alike: without `INSTA_UPDATE`, `insta`
+//! writes the new expansion beside the old one as `tests/snapshots/*.snap.new` and panics
+//! (with `CI` set it writes nothing). To accept a change, review it and update:
+//!
+//! ```sh
+//! cargo insta review                 # with cargo-insta: accept or reject each diff
+//! INSTA_UPDATE=always cargo test -p bir-codegen --test expand   # accept every diff
+//! ```
+//!
+//! then commit the changed `.snap` files with the change that caused them.
 
 use std::str::FromStr;
 
 use proc_macro2::TokenStream;
 
+/// The expansion of `source`, pretty-printed; it must be a valid Rust file.
 fn expand(source: &str) -> String {
     let tokens = TokenStream::from_str(source).expect("tokenizes");
     let output = bir_codegen::expand(tokens);
     let file: syn::File = syn::parse2(output).expect("the expansion parses as a Rust file");
-    prettyplease::unparse(&file)
+    let text = prettyplease::unparse(&file);
+    assert!(
+        !text.contains("compile_error"),
+        "the model has errors:\n{text}"
+    );
+    text
 }
 
-#[test]
-fn dump() {
-    let text = expand(include_str!("../../models/peterson_filter.bir"));
-    println!("{text}");
+/// A reference model with `Param.N` changed from `from` to `to`.
+fn sized(source: &str, from: u32, to: u32) -> String {
+    let old = format!("N = {from};");
+    assert!(source.contains(&old), "the model sets `{old}`");
+    source.replace(&old, &format!("N = {to};"))
 }
+
+macro_rules! snapshot {
+    ($name:ident, $source:expr) => {
+        #[test]
+        fn $name() {
+            let text = expand(&$source);
+            insta::with_settings!({ omit_expression => true }, {
+                insta::assert_snapshot!(stringify!($name), text);
+            });
+        }
+    };
+}
+
+snapshot!(
+    bounded_buffer,
+    include_str!("../../models/bounded_buffer.bir")
+);
+snapshot!(
+    dining_philosophers,
+    include_str!("../../models/dining_philosophers.bir")
+);
+snapshot!(
+    dining_philosophers_fixed,
+    include_str!("../../models/dining_philosophers_fixed.bir")
+);
+snapshot!(
+    peterson_filter,
+    include_str!("../../models/peterson_filter.bir")
+);
+snapshot!(
+    readers_writers,
+    include_str!("../../models/readers_writers.bir")
+);
+snapshot!(sum_to_n, include_str!("../../models/sum_to_n.bir"));
+snapshot!(
+    two_dining_philosophers,
+    include_str!("../../models/two_dining_philosophers.bir")
+);
+
+// The families at their smallest interesting size.
+snapshot!(
+    dining_philosophers_n2,
+    sized(include_str!("../../models/dining_philosophers.bir"), 5, 2)
+);
+snapshot!(
+    peterson_filter_n2,
+    sized(include_str!("../../models/peterson_filter.bir"), 3, 2)
+);
+
+// What the reference models leave out: const blocks, typealiases, enums, wrapping types,
+// bytes, array initialisers, started threads with a parameter, `exit`, `assume`,
+// `assert`, `?:`, `T[i]@loc` with a computed index, quantifiers (unrolled and looping),
+// and an invariant.
+snapshot!(
+    constructs,
+    "system Constructs {
+        const C { K = 2; B = C.K > 1; }
+        typealias Small int wrap (-2, 2);
+        enum Mode { Off, On }
+        Small[3] s := { -2, 0, 2 };
+        Mode m := Mode.On;
+        byte b;
+        int (0, 3) n;
+        invariant Ok: s[0] <= 2 && (m == Mode.On || b > 0);
+        thread Worker(int (0, 3) job) {
+            int acc;
+            loc w: do { acc := acc / job; exit; } goto w;
+        }
+        active [C.K] thread T(int index) {
+            loc a:
+                when exists k in 0 .. 3 : (s[k] == index) do { start Worker(1); } goto b;
+                do { assume (Worker@w); s[index] := s[index] + 1; } return;
+            loc b:
+                when T[1 - index]@a ? true : b % 2 == 0 do { b := -b * 3; assert (b != 7); } goto a;
+                when T[n]@b && C.B do { m := m == Mode.On ? Mode.Off : Mode.On; } goto a;
+                when forall i in 0 .. 100 : (exists j in 0 .. 3 : (s[j] != i)) do { n := n + 1; } goto b;
+        }
+    }"
+);
+
+// Arithmetic whose checks the value ranges keep or leave out: 64-bit overflow, division
+// and remainder by zero or by -1, negation, writes outside a range, indices outside an
+// array.
+snapshot!(
+    arithmetic,
+    "system Arithmetic {
+        int x;
+        int (0, 9) small;
+        int (-5, 5) signed;
+        int wrap (0, 9) w;
+        int (0, 9)[10] a;
+        active thread T() {
+            loc l:
+                do { x := x * x * x; } goto l;
+                do { x := x / small; small := small % 3; } goto l;
+                do { signed := -signed; x := x % signed; x := x / signed; } goto l;
+                do { small := small + 1; w := w + 1; } goto l;
+                do { a[small] := a[x]; a[signed + 5] := 0; } goto l;
+                when x * x * -2 % -1 == 0 do { x := 0; } goto l;
+        }
+    }"
+);

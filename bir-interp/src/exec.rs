@@ -4,7 +4,7 @@
 //! then it jumps. Every operation is checked when it executes.
 
 use bir_codegen::ir::eval::{self, Env, EvalError, Evaluator};
-use bir_codegen::ir::{Action, Expr, Jump, Scalar, SiteId, ThreadId, VarRef};
+use bir_codegen::ir::{Action, Expr, InstanceId, Jump, Scalar, SiteId, ThreadId, VarRef};
 use bir_codegen::tables::TransitionRow;
 use bir_runtime::{Fault, Outcome};
 
@@ -28,8 +28,8 @@ impl Interpreter {
     ) -> Option<Outcome<Box<[i64]>>> {
         let thread = &self.program.threads[row.thread];
         let transform = &thread.transforms[row.transform];
-        let status = self.plan.instances[row.instance as usize].status;
-        if state[status] != transform.location as i64 {
+        let status = self.plan.instances[row.instance].status;
+        if state[status] != i64::from(transform.location.0) {
             return None;
         }
         // Rule: a guard that faults makes the transformation an error step.
@@ -52,7 +52,7 @@ impl Interpreter {
         let thread = &self.program.threads[row.thread];
         let transform = &thread.transforms[row.transform];
         let instance = Some(row.instance);
-        let status = self.plan.instances[row.instance as usize].status;
+        let status = self.plan.instances[row.instance].status;
         let mut next: Box<[i64]> = state.into();
         for action in &transform.actions {
             match action {
@@ -75,7 +75,7 @@ impl Interpreter {
                 Action::Assert { cond, site } => {
                     if self.eval(cond, &next, instance)? == 0 {
                         return Err(Fault {
-                            site: *site,
+                            site: site.0,
                             value: 0,
                         });
                     }
@@ -99,7 +99,7 @@ impl Interpreter {
             }
         }
         next[status] = match transform.jump {
-            Jump::Goto(location) => location as i64,
+            Jump::Goto(location) => i64::from(location.0),
             Jump::Return => thread.ended_status(),
         };
         Ok(Step::Done(next))
@@ -115,12 +115,15 @@ impl Interpreter {
         arg: Option<&Expr>,
         site: SiteId,
         arg_site: SiteId,
-        instance: Option<u32>,
+        instance: Option<InstanceId>,
     ) -> Result<(), Fault> {
         let thread = &self.program.threads[target];
-        let target_instance = &self.plan.instances[thread.first_instance as usize];
+        let target_instance = &self.plan.instances[thread.first_instance];
         if next[target_instance.status] != thread.not_started_status() {
-            return Err(Fault { site, value: 0 });
+            return Err(Fault {
+                site: site.0,
+                value: 0,
+            });
         }
         if let (Some(arg), Some(param)) = (arg, thread.start_param) {
             let value = self.eval(arg, next, instance)?;
@@ -136,7 +139,7 @@ impl Interpreter {
         &self,
         expr: &Expr,
         state: &[i64],
-        instance: Option<u32>,
+        instance: Option<InstanceId>,
     ) -> Result<i64, Fault> {
         let view = View {
             interp: self,
@@ -145,7 +148,10 @@ impl Interpreter {
         };
         match Evaluator::new(&view).eval(expr) {
             Ok(value) => Ok(value),
-            Err(EvalError::Fault { site, value }) => Err(Fault { site, value }),
+            Err(EvalError::Fault { site, value }) => Err(Fault {
+                site: site.0,
+                value,
+            }),
             // The checker only lets expressions read what is in scope where they stand.
             Err(EvalError::NotConstant) => {
                 panic!("bir-interp: an expression read a value out of its scope: {expr:?}")
@@ -154,15 +160,15 @@ impl Interpreter {
     }
 
     /// The first slot of a variable as seen by `instance`.
-    fn slot(&self, var: VarRef, instance: Option<u32>) -> usize {
+    fn slot(&self, var: VarRef, instance: Option<InstanceId>) -> usize {
         self.try_slot(var, instance)
             .unwrap_or_else(|| panic!("bir-interp: a local written outside a thread: {var:?}"))
     }
 
-    fn try_slot(&self, var: VarRef, instance: Option<u32>) -> Option<usize> {
+    fn try_slot(&self, var: VarRef, instance: Option<InstanceId>) -> Option<usize> {
         match var {
             VarRef::Global(id) => Some(self.plan.globals[id]),
-            VarRef::Local(local) => Some(self.plan.instances[instance? as usize].locals[local]),
+            VarRef::Local(local) => Some(self.plan.instances[instance?].locals[local]),
         }
     }
 
@@ -177,7 +183,10 @@ fn checked_index(index: i64, len: u32, site: SiteId) -> Result<usize, Fault> {
     if (0..i64::from(len)).contains(&index) {
         Ok(index as usize)
     } else {
-        Err(Fault { site, value: index })
+        Err(Fault {
+            site: site.0,
+            value: index,
+        })
     }
 }
 
@@ -190,7 +199,10 @@ fn store(value: i64, scalar: Scalar, site: SiteId, wrapping: bool) -> Result<i64
             if wrap && wrapping {
                 Ok(eval::wrap(value, lo, hi))
             } else {
-                Err(Fault { site, value })
+                Err(Fault {
+                    site: site.0,
+                    value,
+                })
             }
         }
         // Booleans and enum values are in their type by the checker's typing rules.
@@ -202,13 +214,13 @@ fn store(value: i64, scalar: Scalar, site: SiteId, wrapping: bool) -> Result<i64
 struct View<'a> {
     interp: &'a Interpreter,
     state: &'a [i64],
-    instance: Option<u32>,
+    instance: Option<InstanceId>,
 }
 
 impl View<'_> {
     fn thread(&self) -> Option<ThreadId> {
         let instance = self.instance?;
-        Some(self.interp.plan.instances[instance as usize].thread)
+        Some(self.interp.plan.instances[instance].thread)
     }
 }
 
@@ -238,15 +250,12 @@ impl Env for View<'_> {
         if instance >= t.instances {
             return None;
         }
-        let dense = (t.first_instance + instance) as usize;
-        Some(self.state[self.interp.plan.instances[dense].status])
+        Some(self.state[self.interp.plan.instances[t.instance_id(instance)].status])
     }
 
     fn instance_index(&self) -> Option<i64> {
         let instance = self.instance?;
-        Some(i64::from(
-            self.interp.plan.instances[instance as usize].index,
-        ))
+        Some(i64::from(self.interp.plan.instances[instance].index))
     }
 }
 

@@ -45,7 +45,7 @@ pub(crate) fn model_info(system: &ir::System, tables: &Tables) -> ModelInfo {
         .iter()
         .map(|row| TransitionInfo {
             thread: row.instance_name.clone().into(),
-            instance: row.instance,
+            instance: row.instance.0,
             from: row.from.clone().into(),
             to: row.to.clone().into(),
             text: row.text.clone().into(),

@@ -31,10 +31,10 @@ mod source;
 
 use std::sync::Arc;
 
-use bir_codegen::ir::{self, ThreadId};
+use bir_codegen::ir::{self, GlobalId, IdVec, InstanceId, LocalId, Owner, ThreadId};
 
 use crate::program::Program;
-use bir_codegen::layout::{Layout, Owner};
+use bir_codegen::layout::Layout;
 use bir_codegen::tables::{Tables, TransitionRow};
 use bir_runtime::{InvariantFailure, Model, ModelInfo, Successor};
 
@@ -55,9 +55,9 @@ struct Plan {
     /// The initial state.
     initial: Box<[i64]>,
     /// The first slot of each global.
-    globals: Vec<usize>,
-    /// The slots of each instance, by dense instance id.
-    instances: Vec<InstanceSlots>,
+    globals: IdVec<GlobalId, usize>,
+    /// The slots of each instance.
+    instances: IdVec<InstanceId, InstanceSlots>,
     /// Every transition; the index is the transition id.
     transitions: Vec<TransitionRow>,
 }
@@ -72,7 +72,7 @@ struct InstanceSlots {
     /// The slot of its status.
     status: usize,
     /// The first slot of each of its locals.
-    locals: Vec<usize>,
+    locals: IdVec<LocalId, usize>,
 }
 
 impl Interpreter {
@@ -86,18 +86,22 @@ impl Interpreter {
                 .map(|field| field.first_slot)
                 .unwrap_or_else(|| panic!("the layout has no field for {owner:?}"))
         };
-        let globals = (0..system.globals.len())
+        let globals = system
+            .globals
+            .ids()
             .map(|id| slot_of(Owner::Global(id)))
             .collect();
-        let mut instances = Vec::new();
-        for (thread, t) in system.threads.iter().enumerate() {
+        let mut instances = IdVec::new();
+        for (thread, t) in system.threads.iter_enumerated() {
             for index in 0..t.instances() {
-                let instance = t.first_instance + index;
+                let instance = t.instance_id(index);
                 instances.push(InstanceSlots {
                     thread,
                     index,
                     status: slot_of(Owner::Status { thread, instance }),
-                    locals: (0..t.locals.len())
+                    locals: t
+                        .locals
+                        .ids()
                         .map(|local| {
                             slot_of(Owner::Local {
                                 thread,

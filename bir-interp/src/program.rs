@@ -2,15 +2,18 @@
 //! spans are neither `Send` nor `Sync`, and the runtime shares a model between threads.
 //! Expressions and actions are the IR's own, unchanged.
 
-use bir_codegen::ir::{self, Action, Expr, Jump, LocalId, LocationId, Ty};
+use bir_codegen::ir::{
+    self, Action, Expr, GlobalId, IdVec, InstanceId, Jump, LocalId, LocationId, ThreadId,
+    TransformId, Ty,
+};
 
 /// A checked system, ready to execute.
 #[derive(Debug)]
 pub(crate) struct Program {
     /// The type of each global.
-    pub globals: Vec<Ty>,
+    pub globals: IdVec<GlobalId, Ty>,
     /// The threads in declaration order.
-    pub threads: Vec<ThreadCode>,
+    pub threads: IdVec<ThreadId, ThreadCode>,
     /// The condition of each invariant, in declaration order.
     pub invariants: Vec<Expr>,
 }
@@ -20,17 +23,17 @@ pub(crate) struct Program {
 pub(crate) struct ThreadCode {
     /// The number of instances.
     pub instances: u32,
-    /// The dense id of the first instance.
-    pub first_instance: u32,
+    /// The first instance.
+    pub first_instance: InstanceId,
     /// The number of locations; statuses at or above it mean ended (and, one above, not
     /// started).
     pub locations: usize,
     /// The parameter of a started thread, a local.
     pub start_param: Option<LocalId>,
     /// The type of each local.
-    pub locals: Vec<Ty>,
+    pub locals: IdVec<LocalId, Ty>,
     /// Its transformations in source order.
-    pub transforms: Vec<TransformCode>,
+    pub transforms: IdVec<TransformId, TransformCode>,
 }
 
 /// A guarded transformation.
@@ -50,6 +53,11 @@ impl ThreadCode {
     /// The status meaning "ended" (see `ir::Thread::ended_status`).
     pub fn ended_status(&self) -> i64 {
         self.locations as i64
+    }
+
+    /// Instance `index` of this thread.
+    pub fn instance_id(&self, index: u32) -> InstanceId {
+        InstanceId(self.first_instance.0 + index)
     }
 
     /// The status meaning "not started yet".
@@ -93,7 +101,7 @@ impl Program {
     }
 
     /// The type of a variable as seen by `thread`.
-    pub fn ty(&self, thread: usize, var: ir::VarRef) -> Ty {
+    pub fn ty(&self, thread: ThreadId, var: ir::VarRef) -> Ty {
         match var {
             ir::VarRef::Global(id) => self.globals[id],
             ir::VarRef::Local(id) => self.threads[thread].locals[id],

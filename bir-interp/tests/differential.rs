@@ -250,6 +250,32 @@ fn features() {
     assert_eq!(kinds.len(), 7, "{kinds:?}");
 }
 
+#[test]
+fn arithmetic_at_the_edges_of_64_bits() {
+    let source = include_str!("reference/arithmetic.bir");
+    let embedding = include_str!("reference/mod.rs");
+    let interp = interpreter_at(source, embedding);
+    // The step executing `exit` ends the instance, in both tables.
+    let exit = &interp.info().transitions[7];
+    assert!(exit.text.contains("exit"), "{exit:?}");
+    assert_eq!(exit.to, "return");
+    let states = agree(reference::arithmetic::Arithmetic, interp.clone(), true);
+    assert_eq!(states, 5);
+    // Every fault kind the model can reach: range (quotient and negation past 64 bits) and
+    // division (by zero, twice), from the states after the remainders by -1 succeeded.
+    let report = Checker::new(interp)
+        .keep_going(usize::MAX)
+        .progress(false)
+        .run();
+    let mut faults: Vec<_> = report
+        .findings()
+        .iter()
+        .map(|finding| finding.kind())
+        .collect();
+    faults.sort();
+    assert_eq!(faults.len(), 4, "{faults:?}");
+}
+
 macro_rules! family_test {
     ($test:ident, $family:ident, $name:ident, $n:tt, $states:expr) => {
         #[test]

@@ -80,7 +80,7 @@ pub fn neg(a: i64, site: u32) -> Result<i64, Fault> {
 }
 
 /// `a / b` truncating toward zero: a division error at `zero` when `b` is 0, a range
-/// error at `overflow` for `i64::MIN / -1`.
+/// error at `overflow` for `i64::MIN / -1` (whose quotient 2^63 does not fit).
 #[inline(always)]
 pub fn div(a: i64, b: i64, zero: u32, overflow: u32) -> Result<i64, Fault> {
     if b == 0 {
@@ -89,14 +89,31 @@ pub fn div(a: i64, b: i64, zero: u32, overflow: u32) -> Result<i64, Fault> {
     a.checked_div(b).map_or_else(|| fault(overflow, 0), Ok)
 }
 
-/// `a % b` with the sign of `a`: a division error at `zero` when `b` is 0, a range error
-/// at `overflow` for `i64::MIN % -1`.
+/// [`div`] where the operands' ranges show the quotient fits (the divisor cannot be -1 or
+/// the dividend `i64::MIN`): only a zero divisor fails, at `zero`.
 #[inline(always)]
-pub fn rem(a: i64, b: i64, zero: u32, overflow: u32) -> Result<i64, Fault> {
+pub fn div_fitting(a: i64, b: i64, zero: u32) -> Result<i64, Fault> {
     if b == 0 {
         return fault(zero, 0);
     }
-    a.checked_rem(b).map_or_else(|| fault(overflow, 0), Ok)
+    Ok(a / b)
+}
+
+/// [`div`] where the divisor's range excludes 0: only `i64::MIN / -1` fails, at
+/// `overflow`.
+#[inline(always)]
+pub fn div_by_nonzero(a: i64, b: i64, overflow: u32) -> Result<i64, Fault> {
+    a.checked_div(b).map_or_else(|| fault(overflow, 0), Ok)
+}
+
+/// `a % b` with the sign of `a`: a division error at `zero` when `b` is 0. The remainder
+/// always fits: `i64::MIN % -1` is 0 (where Rust's `%` panics).
+#[inline(always)]
+pub fn rem(a: i64, b: i64, zero: u32) -> Result<i64, Fault> {
+    if b == 0 {
+        return fault(zero, 0);
+    }
+    Ok(a.wrapping_rem(b))
 }
 
 #[cfg(test)]
@@ -113,7 +130,27 @@ mod tests {
         assert_eq!(div(7, 0, 4, 5), Err(Fault { site: 4, value: 0 }));
         assert_eq!(div(i64::MIN, -1, 4, 5), Err(Fault { site: 5, value: 0 }));
         assert_eq!(div(-7, 2, 4, 5), Ok(-3));
-        assert_eq!(rem(-7, 2, 4, 5), Ok(-1));
+        assert_eq!(div_fitting(-7, 2, 4), Ok(-3));
+        assert_eq!(div_fitting(-7, 0, 4), Err(Fault { site: 4, value: 0 }));
+        assert_eq!(div_by_nonzero(-7, 2, 5), Ok(-3));
+        assert_eq!(
+            div_by_nonzero(i64::MIN, -1, 5),
+            Err(Fault { site: 5, value: 0 })
+        );
+        assert_eq!(rem(-7, 2, 4), Ok(-1));
+        assert_eq!(rem(7, -2, 4), Ok(1));
+        assert_eq!(rem(7, 0, 4), Err(Fault { site: 4, value: 0 }));
+    }
+
+    #[test]
+    fn division_and_remainder_give_the_mathematical_result_when_it_fits() {
+        // i64::MIN % -1 is 0, not a range error; i64::MIN / -1 is 2^63, which does not fit.
+        assert_eq!(rem(i64::MIN, -1, 4), Ok(0));
+        assert_eq!(rem(i64::MIN, 1, 4), Ok(0));
+        assert_eq!(rem(i64::MIN, i64::MAX, 4), Ok(-1));
+        assert_eq!(div(i64::MIN, -1, 4, 5), Err(Fault { site: 5, value: 0 }));
+        assert_eq!(div(i64::MIN, 1, 4, 5), Ok(i64::MIN));
+        assert_eq!(div(i64::MAX, -1, 4, 5), Ok(-i64::MAX));
     }
 
     #[test]

@@ -20,6 +20,13 @@ pub(super) struct Scope {
     /// How many of `quant` are bound outside the constant expression being checked (a
     /// quantifier bound sees them, but may not read them).
     pub(super) outer_quant: usize,
+    /// In a run-time expression, how many times the innermost enclosing quantifier's body
+    /// is evaluated, at most: the product of the enclosing quantifiers' ranges (1 outside
+    /// any).
+    pub(super) quant_weight: u64,
+    /// In a run-time expression, the quantifier steps (body evaluations) of the quantifiers
+    /// checked so far, at most; see [`MAX_QUANTIFIER_STEPS`].
+    pub(super) quant_steps: u64,
 }
 
 impl Scope {
@@ -35,6 +42,7 @@ impl Scope {
     pub fn runtime(thread: Option<ir::ThreadId>) -> Scope {
         Scope {
             thread,
+            quant_weight: 1,
             ..Scope::default()
         }
     }
@@ -45,6 +53,14 @@ impl Scope {
 /// The macro folds constants while rustc waits: nested quantifiers over large ranges would
 /// hang the build.
 const MAX_CONSTANT_STEPS: u64 = 1 << 20;
+
+/// Rule: the quantifiers of one guard, one action or one invariant evaluate their bodies at
+/// most this many times in all, a nested quantifier's body once per value of each enclosing
+/// range (the quantifiers' ranges multiply). These are evaluated at run time, by every
+/// state's successor function or invariant check: `exists i in -2147483648 .. 2147483648`
+/// in a guard made a single guard evaluation take seconds, so that no time limit of the
+/// search could hold. 2^16 steps take well under a millisecond.
+pub(crate) const MAX_QUANTIFIER_STEPS: u64 = 1 << 16;
 
 /// The most steps evaluating `expr` can take: one per node, a quantifier's body once per
 /// value of its range. Saturates.
@@ -79,7 +95,7 @@ impl<'a> Checker<'a> {
             match Evaluator::new(&NoState).eval(&ir) {
                 Ok(value) => Some((value, kind)),
                 Err(EvalError::Fault { site, .. }) => {
-                    let message = self.sites[site as usize].message.clone();
+                    let message = self.sites[site].message.clone();
                     self.diags.error(
                         expr.spans(),
                         format!("this constant expression fails: {message}"),
@@ -159,12 +175,16 @@ impl<'a> Checker<'a> {
             } => self.at(expr, thread, index.as_deref(), location, scope),
             ast::Expr::Quant {
                 kind,
+                keyword,
                 var,
                 lo,
                 hi,
                 body,
                 ..
-            } => self.quantifier(*kind, var, lo, hi, body, scope),
+            } => {
+                let head = Spans::one(*keyword).to(hi.spans());
+                self.quantifier(*kind, head, var, (lo, hi), body, scope)
+            }
             ast::Expr::Unary {
                 op, expr: inner, ..
             } => match op {
@@ -304,11 +324,15 @@ impl<'a> Checker<'a> {
                 let context = format!("an operand of `{symbol}`");
                 let (l, l_ok) = self.typed(lhs, scope, Kind::Int, &context);
                 let (r, r_ok) = self.typed(rhs, scope, Kind::Int, &context);
-                let overflow = self.site(
-                    FaultKind::Range,
-                    format!("arithmetic overflow in `{whole}`"),
-                    op_span,
-                );
+                // Rule: `%` always has a value in 64 bits (`i64::MIN % -1` is 0), so only
+                // the other operators have an overflow site.
+                let overflow = (op != BinOp::Rem).then(|| {
+                    self.site(
+                        FaultKind::Range,
+                        format!("arithmetic overflow in `{whole}`"),
+                        op_span,
+                    )
+                });
                 let division = matches!(op, BinOp::Div | BinOp::Rem).then(|| {
                     self.site(
                         FaultKind::Division,
@@ -357,14 +381,14 @@ impl<'a> Checker<'a> {
         false
     }
 
-    /// `forall`/`exists k in lo .. hi : (body)`: rule: the bounds are constant ints with
-    /// `lo <= hi`, and `k` reuses no name in scope.
+    /// `forall`/`exists k in lo .. hi : (body)`, whose `head` is `forall k in lo .. hi`:
+    /// rule: the bounds are constant ints with `lo <= hi`, and `k` reuses no name in scope.
     fn quantifier(
         &mut self,
         kind: Quantifier,
+        head: Spans,
         var: &Name,
-        lo: &ast::Expr,
-        hi: &ast::Expr,
+        (lo, hi): (&ast::Expr, &ast::Expr),
         body: &ast::Expr,
         scope: &mut Scope,
     ) -> (Expr, Kind) {
@@ -375,10 +399,18 @@ impl<'a> Checker<'a> {
         let hi_value = self.constant_int_in(hi, &bounds_scope);
         let name_ok = self.check_new_name(var, scope, "a quantified variable");
         let id = self.next_quant_var;
-        self.next_quant_var += 1;
+        self.next_quant_var.0 += 1;
+        let outer_weight = scope.quant_weight;
+        // Bounds outside the int range, or inverted, are reported below instead.
+        if let (Some(lo), Some(hi), None) = (lo_value, hi_value, scope.constant) {
+            if ir::INT_MIN <= lo && lo <= hi && hi <= ir::INT_MAX + 1 {
+                self.count_quantifier_steps(head, (hi - lo) as u64, scope);
+            }
+        }
         scope.quant.push((var.text.clone(), id));
         let (body_ir, body_ok) = self.typed(body, scope, Kind::Bool, "a quantifier's body");
         scope.quant.pop();
+        scope.quant_weight = outer_weight;
         let (Some(lo_value), Some(hi_value)) = (lo_value, hi_value) else {
             return error();
         };
@@ -418,6 +450,27 @@ impl<'a> Checker<'a> {
             body: Box::new(body_ir),
         };
         (ir, Kind::Bool)
+    }
+
+    /// Counts the steps of a run-time quantifier over `range` values in `scope`, and enters
+    /// its body's weight. Rule: at most [`MAX_QUANTIFIER_STEPS`] in one expression; the
+    /// error stands on the quantifier that passes the bound (once per expression).
+    fn count_quantifier_steps(&mut self, spans: Spans, range: u64, scope: &mut Scope) {
+        let before = scope.quant_steps;
+        scope.quant_weight = scope.quant_weight.saturating_mul(range);
+        scope.quant_steps = before.saturating_add(scope.quant_weight);
+        if before <= MAX_QUANTIFIER_STEPS && scope.quant_steps > MAX_QUANTIFIER_STEPS {
+            self.diags.error(
+                spans,
+                format!(
+                    "too many quantifier steps: with this quantifier, the quantifiers of this \
+                     guard, action or invariant evaluate their bodies up to {} times per \
+                     evaluation, more than the {MAX_QUANTIFIER_STEPS} (2^16) bir allows; a \
+                     nested quantifier's body counts once per value of each enclosing range",
+                    scope.quant_steps
+                ),
+            );
+        }
     }
 
     fn constant_int_in(&mut self, expr: &ast::Expr, scope: &Scope) -> Option<i64> {

@@ -46,74 +46,7 @@ pub fn check_with(
     checker.check_thread_bodies();
     checker.check_invariants();
     let system = checker.finish();
-    if diags.len() == errors_before {
-        check_code_size(&system, diags);
-    }
     (diags.len() == errors_before).then_some(system)
-}
-
-/// Rule: the generated checker has at most this size, counted over every transition (each
-/// transformation of each instance) as [`TRANSITION_SIZE`] plus the nodes of its guard and
-/// actions once lowered (quantifiers unrolled), plus the invariants. Each instance gets its
-/// own copy of its thread's code, specialised to its index, so instances multiply a thread's
-/// size: 4096 instances of a 2 KB thread made the macro emit 200 MB of Rust in 5 s, and a
-/// few more transformations exhausted memory. At 45 to 65 bytes of Rust per unit, the limit
-/// keeps the output under about 60 MB, far above the reference models: 100 dining
-/// philosophers measure 9,000 units (0.5 MB of Rust), 4096 of them 368,640 (20 MB).
-const MAX_CODE_SIZE: u64 = 1 << 20;
-
-/// What one transition costs in [`MAX_CODE_SIZE`] besides its expressions: its function,
-/// its `match` arm and its entry in the tables, about as much Rust as 16 nodes.
-const TRANSITION_SIZE: u64 = 16;
-
-/// Reports a system whose generated code would pass [`MAX_CODE_SIZE`], on the thread that
-/// passes it (or the system's name, for its invariants).
-fn check_code_size(system: &ir::System, diags: &mut Diagnostics) {
-    use crate::lower::lowered_size;
-    let mut size: u64 = system
-        .invariants
-        .iter()
-        .map(|invariant| lowered_size(&invariant.cond))
-        .fold(0, u64::saturating_add);
-    let mut culprit = system.name_span;
-    for thread in &system.threads {
-        let per_instance = thread
-            .transforms
-            .iter()
-            .map(|transform| {
-                let guard = transform.guard.as_ref().map_or(0, lowered_size);
-                let actions = transform.actions.iter().map(|action| match action {
-                    ir::Action::Assign { place, value, .. } => place
-                        .index
-                        .as_ref()
-                        .map_or(1, |(index, _)| lowered_size(index))
-                        .saturating_add(lowered_size(value)),
-                    ir::Action::Assert { cond, .. } | ir::Action::Assume(cond) => {
-                        lowered_size(cond)
-                    }
-                    ir::Action::Start { arg, .. } => arg.as_ref().map_or(1, lowered_size),
-                    ir::Action::Exit => 1,
-                });
-                actions.fold(TRANSITION_SIZE.saturating_add(guard), u64::saturating_add)
-            })
-            .fold(0, u64::saturating_add);
-        size = size.saturating_add(per_instance.saturating_mul(u64::from(thread.instances())));
-        if size > MAX_CODE_SIZE {
-            culprit = thread.span;
-            break;
-        }
-    }
-    if size > MAX_CODE_SIZE {
-        diags.error_at(
-            culprit,
-            format!(
-                "the model is too large to generate: its transformations, copied for each \
-                 instance, measure more than {MAX_CODE_SIZE} units (one per transition and \
-                 expression node, a transition counting {TRANSITION_SIZE}); use fewer \
-                 instances or smaller threads"
-            ),
-        );
-    }
 }
 
 /// What a top-level name denotes.
@@ -168,9 +101,9 @@ struct ThreadSig {
     kind: ir::ThreadKind,
     index_param: Option<String>,
     start_param: Option<ir::LocalId>,
-    locals: Vec<ir::Var>,
+    locals: ir::IdVec<ir::LocalId, ir::Var>,
     /// False for locals whose type had an error.
-    local_ok: Vec<bool>,
+    local_ok: ir::IdVec<ir::LocalId, bool>,
     locations: HashMap<String, ir::LocationId>,
     location_names: Vec<String>,
 }
@@ -186,16 +119,16 @@ struct Checker<'a> {
     aliases: Vec<&'a ast::Alias>,
     alias_types: Vec<Lazy<ir::Scalar>>,
     enum_decls: Vec<&'a ast::EnumDecl>,
-    enums: Vec<ir::Enum>,
+    enums: ir::IdVec<ir::EnumId, ir::Enum>,
     global_decls: Vec<&'a ast::VarDecl>,
-    globals: Vec<ir::Var>,
+    globals: ir::IdVec<ir::GlobalId, ir::Var>,
     /// False for globals whose type had an error: their uses are not reported again.
-    global_ok: Vec<bool>,
+    global_ok: ir::IdVec<ir::GlobalId, bool>,
     thread_decls: Vec<&'a ast::Thread>,
-    sigs: Vec<ThreadSig>,
-    threads: Vec<ir::Thread>,
+    sigs: ir::IdVec<ir::ThreadId, ThreadSig>,
+    threads: ir::IdVec<ir::ThreadId, ir::Thread>,
     invariants: Vec<ir::Invariant>,
-    sites: Vec<FaultSite>,
+    sites: ir::IdVec<SiteId, FaultSite>,
     next_quant_var: ir::QuantVarId,
     /// How many constants and typealiases are being resolved, one inside the other
     /// (bounded by [`MAX_RESOLUTION_DEPTH`]).
@@ -219,16 +152,16 @@ impl<'a> Checker<'a> {
             aliases: Vec::new(),
             alias_types: Vec::new(),
             enum_decls: Vec::new(),
-            enums: Vec::new(),
+            enums: ir::IdVec::new(),
             global_decls: Vec::new(),
-            globals: Vec::new(),
-            global_ok: Vec::new(),
+            globals: ir::IdVec::new(),
+            global_ok: ir::IdVec::new(),
             thread_decls: Vec::new(),
-            sigs: Vec::new(),
-            threads: Vec::new(),
+            sigs: ir::IdVec::new(),
+            threads: ir::IdVec::new(),
             invariants: Vec::new(),
-            sites: Vec::new(),
-            next_quant_var: 0,
+            sites: ir::IdVec::new(),
+            next_quant_var: ir::QuantVarId(0),
             resolving: 0,
         }
     }
@@ -239,8 +172,7 @@ impl<'a> Checker<'a> {
             kind,
             message,
             line: line_of(span),
-        });
-        (self.sites.len() - 1) as SiteId
+        })
     }
 
     fn finish(self) -> ir::System {

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use super::expr::Scope;
 use super::{Checker, Kind, Lazy, Symbol, MAX_RESOLUTION_DEPTH};
 use crate::ast::{self, Decl, Name};
-use crate::ir;
+use crate::ir::{self, Id as _};
 
 impl<'a> Checker<'a> {
     /// Rule: const blocks, enums, typealiases, globals and threads share one namespace, and
@@ -25,15 +25,24 @@ impl<'a> Checker<'a> {
                 }
                 Decl::Enum(decl) => {
                     self.enum_decls.push(decl);
-                    (&decl.name, Symbol::Enum(self.enum_decls.len() - 1))
+                    (
+                        &decl.name,
+                        Symbol::Enum(ir::EnumId::new(self.enum_decls.len() - 1)),
+                    )
                 }
                 Decl::Global(var) => {
                     self.global_decls.push(var);
-                    (&var.name, Symbol::Global(self.global_decls.len() - 1))
+                    (
+                        &var.name,
+                        Symbol::Global(ir::GlobalId::new(self.global_decls.len() - 1)),
+                    )
                 }
                 Decl::Thread(thread) => {
                     self.thread_decls.push(thread);
-                    (&thread.name, Symbol::Thread(self.thread_decls.len() - 1))
+                    (
+                        &thread.name,
+                        Symbol::Thread(ir::ThreadId::new(self.thread_decls.len() - 1)),
+                    )
                 }
                 Decl::Invariant(_) => continue,
             };
@@ -405,12 +414,14 @@ mod override_tests {
         overrides.push(Override::parse("Param.N = 12").unwrap());
         overrides.push(Override::parse("Param.B=true").unwrap());
         let system = check(&overrides).unwrap();
-        assert_eq!(system.threads[0].instances(), 12);
-        assert_eq!(system.globals[0].ty.len, Some(13));
+        assert_eq!(system.threads[crate::ir::ThreadId(0)].instances(), 12);
+        assert_eq!(system.globals[crate::ir::GlobalId(0)].ty.len, Some(13));
         let values: Vec<_> = system.consts.iter().map(|c| (c.value, c.is_bool)).collect();
         assert_eq!(values, [(12, false), (13, false), (1, true)]);
         assert_eq!(
-            check(&Overrides::default()).unwrap().globals[0].ty.len,
+            check(&Overrides::default()).unwrap().globals[crate::ir::GlobalId(0)]
+                .ty
+                .len,
             Some(4)
         );
     }

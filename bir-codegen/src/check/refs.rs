@@ -70,12 +70,12 @@ impl<'a> Checker<'a> {
             if sig.index_param.as_deref() == Some(name.text.as_str()) {
                 return Some(Resolved::Index);
             }
-            if let Some(id) = sig.locals.iter().position(|local| local.name == name.text) {
-                return Some(Resolved::Var(
-                    VarRef::Local(id),
-                    sig.locals[id].ty,
-                    sig.local_ok[id],
-                ));
+            if let Some((id, local)) = sig
+                .locals
+                .iter_enumerated()
+                .find(|(_, local)| local.name == name.text)
+            {
+                return Some(Resolved::Var(VarRef::Local(id), local.ty, sig.local_ok[id]));
             }
         }
         match self.symbols.get(&name.text).copied() {

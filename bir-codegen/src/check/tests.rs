@@ -66,8 +66,8 @@ fn dining_philosophers_resolves_constants_replication_and_parameters() {
     let system = checked(MODELS[4].1);
     assert_eq!(system.name, "DiningPhilosophers");
     assert_eq!(system.consts[0].value, 5);
-    assert_eq!(system.globals[0].ty.len, Some(5));
-    let thread = &system.threads[0];
+    assert_eq!(system.globals[ir::GlobalId(0)].ty.len, Some(5));
+    let thread = &system.threads[ir::ThreadId(0)];
     assert_eq!(
         thread.kind,
         ThreadKind::Active {
@@ -80,7 +80,7 @@ fn dining_philosophers_resolves_constants_replication_and_parameters() {
     assert!(!thread.can_end);
     assert_eq!(thread.status_count(), 4);
     assert_eq!(
-        thread.transforms[0].text,
+        thread.transforms[ir::TransformId(0)].text,
         "when !fork[index] do { fork[index] := true; } goto takeRight;"
     );
 }
@@ -89,7 +89,7 @@ fn dining_philosophers_resolves_constants_replication_and_parameters() {
 fn peterson_ranges_fold_from_constants() {
     let system = checked(MODELS[6].1);
     assert_eq!(
-        system.globals[0].ty,
+        system.globals[ir::GlobalId(0)].ty,
         ir::Ty {
             scalar: Scalar::Int {
                 lo: 0,
@@ -100,7 +100,7 @@ fn peterson_ranges_fold_from_constants() {
         }
     );
     assert_eq!(
-        system.globals[2].ty.scalar,
+        system.globals[ir::GlobalId(2)].ty.scalar,
         Scalar::Int {
             lo: 0,
             hi: 3,
@@ -113,11 +113,11 @@ fn peterson_ranges_fold_from_constants() {
 #[test]
 fn sum_to_n_bytes_wrap_and_thread0_can_end() {
     let system = checked(MODELS[3].1);
-    assert_eq!(system.globals[0].ty.scalar, Scalar::BYTE);
-    assert_eq!(system.globals[0].init, vec![1]);
-    assert!(system.threads[0].can_end);
-    assert_eq!(system.threads[0].status_count(), 2);
-    assert!(!system.threads[1].can_end);
+    assert_eq!(system.globals[ir::GlobalId(0)].ty.scalar, Scalar::BYTE);
+    assert_eq!(system.globals[ir::GlobalId(0)].init, vec![1]);
+    assert!(system.threads[ir::ThreadId(0)].can_end);
+    assert_eq!(system.threads[ir::ThreadId(0)].status_count(), 2);
+    assert!(!system.threads[ir::ThreadId(1)].can_end);
 }
 
 #[test]
@@ -129,7 +129,7 @@ fn widths_are_ceil_log2_of_the_number_of_values() {
     assert_eq!(ir::bits_for(5), 3);
     assert_eq!(ir::bits_for(256), 8);
     assert_eq!(ir::bits_for(1 << 32), 32);
-    let enums = [];
+    let enums = ir::IdVec::new();
     assert_eq!(
         Scalar::Int {
             lo: -4,
@@ -205,7 +205,7 @@ fn constants_fold_across_blocks_and_order() {
     assert_eq!(value("Y"), Some(3));
     assert_eq!(value("Z"), Some(-1));
     assert_eq!(value("F"), Some(1));
-    assert_eq!(system.globals[0].init, vec![7]);
+    assert_eq!(system.globals[ir::GlobalId(0)].init, vec![7]);
 }
 
 #[test]
@@ -223,11 +223,20 @@ fn enums_aliases_and_array_initialisers_resolve() {
             }
         }",
     );
-    assert_eq!(system.enums[0].variants, ["Red", "Green", "Blue"]);
-    assert_eq!(system.globals[0].init, vec![2]);
-    assert_eq!(system.globals[1].init, vec![-2, 0, 5]);
-    assert_eq!(system.globals[2].init, vec![0, 0]);
-    assert_eq!(system.globals[1].ty.scalar.width(&system.enums), 3);
+    assert_eq!(
+        system.enums[ir::EnumId(0)].variants,
+        ["Red", "Green", "Blue"]
+    );
+    assert_eq!(system.globals[ir::GlobalId(0)].init, vec![2]);
+    assert_eq!(system.globals[ir::GlobalId(1)].init, vec![-2, 0, 5]);
+    assert_eq!(system.globals[ir::GlobalId(2)].init, vec![0, 0]);
+    assert_eq!(
+        system.globals[ir::GlobalId(1)]
+            .ty
+            .scalar
+            .width(&system.enums),
+        3
+    );
 }
 
 #[test]
@@ -241,57 +250,15 @@ fn started_threads_store_their_parameter_as_a_local() {
             active thread Main() { loc go: do { start Worker(2); } goto go; }
         }",
     );
-    let worker = &system.threads[0];
+    let worker = &system.threads[ir::ThreadId(0)];
     assert_eq!(worker.kind, ThreadKind::Started);
-    assert_eq!(worker.start_param, Some(0));
-    assert_eq!(worker.locals[0].name, "job");
-    assert_eq!(worker.locals[1].name, "count");
+    assert_eq!(worker.start_param, Some(ir::LocalId(0)));
+    assert_eq!(worker.locals[ir::LocalId(0)].name, "job");
+    assert_eq!(worker.locals[ir::LocalId(1)].name, "count");
     assert_eq!(worker.status_count(), 3);
-    assert_eq!(system.threads[1].first_instance, 1);
-}
-
-#[test]
-fn read_and_write_sets_are_recorded() {
-    let system = checked(MODELS[4].1);
-    let take_left = &system.threads[0].transforms[0];
     assert_eq!(
-        take_left.reads,
-        vec![ir::Access::Global {
-            var: 0,
-            element: None
-        }]
-    );
-    assert_eq!(
-        take_left.writes,
-        vec![ir::Access::Global {
-            var: 0,
-            element: None
-        }]
-    );
-    let system = checked(
-        "system S {
-            boolean[2] a; int x;
-            active thread T() { loc l: when Q@m do { a[1] := x > 0; } goto l; }
-            thread Q() { loc m: do { start Q(); } goto m; }
-        }",
-    );
-    let t = &system.threads[0].transforms[0];
-    assert_eq!(
-        t.reads,
-        vec![
-            ir::Access::Global {
-                var: 1,
-                element: None
-            },
-            ir::Access::Status(1)
-        ]
-    );
-    assert_eq!(
-        t.writes,
-        vec![ir::Access::Global {
-            var: 0,
-            element: Some(1)
-        }]
+        system.threads[ir::ThreadId(1)].first_instance,
+        ir::InstanceId(1)
     );
 }
 
@@ -347,24 +314,70 @@ fn the_state_holds_at_most_max_state_values() {
 }
 
 #[test]
-fn the_generated_code_is_bounded() {
-    let philosophers = |n: usize| {
-        include_str!("../../../models/dining_philosophers.bir")
-            .replace("N = 5;", &format!("N = {n};"))
-    };
-    // 4096 philosophers (the most instances) measure 368,640 units: accepted.
-    checked(&philosophers(4096));
-    // One more transformation, whose guard has 100 conjuncts, makes each of the 4096
-    // instances about 400 units larger: over 2^20.
-    let guard = vec!["fork[index]"; 100].join(" && ");
-    let big = philosophers(4096).replace(
-        "loc takeLeft:",
-        &format!("loc takeLeft:\n      when {guard} do {{ }} goto takeLeft;"),
+fn constants_fold_division_and_remainder_to_their_mathematical_value() {
+    // C.M is i64::MIN: its remainder by -1 is 0, its quotient by -1 (2^63) does not fit.
+    let system = checked(
+        "system S {
+            const C { M = -2147483648 * 2147483648 * 2; R = C.M % -1; Q = C.M / 1 == C.M; }
+            int x := C.R; boolean q := C.Q;
+            active thread T() { loc l: do { } goto l; }
+        }",
     );
-    let errors = errors(&big);
-    assert_eq!(errors.len(), 1, "{errors:?}");
+    let values: Vec<_> = system.consts.iter().map(|c| c.value).collect();
+    assert_eq!(values, [i64::MIN, 0, 1]);
+    let errors = errors(
+        "system S {
+            const C { M = -2147483648 * 2147483648 * 2; Q = C.M / -1; }
+            int x := C.Q;
+            active thread T() { loc l: do { } goto l; }
+        }",
+    );
+    assert_eq!(
+        errors,
+        ["this constant expression fails: arithmetic overflow in `C.M / -1`"]
+    );
+}
+
+#[test]
+fn runtime_quantifiers_take_at_most_max_quantifier_steps() {
+    use super::expr::MAX_QUANTIFIER_STEPS;
+    assert_eq!(MAX_QUANTIFIER_STEPS, 65_536);
+    let guard = |guard: &str| {
+        errors(&format!(
+            "system S {{ int x; active thread T() {{ loc l: when {guard} do {{ }} goto l; }} }}"
+        ))
+    };
+    // 2^16 body evaluations, in one quantifier or nested (256 + 256 * 255): accepted.
+    assert!(guard("forall a in 0 .. 65536 : (a != x)").is_empty());
+    assert!(guard("forall a in 0 .. 256 : (forall b in 0 .. 255 : (a + b != x))").is_empty());
+    // 256 + 256 * 256: one error, on the quantifier that passes the bound.
+    let nested = guard("forall a in 0 .. 256 : (forall b in 0 .. 256 : (a + b != x))");
+    assert_eq!(nested.len(), 1, "{nested:?}");
     assert!(
-        errors[0].starts_with("the model is too large to generate"),
-        "{errors:?}"
+        nested[0].starts_with("too many quantifier steps") && nested[0].contains(" 65792 "),
+        "{nested:?}"
+    );
+    // Quantifiers side by side add up, once reported however many pass.
+    let siblings = guard(
+        "(forall a in 0 .. 40000 : (a != x)) && (exists b in 0 .. 40000 : (b == x)) \
+         && (exists c in 0 .. 40000 : (c == x))",
+    );
+    assert_eq!(siblings.len(), 1, "{siblings:?}");
+    // Each guard, action and invariant has its own budget.
+    let wide = "forall a in 0 .. 60000 : (a != x)";
+    assert_eq!(
+        errors(&format!(
+            "system S {{ int x; boolean b; invariant I: {wide};
+               active thread T() {{ loc l: when {wide} do {{ b := {wide}; assert ({wide}); }} goto l; }} }}"
+        )),
+        Vec::<String>::new()
+    );
+    // Constants are folded at compile time, under their own bound.
+    assert_eq!(
+        errors(
+            "system S { const C { B = forall a in 0 .. 300 : (forall b in 0 .. 300 : (a != b + 300)); }
+               boolean v := C.B; active thread T() { loc l: do { } goto l; } }"
+        ),
+        Vec::<String>::new()
     );
 }

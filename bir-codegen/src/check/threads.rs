@@ -6,7 +6,7 @@ use super::expr::Scope;
 use super::refs::Resolved;
 use super::{line_of, Checker, Kind, Symbol, ThreadSig};
 use crate::ast::{self, Name};
-use crate::ir::{self, Access, Expr, FaultKind, Place, Scalar, ThreadKind, VarRef};
+use crate::ir::{self, FaultKind, Id as _, Place, Scalar, ThreadKind};
 
 /// The most instances bir accepts in one model.
 const MAX_INSTANCES: i64 = 1 << 12;
@@ -22,14 +22,14 @@ impl<'a> Checker<'a> {
     /// What other threads and invariants see of each thread: its instances, parameter,
     /// locals and location names.
     pub(super) fn check_thread_signatures(&mut self) {
-        for (id, decl) in self.thread_decls.clone().into_iter().enumerate() {
+        for decl in self.thread_decls.clone() {
             let kind = self.thread_kind(decl);
-            self.sigs.push(ThreadSig {
+            let id = self.sigs.push(ThreadSig {
                 kind,
                 index_param: None,
                 start_param: None,
-                locals: Vec::new(),
-                local_ok: Vec::new(),
+                locals: ir::IdVec::new(),
+                local_ok: ir::IdVec::new(),
                 locations: HashMap::new(),
                 location_names: Vec::new(),
             });
@@ -58,8 +58,10 @@ impl<'a> Checker<'a> {
                         ),
                     );
                 } else {
-                    sig.locations
-                        .insert(location.name.text.clone(), sig.location_names.len());
+                    sig.locations.insert(
+                        location.name.text.clone(),
+                        ir::LocationId::new(sig.location_names.len()),
+                    );
                 }
                 sig.location_names.push(location.name.text.clone());
             }
@@ -184,8 +186,7 @@ impl<'a> Checker<'a> {
                     init: vec![scalar.default_value()],
                 };
                 let sig = &mut self.sigs[id];
-                sig.start_param = Some(sig.locals.len());
-                sig.locals.push(var);
+                sig.start_param = Some(sig.locals.push(var));
                 sig.local_ok.push(ty.is_some());
             }
         }
@@ -193,11 +194,13 @@ impl<'a> Checker<'a> {
 
     /// Every thread's locations and transformations.
     pub(super) fn check_thread_bodies(&mut self) {
-        let mut first_instance = 0;
+        let mut first_instance = ir::InstanceId(0);
         for (id, decl) in self.thread_decls.clone().into_iter().enumerate() {
-            let mut transforms = Vec::new();
-            let mut locations = Vec::new();
+            let id = ir::ThreadId::new(id);
+            let mut transforms = ir::IdVec::new();
+            let mut locations = ir::IdVec::new();
             for (location_id, location) in decl.locations.iter().enumerate() {
+                let location_id = ir::LocationId::new(location_id);
                 if location.transforms.is_empty() {
                     self.diags.error(
                         location.name.spans(),
@@ -210,8 +213,8 @@ impl<'a> Checker<'a> {
                 }
                 let mut ids = Vec::new();
                 for transform in &location.transforms {
-                    ids.push(transforms.len());
-                    transforms.push(self.transform(id, decl, location_id, transform));
+                    let transform = self.transform(id, decl, location_id, transform);
+                    ids.push(transforms.push(transform));
                 }
                 locations.push(ir::Location {
                     name: location.name.text.clone(),
@@ -220,10 +223,9 @@ impl<'a> Checker<'a> {
                     transforms: ids,
                 });
             }
-            let can_end = transforms.iter().any(|t: &ir::Transform| {
-                t.jump == ir::Jump::Return
-                    || t.actions.iter().any(|a| matches!(a, ir::Action::Exit))
-            });
+            let can_end = transforms
+                .iter()
+                .any(|t: &ir::Transform| t.destination() == ir::Jump::Return);
             let sig = &self.sigs[id];
             let thread = ir::Thread {
                 name: decl.name.text.clone(),
@@ -238,7 +240,7 @@ impl<'a> Checker<'a> {
                 can_end,
                 first_instance,
             };
-            first_instance += thread.instances();
+            first_instance.0 += thread.instances();
             self.threads.push(thread);
         }
     }
@@ -261,7 +263,7 @@ impl<'a> Checker<'a> {
             .filter_map(|action| self.action(thread, action))
             .collect();
         let jump = self.jump(thread, decl, transform);
-        let mut ir = ir::Transform {
+        ir::Transform {
             location,
             guard,
             actions,
@@ -270,11 +272,7 @@ impl<'a> Checker<'a> {
             line: line_of(transform.spans.first),
             span: transform.spans.first,
             doc: transform.doc.clone(),
-            reads: Vec::new(),
-            writes: Vec::new(),
-        };
-        ir.compute_accesses();
-        ir
+        }
     }
 
     /// Rule: a transformation has exactly one jump, inside its braces or after them, and
@@ -572,96 +570,5 @@ impl<'a> Checker<'a> {
                 line: line_of(invariant.keyword),
             });
         }
-    }
-}
-
-impl ir::Transform {
-    /// Fills `reads` and `writes`: the variables and statuses the guard and actions touch.
-    fn compute_accesses(&mut self) {
-        let mut reads = Vec::new();
-        let mut writes = Vec::new();
-        if let Some(guard) = &self.guard {
-            expr_reads(guard, &mut reads);
-        }
-        for action in &self.actions {
-            match action {
-                ir::Action::Assign { place, value, .. } => {
-                    expr_reads(value, &mut reads);
-                    let element = place.index.as_ref().and_then(|(index, _)| {
-                        expr_reads(index, &mut reads);
-                        constant_index(index)
-                    });
-                    writes.push(access(place.var, element));
-                }
-                ir::Action::Assert { cond, .. } | ir::Action::Assume(cond) => {
-                    expr_reads(cond, &mut reads)
-                }
-                ir::Action::Start { thread, arg, .. } => {
-                    if let Some(arg) = arg {
-                        expr_reads(arg, &mut reads);
-                    }
-                    reads.push(Access::Status(*thread));
-                    writes.push(Access::Status(*thread));
-                }
-                ir::Action::Exit => {}
-            }
-        }
-        reads.sort();
-        reads.dedup();
-        writes.sort();
-        writes.dedup();
-        self.reads = reads;
-        self.writes = writes;
-    }
-}
-
-fn access(var: VarRef, element: Option<u32>) -> Access {
-    match var {
-        VarRef::Global(var) => Access::Global { var, element },
-        VarRef::Local(id) => Access::Local(id),
-    }
-}
-
-fn constant_index(index: &Expr) -> Option<u32> {
-    match index {
-        Expr::Int(value) => u32::try_from(*value).ok(),
-        _ => None,
-    }
-}
-
-fn expr_reads(expr: &Expr, out: &mut Vec<Access>) {
-    match expr {
-        Expr::Bool(_) | Expr::Int(_) | Expr::InstanceIndex | Expr::QuantVar(_) => {}
-        Expr::Read(var) => out.push(access(*var, None)),
-        Expr::Element { var, index, .. } => {
-            out.push(access(*var, constant_index(index)));
-            expr_reads(index, out);
-        }
-        Expr::Not(inner) | Expr::Neg(inner, _) => expr_reads(inner, out),
-        Expr::Arith { lhs, rhs, .. }
-        | Expr::Cmp { lhs, rhs, .. }
-        | Expr::And(lhs, rhs)
-        | Expr::Or(lhs, rhs) => {
-            expr_reads(lhs, out);
-            expr_reads(rhs, out);
-        }
-        Expr::Cond {
-            cond,
-            then,
-            otherwise,
-        } => {
-            expr_reads(cond, out);
-            expr_reads(then, out);
-            expr_reads(otherwise, out);
-        }
-        Expr::At {
-            thread, instance, ..
-        } => {
-            out.push(Access::Status(*thread));
-            if let Some((index, _)) = instance {
-                expr_reads(index, out);
-            }
-        }
-        Expr::Quant { body, .. } => expr_reads(body, out),
     }
 }

@@ -1,48 +1,81 @@
-//! Expressions as Rust: booleans as `bool`, everything else as `i64`. Code that can fault
-//! calls a checked helper of `bir::__private` and propagates its fault with `?` (the
-//! enclosing function returns `Result<_, Fault>`); the value ranges of
-//! [`interval`](super::interval) leave out every check that cannot fail.
+//! Lowered expressions as Rust: booleans as `bool`, everything else as `i64`. A checked
+//! operation calls a helper of `bir::__private` and propagates its fault with `?` (the
+//! enclosing function returns `Result<_, Fault>`). Parentheses appear only where Rust's
+//! precedence needs them (and around a `&&` inside a `||`, for the reader).
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::interval::{fits_i64, within, Ranges};
-use super::{lit_i64, lit_u32, Gen};
-use crate::ir::{ArithOp, CmpOp, Expr, Scalar, VarRef};
-use crate::layout::Owner;
-use crate::lower::constant;
+use super::{lit_i64, lit_u32, prim, Gen};
+use crate::ir::{ArithOp, CmpOp, Owner};
+use crate::lower::{Check, Expr, Index};
 
-/// Generates the expressions of one instance, reading the state named `state`.
-pub(super) struct ExprGen<'g, 'a> {
-    pub gen: &'g Gen<'a>,
-    /// The executing thread (`None` for invariants).
-    pub thread: Option<usize>,
-    /// The executing instance's dense id.
-    pub instance: u32,
-    /// The variable holding the state being read.
-    pub state: Ident,
-    pub ranges: Ranges<'a>,
+/// How tightly an expression binds, loosest first: an operand binding less tightly than its
+/// operator needs parentheses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Prec {
+    /// `if`, `match` and labelled blocks: parenthesised wherever they are an operand.
+    Block,
+    Or,
+    And,
+    Cmp,
+    Add,
+    Mul,
+    Cast,
+    Unary,
+    /// Literals, paths, calls, method calls, `?`, parenthesised expressions.
+    Atom,
 }
 
-impl ExprGen<'_, '_> {
-    /// `expr` as a Rust `bool`.
-    pub fn boolean(&mut self, expr: &Expr) -> TokenStream {
+/// Prints expressions reading the state named `state`.
+pub(super) struct ExprPrinter<'g, 'a> {
+    pub gen: &'g Gen<'a>,
+    /// The variable holding the state being read.
+    pub state: Ident,
+}
+
+impl ExprPrinter<'_, '_> {
+    /// `expr` as Rust, standing alone (an argument, an initialiser).
+    pub fn expr(&self, expr: &Expr) -> TokenStream {
+        self.print(expr).0
+    }
+
+    /// `expr` as the condition of an `if`, where an `if`, a `match` or a block reads
+    /// best in parentheses.
+    pub fn condition(&self, expr: &Expr) -> TokenStream {
+        self.operand(expr, Prec::Or)
+    }
+
+    /// `expr` where an operand binding at least as tightly as `min` is needed.
+    fn operand(&self, expr: &Expr, min: Prec) -> TokenStream {
+        let (tokens, prec) = self.print(expr);
+        if prec < min {
+            quote!((#tokens))
+        } else {
+            tokens
+        }
+    }
+
+    fn print(&self, expr: &Expr) -> (TokenStream, Prec) {
         match expr {
-            Expr::Bool(value) => quote!(#value),
+            Expr::Bool(value) => (quote!(#value), Prec::Atom),
             Expr::Not(inner) => {
-                let inner = self.boolean(inner);
-                quote!((!#inner))
+                let inner = self.operand(inner, Prec::Unary);
+                (quote!(!#inner), Prec::Unary)
             }
             Expr::And(lhs, rhs) => {
-                let (lhs, rhs) = (self.boolean(lhs), self.boolean(rhs));
-                quote!((#lhs && #rhs))
+                let lhs = self.operand(lhs, Prec::And);
+                let rhs = self.operand(rhs, Prec::And);
+                (quote!(#lhs && #rhs), Prec::And)
             }
             Expr::Or(lhs, rhs) => {
-                let (lhs, rhs) = (self.boolean(lhs), self.boolean(rhs));
-                quote!((#lhs || #rhs))
+                let (lhs, rhs) = (self.or_operand(lhs), self.or_operand(rhs));
+                (quote!(#lhs || #rhs), Prec::Or)
             }
             Expr::Cmp { op, lhs, rhs } => {
-                let (lhs, rhs) = (self.int(lhs), self.int(rhs));
+                // Comparisons do not chain: both operands bind more tightly.
+                let lhs = self.operand(lhs, Prec::Add);
+                let rhs = self.operand(rhs, Prec::Add);
                 let op = match op {
                     CmpOp::Eq => quote!(==),
                     CmpOp::Ne => quote!(!=),
@@ -51,240 +84,201 @@ impl ExprGen<'_, '_> {
                     CmpOp::Gt => quote!(>),
                     CmpOp::Ge => quote!(>=),
                 };
-                quote!((#lhs #op #rhs))
+                (quote!(#lhs #op #rhs), Prec::Cmp)
             }
-            Expr::Cond {
-                cond,
-                then,
-                otherwise,
+            Expr::InstanceStatus {
+                index,
+                instances,
+                site,
             } => {
-                let cond = self.boolean(cond);
-                let (then, otherwise) = (self.boolean(then), self.boolean(otherwise));
-                quote!((if #cond { #then } else { #otherwise }))
-            }
-            Expr::At {
-                thread,
-                instance,
-                location,
-            } => {
-                let first = self.gen.system.threads[*thread].first_instance;
-                let location = lit_i64(*location as i64);
-                let status = match instance {
-                    None => self.status(*thread, first),
-                    Some((index, site)) => {
-                        let count = self.gen.system.threads[*thread].instances();
-                        match constant(index) {
-                            Some(i) if (0..i64::from(count)).contains(&i) => {
-                                self.status(*thread, first + i as u32)
-                            }
-                            _ => {
-                                let index = self.int(index);
-                                let arms = (0..count).map(|i| {
-                                    let status = self.status(*thread, first + i);
-                                    let i = lit_i64(i64::from(i));
-                                    quote!(#i => #status,)
-                                });
-                                let site = lit_u32(*site);
-                                quote! {
-                                    match #index {
-                                        #(#arms)*
-                                        bad => return ::core::result::Result::Err(
-                                            ::bir::Fault { site: #site, value: bad }),
-                                    }
-                                }
-                            }
+                let index = self.condition(index);
+                let last = instances.len() - 1;
+                let arms = instances.iter().enumerate().map(|(i, owner)| {
+                    let status = self.get(*owner);
+                    // An index whose range lies within the instances needs no error arm:
+                    // the last instance takes what is left.
+                    if i == last && site.is_none() {
+                        quote!(_ => #status,)
+                    } else {
+                        let i = lit_i64(i as i64);
+                        quote!(#i => #status,)
+                    }
+                });
+                let error = site.map(|site| {
+                    let site = lit_u32(site.0);
+                    quote! {
+                        bad => {
+                            return ::core::result::Result::Err(
+                                ::bir::Fault { site: #site, value: bad },
+                            );
                         }
                     }
-                };
-                quote!((#status == #location))
+                });
+                (quote!(match #index { #(#arms)* #error }), Prec::Block)
             }
             Expr::Quant {
                 forall,
                 var,
                 lo,
                 hi,
-                body,
+                stop,
             } => {
-                self.ranges.push_quant(*var, *lo, *hi);
-                let body = self.boolean(body);
-                self.ranges.pop_quant();
-                let label = syn::Lifetime::new(&format!("'q{var}"), proc_macro2::Span::call_site());
-                let name = format_ident!("q{}", var);
+                let stop = self.condition(stop);
+                let label =
+                    syn::Lifetime::new(&format!("'q{}", var.0), proc_macro2::Span::call_site());
+                let name = format_ident!("q{}", var.0);
                 let (lo, hi) = (lit_i64(*lo), lit_i64(*hi));
-                let (test, found, otherwise) = if *forall {
-                    (quote!(!#body), false, true)
-                } else {
-                    (quote!(#body), true, false)
-                };
-                quote! {
-                    (#label: {
-                        let mut #name: i64 = #lo;
+                let (early, otherwise) = (!*forall, *forall);
+                let tokens = quote! {
+                    #label: {
+                        let mut #name = #lo;
                         while #name < #hi {
-                            if #test { break #label #found; }
+                            if #stop {
+                                break #label #early;
+                            }
                             #name += 1;
                         }
                         #otherwise
-                    })
-                }
+                    }
+                };
+                (tokens, Prec::Block)
             }
-            Expr::Read(_) | Expr::Element { .. } => {
-                let value = self.int(expr);
-                quote!((#value != 0))
+            Expr::Int(value) => {
+                let prec = if *value < 0 { Prec::Unary } else { Prec::Atom };
+                (lit_i64(*value), prec)
             }
-            Expr::Int(_)
-            | Expr::InstanceIndex
-            | Expr::QuantVar(_)
-            | Expr::Neg(..)
-            | Expr::Arith { .. } => {
-                let value = self.int(expr);
-                quote!((#value != 0))
-            }
-        }
-    }
-
-    /// `expr` as a Rust `i64` (booleans as 0/1).
-    pub fn int(&mut self, expr: &Expr) -> TokenStream {
-        match expr {
-            Expr::Int(value) => lit_i64(*value),
-            Expr::InstanceIndex => {
-                let index = self.instance_index();
-                lit_i64(index)
+            Expr::Get(owner) => (self.get(*owner), Prec::Atom),
+            Expr::Element(owner, index) => {
+                let (get, _) = self.gen.accessor_names(*owner);
+                let index = self.index(index);
+                let state = &self.state;
+                (quote!(#state.#get(#index)), Prec::Atom)
             }
             Expr::QuantVar(var) => {
-                let name = format_ident!("q{}", var);
-                quote!(#name)
+                let name = format_ident!("q{}", var.0);
+                (quote!(#name), Prec::Atom)
             }
-            Expr::Read(var) => {
-                let (get, _) = self.gen.accessor_names(self.owner(*var));
-                let state = &self.state;
-                quote!(#state.#get())
-            }
-            Expr::Element { var, index, site } => {
-                let len = self.len(*var);
-                let index = self.index(index, len, *site);
-                let (get, _) = self.gen.accessor_names(self.owner(*var));
-                let state = &self.state;
-                quote!(#state.#get(#index))
-            }
-            Expr::Neg(inner, site) => {
-                let range = self.ranges.of(expr);
-                let inner = self.int(inner);
-                if fits_i64(range) {
-                    quote!((-#inner))
-                } else {
-                    let site = lit_u32(*site);
-                    quote!(::bir::__private::neg(#inner, #site)?)
+            Expr::Neg(inner, check) => match check {
+                None => {
+                    let inner = self.operand(inner, Prec::Unary);
+                    (quote!(-#inner), Prec::Unary)
                 }
-            }
+                Some(site) => {
+                    let inner = self.expr(inner);
+                    let site = lit_u32(site.0);
+                    (quote!(::bir::__private::neg(#inner, #site)?), Prec::Atom)
+                }
+            },
             Expr::Arith {
                 op,
                 lhs,
                 rhs,
-                overflow,
-                division,
-            } => {
-                let range = self.ranges.of(expr);
-                let divisor = self.ranges.of(rhs);
-                let (l, r) = (self.int(lhs), self.int(rhs));
-                let safe_divisor = divisor.0 > 0 || divisor.1 < 0;
-                let plain = fits_i64(range)
-                    && (matches!(op, ArithOp::Add | ArithOp::Sub | ArithOp::Mul) || safe_divisor);
-                if plain {
-                    let op = match op {
-                        ArithOp::Add => quote!(+),
-                        ArithOp::Sub => quote!(-),
-                        ArithOp::Mul => quote!(*),
-                        ArithOp::Div => quote!(/),
-                        ArithOp::Rem => quote!(%),
-                    };
-                    return quote!((#l #op #r));
-                }
-                let overflow = lit_u32(*overflow);
-                let division = lit_u32(division.unwrap_or(0));
-                match op {
-                    ArithOp::Add => quote!(::bir::__private::add(#l, #r, #overflow)?),
-                    ArithOp::Sub => quote!(::bir::__private::sub(#l, #r, #overflow)?),
-                    ArithOp::Mul => quote!(::bir::__private::mul(#l, #r, #overflow)?),
-                    ArithOp::Div => quote!(::bir::__private::div(#l, #r, #division, #overflow)?),
-                    ArithOp::Rem => quote!(::bir::__private::rem(#l, #r, #division, #overflow)?),
-                }
+                check,
+            } => self.arith(*op, lhs, rhs, *check),
+            Expr::FromBool(value) => {
+                let value = self.operand(value, Prec::Unary);
+                let i64 = prim("i64");
+                (quote!(#value as #i64), Prec::Cast)
             }
             Expr::Cond {
                 cond,
                 then,
                 otherwise,
             } => {
-                let cond = self.boolean(cond);
-                let (then, otherwise) = (self.int(then), self.int(otherwise));
-                quote!((if #cond { #then } else { #otherwise }))
-            }
-            Expr::Bool(_)
-            | Expr::Not(_)
-            | Expr::Cmp { .. }
-            | Expr::And(..)
-            | Expr::Or(..)
-            | Expr::At { .. }
-            | Expr::Quant { .. } => {
-                let value = self.boolean(expr);
-                quote!((#value as i64))
+                let cond = self.condition(cond);
+                let (then, otherwise) = (self.expr(then), self.expr(otherwise));
+                (quote!(if #cond { #then } else { #otherwise }), Prec::Block)
             }
         }
     }
 
-    /// An array index as a checked `usize`.
-    pub fn index(&mut self, index: &Expr, len: u32, site: u32) -> TokenStream {
-        if let Some(i) = constant(index) {
-            if (0..i64::from(len)).contains(&i) {
-                let i = i as usize;
-                return quote!(#i);
-            }
-        }
-        let range = self.ranges.of(index);
-        let value = self.int(index);
-        if within(range, 0, i64::from(len) - 1) {
-            quote!((#value as usize))
-        } else {
-            let len = lit_i64(i64::from(len));
-            let site = lit_u32(site);
-            quote!(::bir::__private::index(#value, #len, #site)?)
+    /// An operand of `||`: a `&&` is parenthesised although it binds more tightly, for the
+    /// reader.
+    fn or_operand(&self, expr: &Expr) -> TokenStream {
+        match expr {
+            Expr::Or(..) => self.operand(expr, Prec::Or),
+            _ => self.operand(expr, Prec::Cmp),
         }
     }
 
-    /// The status of an instance, as an `i64`.
-    pub fn status(&self, thread: usize, instance: u32) -> TokenStream {
-        let (get, _) = self.gen.accessor_names(Owner::Status { thread, instance });
+    fn arith(&self, op: ArithOp, lhs: &Expr, rhs: &Expr, check: Check) -> (TokenStream, Prec) {
+        let (zero, overflow) = match check {
+            Check::Plain => {
+                let (symbol, prec) = match op {
+                    ArithOp::Add => (quote!(+), Prec::Add),
+                    ArithOp::Sub => (quote!(-), Prec::Add),
+                    ArithOp::Mul => (quote!(*), Prec::Mul),
+                    ArithOp::Div => (quote!(/), Prec::Mul),
+                    ArithOp::Rem => (quote!(%), Prec::Mul),
+                };
+                // Left-associative: a right operand of the same precedence keeps its
+                // parentheses, so that the operations happen in the model's order.
+                let l = self.operand(lhs, prec);
+                let r = self.operand(rhs, next(prec));
+                return (quote!(#l #symbol #r), prec);
+            }
+            Check::WrappingRem => {
+                let (l, r) = (self.expr(lhs), self.expr(rhs));
+                let i64 = prim("i64");
+                return (quote!(#i64::wrapping_rem(#l, #r)), Prec::Atom);
+            }
+            Check::Sites { zero, overflow } => (
+                zero.map(|site| lit_u32(site.0)),
+                overflow.map(|site| lit_u32(site.0)),
+            ),
+        };
+        let (l, r) = (self.expr(lhs), self.expr(rhs));
+        let helper = match (op, zero, overflow) {
+            (ArithOp::Add, _, Some(o)) => quote!(add(#l, #r, #o)),
+            (ArithOp::Sub, _, Some(o)) => quote!(sub(#l, #r, #o)),
+            (ArithOp::Mul, _, Some(o)) => quote!(mul(#l, #r, #o)),
+            (ArithOp::Div, Some(z), Some(o)) => quote!(div(#l, #r, #z, #o)),
+            (ArithOp::Div, Some(z), None) => quote!(div_fitting(#l, #r, #z)),
+            (ArithOp::Div, None, Some(o)) => quote!(div_by_nonzero(#l, #r, #o)),
+            (ArithOp::Rem, Some(z), _) => quote!(rem(#l, #r, #z)),
+            (op, zero, overflow) => unreachable!(
+                "lowering checks {op:?} for {zero:?} and {overflow:?}, which it cannot fail"
+            ),
+        };
+        (quote!(::bir::__private::#helper?), Prec::Atom)
+    }
+
+    /// An array index as a `usize`.
+    pub fn index(&self, index: &Index) -> TokenStream {
+        match index {
+            Index::Const(i) => quote!(#i),
+            Index::Unchecked(value) => {
+                let value = self.operand(value, Prec::Unary);
+                let usize = prim("usize");
+                quote!(#value as #usize)
+            }
+            Index::Checked { value, len, site } => {
+                let value = self.expr(value);
+                let len = lit_i64(i64::from(*len));
+                let site = lit_u32(site.0);
+                quote!(::bir::__private::index(#value, #len, #site)?)
+            }
+        }
+    }
+
+    /// The value of a scalar field, as an `i64`.
+    pub fn get(&self, owner: Owner) -> TokenStream {
+        let (get, _) = self.gen.accessor_names(owner);
         let state = &self.state;
         quote!(#state.#get())
     }
+}
 
-    /// The field of a variable for this instance.
-    pub fn owner(&self, var: VarRef) -> Owner {
-        match var {
-            VarRef::Global(id) => Owner::Global(id),
-            VarRef::Local(local) => Owner::Local {
-                thread: self.thread.unwrap_or(0),
-                instance: self.instance,
-                local,
-            },
-        }
-    }
-
-    /// The domain of a variable.
-    pub fn scalar(&self, var: VarRef) -> Scalar {
-        let thread = self.thread.unwrap_or(0);
-        self.gen.system.var(thread, var).ty.scalar
-    }
-
-    /// The length of an array variable.
-    pub fn len(&self, var: VarRef) -> u32 {
-        let thread = self.thread.unwrap_or(0);
-        self.gen.system.var(thread, var).ty.elements()
-    }
-
-    fn instance_index(&self) -> i64 {
-        let first = self
-            .thread
-            .map_or(0, |t| self.gen.system.threads[t].first_instance);
-        i64::from(self.instance - first)
+/// The precedence just above `prec`.
+fn next(prec: Prec) -> Prec {
+    match prec {
+        Prec::Block => Prec::Or,
+        Prec::Or => Prec::And,
+        Prec::And => Prec::Cmp,
+        Prec::Cmp => Prec::Add,
+        Prec::Add => Prec::Mul,
+        Prec::Mul => Prec::Cast,
+        Prec::Cast => Prec::Unary,
+        Prec::Unary | Prec::Atom => Prec::Atom,
     }
 }

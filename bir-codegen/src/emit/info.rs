@@ -4,32 +4,30 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::expr::ExprGen;
-use super::interval::Ranges;
-use super::{lit_i64, lit_u32, Gen};
-use crate::ir::{FaultKind, ThreadKind};
-use crate::layout::Owner;
+use super::{doc, lit_i64, lit_u32, prim, Gen};
+use crate::ir::FaultKind;
+use crate::lower::EndState;
 use crate::tables::{Slot, SlotKind, TransitionRow};
 
 impl Gen<'_> {
     /// `static INFO: ModelInfo = ...;` and the tables it borrows, all read from the shared
     /// [`Tables`](crate::tables::Tables).
     pub(super) fn info(&self) -> TokenStream {
-        let tables = &self.tables;
+        let tables = self.tables;
         let name = &tables.name;
-        let enums = self.system.enums.iter().enumerate().map(|(id, e)| {
-            let ident = format_ident!("ENUM_{}", id);
+        let enums = self.system.enums.iter_enumerated().map(|(id, e)| {
+            let ident = format_ident!("ENUM_{}", id.0);
             let variants = &e.variants;
             quote! {
-                const #ident: &[::std::borrow::Cow<'static, str>] =
+                const #ident: &[::std::borrow::Cow<'static, ::core::primitive::str>] =
                     &[#(::std::borrow::Cow::Borrowed(#variants)),*];
             }
         });
-        let locations = self.system.threads.iter().enumerate().map(|(id, t)| {
-            let ident = format_ident!("LOCATIONS_{}", id);
+        let locations = self.system.threads.iter_enumerated().map(|(id, t)| {
+            let ident = format_ident!("LOCATIONS_{}", id.0);
             let names = t.locations.iter().map(|l| &l.name);
             quote! {
-                const #ident: &[::std::borrow::Cow<'static, str>] =
+                const #ident: &[::std::borrow::Cow<'static, ::core::primitive::str>] =
                     &[#(::std::borrow::Cow::Borrowed(#names)),*];
             }
         });
@@ -87,14 +85,14 @@ impl Gen<'_> {
             SlotKind::Int => quote!(::bir::SlotKind::Int),
             SlotKind::Enum(id) => {
                 let name = &self.system.enums[id].name;
-                let ident = format_ident!("ENUM_{}", id);
+                let ident = format_ident!("ENUM_{}", id.0);
                 quote!(::bir::SlotKind::Enum {
                     name: ::std::borrow::Cow::Borrowed(#name),
                     variants: ::std::borrow::Cow::Borrowed(#ident),
                 })
             }
             SlotKind::Status(thread) => {
-                let ident = format_ident!("LOCATIONS_{}", thread);
+                let ident = format_ident!("LOCATIONS_{}", thread.0);
                 quote!(::bir::SlotKind::Status {
                     locations: ::std::borrow::Cow::Borrowed(#ident)
                 })
@@ -135,21 +133,25 @@ impl Gen<'_> {
         let state_type = &self.state;
         let mut functions = Vec::new();
         let mut checks = Vec::new();
-        for (id, invariant) in self.system.invariants.iter().enumerate() {
+        let state = self.printer("state");
+        for (id, (invariant, cond)) in self
+            .system
+            .invariants
+            .iter()
+            .zip(&self.code.invariants)
+            .enumerate()
+        {
             let function = format_ident!("invariant{}", id);
-            let mut exprs = ExprGen {
-                gen: self,
-                thread: None,
-                instance: 0,
-                state: format_ident!("state"),
-                ranges: Ranges::new(self.system, None),
-            };
-            let cond = exprs.boolean(&crate::lower::specialize(&invariant.cond, 0));
-            let doc = format!("invariant {}: {}", invariant.name, invariant.text);
+            let cond = state.expr(cond);
+            let doc = doc(&format!(
+                "Invariant `{}`, line {}: `{}`",
+                invariant.name, invariant.line, invariant.text
+            ));
+            let bool = prim("bool");
             functions.push(quote! {
-                #[doc = #doc]
+                #doc
                 #[inline(always)]
-                fn #function(state: &#state_type) -> ::core::result::Result<bool, ::bir::Fault> {
+                fn #function(state: &#state_type) -> ::core::result::Result<#bool, ::bir::Fault> {
                     ::core::result::Result::Ok(#cond)
                 }
             });
@@ -173,27 +175,20 @@ impl Gen<'_> {
         (quote!(#(#functions)*), body)
     }
 
-    /// The body of `Model::is_end_state`: every instance has ended or never started.
+    /// The body of `Model::is_end_state`.
     pub(super) fn end_state_body(&self) -> TokenStream {
-        let mut tests = Vec::new();
-        for (thread_id, thread) in self.system.threads.iter().enumerate() {
-            if !thread.can_end && matches!(thread.kind, ThreadKind::Active { .. }) {
-                // An active instance that cannot end is never in an end state.
-                return quote!(false);
-            }
-            for i in 0..thread.instances() {
-                let (get, _) = self.accessor_names(Owner::Status {
-                    thread: thread_id,
-                    instance: thread.first_instance + i,
+        match &self.code.end_state {
+            EndState::Never => quote!(false),
+            EndState::AllEnded(statuses) if statuses.is_empty() => quote!(true),
+            EndState::AllEnded(statuses) => {
+                let state = self.printer("state");
+                let tests = statuses.iter().map(|(status, ended)| {
+                    let status = state.get(*status);
+                    let ended = lit_i64(*ended);
+                    quote!(#status >= #ended)
                 });
-                let ended = lit_i64(thread.ended_status());
-                tests.push(quote!(state.#get() >= #ended));
+                quote!(#(#tests)&&*)
             }
-        }
-        if tests.is_empty() {
-            quote!(true)
-        } else {
-            quote!(#(#tests)&&*)
         }
     }
 }
@@ -201,7 +196,7 @@ impl Gen<'_> {
 /// One row of the transition table as a `TransitionInfo` literal.
 fn transition_info(row: &TransitionRow) -> TokenStream {
     let (name, from, to) = (&row.instance_name, &row.from, &row.to);
-    let (text, line, instance) = (&row.text, row.line, row.instance);
+    let (text, line, instance) = (&row.text, row.line, row.instance.0);
     quote! {
         ::bir::TransitionInfo {
             thread: ::std::borrow::Cow::Borrowed(#name),

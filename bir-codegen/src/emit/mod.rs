@@ -1,13 +1,16 @@
-//! Checked IR and layout to Rust: the system's model type, its packed state type, and an
-//! implementation of `bir::Model` whose successor function is a `match` per instance.
+//! The lowered code, the layout and the tables, printed as Rust: the system's model type,
+//! its packed state type, and an implementation of `bir::Model` whose successor function
+//! is a `match` per instance. Nothing here decides what the code does; it is all in the
+//! lowered code (`lower`), the layout and the tables.
 //!
-//! Everything the generated code names from the runtime goes through `::bir` (the facade
-//! crate users depend on); helpers live in a `const _: () = { ... };` block so that they
-//! cannot clash with the user's items.
+//! Every name the generated code uses is an absolute path: the runtime through `::bir` (the
+//! facade crate users depend on), the standard library through `::core` and `::std`, down
+//! to primitive types (`::core::primitive::i64`) and derives, so that no item, import or
+//! prelude of the user's can change its meaning; helpers live in a `const _: () = { ... };`
+//! block so that they cannot clash with the user's items.
 
 mod expr;
 mod info;
-mod interval;
 mod state;
 mod step;
 
@@ -16,14 +19,18 @@ use quote::{format_ident, quote};
 
 use crate::ir;
 use crate::layout::Layout;
+use crate::lower::Code;
 use crate::tables::Tables;
 
 /// Code generation context for one system.
 pub(crate) struct Gen<'a> {
+    /// The checked model, for names and documentation.
     system: &'a ir::System,
+    /// What each transition, invariant and the end-state test compute.
+    code: &'a Code,
     layout: &'a Layout,
     /// The static tables, shared with the reference interpreter.
-    tables: Tables,
+    tables: &'a Tables,
     /// The model type (the system's name).
     model: Ident,
     /// The state type (`<name>State`).
@@ -31,11 +38,12 @@ pub(crate) struct Gen<'a> {
 }
 
 /// Generates the model checker of a checked system.
-pub fn emit(system: &ir::System, layout: &Layout) -> TokenStream {
+pub fn emit(system: &ir::System, code: &Code, layout: &Layout, tables: &Tables) -> TokenStream {
     let gen = Gen {
         system,
+        code,
         layout,
-        tables: Tables::new(system, layout),
+        tables,
         model: Ident::new(&system.name, system.name_span),
         state: format_ident!("{}State", system.name, span = system.name_span),
     };
@@ -48,27 +56,45 @@ impl Gen<'_> {
         let storage = self.storage_type();
         let initial = self.initial_storage();
         let accessors = self.accessors();
-        let transitions = self.transitions();
-        let functions = self.transition_functions(&transitions);
-        let successors = self.successors_body(&transitions);
+        let functions = self.transition_functions();
+        let successors = self.successors_body();
         let info = self.info();
         let decode = self.decode_body();
         let (invariant_functions, check_invariants) = self.invariants();
         let end_state = self.end_state_body();
         let state_word = self.state_word();
-        let model_doc = model_doc(self.system, self.layout, transitions.len());
-        let state_doc = format!(
+        let model_doc = doc(&model_doc(
+            self.system,
+            self.layout,
+            self.code.transitions.len(),
+        ));
+        let state_doc = doc(&format!(
             "A state of [`{model}`], packed into {} bits ({} used).",
             self.layout.words * self.layout.word_bits,
             self.layout.used_bits
-        );
+        ));
+        let (bool, i64) = (prim("bool"), prim("i64"));
         quote! {
-            #[doc = #model_doc]
-            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+            #model_doc
+            #[derive(
+                ::core::clone::Clone,
+                ::core::marker::Copy,
+                ::core::fmt::Debug,
+                ::core::default::Default,
+                ::core::cmp::PartialEq,
+                ::core::cmp::Eq,
+                ::core::hash::Hash
+            )]
             pub struct #model;
 
-            #[doc = #state_doc]
-            #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+            #state_doc
+            #[derive(
+                ::core::clone::Clone,
+                ::core::marker::Copy,
+                ::core::cmp::PartialEq,
+                ::core::cmp::Eq,
+                ::core::hash::Hash
+            )]
             pub struct #state(#storage);
 
             impl #model {
@@ -96,6 +122,7 @@ impl Gen<'_> {
                 #functions
                 #invariant_functions
 
+                #[automatically_derived]
                 impl ::bir::Model for #model {
                     type State = #state;
 
@@ -122,17 +149,18 @@ impl Gen<'_> {
                         #check_invariants
                     }
 
-                    fn is_end_state(&self, state: &#state) -> bool {
+                    fn is_end_state(&self, state: &#state) -> #bool {
                         #end_state
                     }
 
-                    fn decode(&self, state: &#state, values: &mut ::std::vec::Vec<i64>) {
+                    fn decode(&self, state: &#state, values: &mut ::std::vec::Vec<#i64>) {
                         #decode
                     }
 
                     #state_word
                 }
 
+                #[automatically_derived]
                 impl ::core::fmt::Display for #state {
                     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                         let mut values = ::std::vec::Vec::new();
@@ -141,6 +169,7 @@ impl Gen<'_> {
                     }
                 }
 
+                #[automatically_derived]
                 impl ::core::fmt::Debug for #state {
                     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                         ::core::write!(f, "{}State {{ {} }}", INFO.name, self)
@@ -159,9 +188,15 @@ impl Gen<'_> {
             return TokenStream::new();
         }
         let state = &self.state;
+        let u64 = prim("u64");
+        let word = if self.layout.word_bits == 64 {
+            quote!(state.0)
+        } else {
+            quote!(#u64::from(state.0))
+        };
         quote! {
-            fn state_word(&self, state: &#state) -> ::core::option::Option<u64> {
-                ::core::option::Option::Some(state.0 as u64)
+            fn state_word(&self, state: &#state) -> ::core::option::Option<#u64> {
+                ::core::option::Option::Some(#word)
             }
         }
     }
@@ -187,23 +222,40 @@ fn model_doc(system: &ir::System, layout: &Layout, transitions: usize) -> String
     doc
 }
 
-/// An `i64` literal, negative values included.
+/// The primitive type `name`, by its absolute path.
+fn prim(name: &str) -> TokenStream {
+    let name = Ident::new(name, proc_macro2::Span::call_site());
+    quote!(::core::primitive::#name)
+}
+
+/// Doc attributes holding `text`, one per line, each line after a space (as `///` writes
+/// them).
+fn doc(text: &str) -> TokenStream {
+    text.lines()
+        .map(|line| {
+            let line = if line.is_empty() {
+                String::new()
+            } else {
+                format!(" {line}")
+            };
+            quote!(#[doc = #line])
+        })
+        .collect()
+}
+
+/// An `i64` literal, negative values included (as a negation, which binds like a unary
+/// operator).
 fn lit_i64(value: i64) -> TokenStream {
     if value == i64::MIN {
-        quote!(i64::MIN)
+        let i64 = prim("i64");
+        quote!(#i64::MIN)
     } else if value < 0 {
         let magnitude = Literal::i64_suffixed(-value);
-        quote!((-#magnitude))
+        quote!(-#magnitude)
     } else {
         let literal = Literal::i64_suffixed(value);
         quote!(#literal)
     }
-}
-
-/// A `u64` literal.
-fn lit_u64(value: u64) -> TokenStream {
-    let literal = Literal::u64_suffixed(value);
-    quote!(#literal)
 }
 
 /// A `u32` literal.

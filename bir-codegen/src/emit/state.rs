@@ -4,18 +4,35 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{lit_i64, lit_u32, lit_u64, Gen};
-use crate::layout::{Field, Owner, Placement};
+use super::{lit_i64, lit_u32, prim, Gen};
+use crate::ir::Owner;
+use crate::layout::{Field, Placement};
 
 impl Gen<'_> {
     /// The Rust type each storage word has.
     pub(super) fn word_type(&self) -> TokenStream {
-        match self.layout.word_bits {
-            8 => quote!(u8),
-            16 => quote!(u16),
-            32 => quote!(u32),
-            _ => quote!(u64),
+        prim(match self.layout.word_bits {
+            8 => "u8",
+            16 => "u16",
+            32 => "u32",
+            _ => "u64",
+        })
+    }
+
+    /// A literal of the storage word's type, in hexadecimal with its digits in groups of
+    /// four (a mask or a word reads best so).
+    fn word_literal(&self, value: u64) -> TokenStream {
+        let digits = format!("{value:x}");
+        let mut grouped = String::new();
+        for (i, digit) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 4 == 0 {
+                grouped.push('_');
+            }
+            grouped.push(digit);
         }
+        let text = format!("0x{grouped}u{}", self.layout.word_bits);
+        text.parse()
+            .unwrap_or_else(|_| panic!("{text} is a valid literal"))
     }
 
     /// The storage of the state: one integer, or an array of `u64` words.
@@ -32,12 +49,10 @@ impl Gen<'_> {
     /// The storage literal of the initial state.
     pub(super) fn initial_storage(&self) -> TokenStream {
         let words = self.layout.pack(&self.initial_values());
-        let word = self.word_type();
         if self.layout.words == 1 {
-            let value = lit_u64(words[0]);
-            quote!(#value as #word)
+            self.word_literal(words[0])
         } else {
-            let values = words.iter().map(|w| lit_u64(*w));
+            let values = words.iter().map(|w| self.word_literal(*w));
             quote!([#(#values),*])
         }
     }
@@ -60,34 +75,47 @@ impl Gen<'_> {
             .collect()
     }
 
+    /// A field's getter and setter. A stored value is `value - offset` in `width` bits at
+    /// `shift` in its word; the setter is only ever given values of the field's domain, so
+    /// that the bits it writes need no mask.
     fn field_accessors(&self, field: &Field) -> TokenStream {
         let (get, set) = self.accessor_names(field.owner);
-        let offset = lit_i64(field.offset);
+        let (i64, u32, usize) = (prim("i64"), prim("u32"), prim("usize"));
+        let index = field.is_array.then(|| quote!(, index: #usize));
         if field.width == 0 {
-            let index = field.is_array.then(|| quote!(_index: usize));
-            let comma = field.is_array.then(|| quote!(,));
+            let offset = lit_i64(field.offset);
+            let index = field.is_array.then(|| quote!(, _index: #usize));
             return quote! {
                 #[inline(always)]
-                fn #get(&self #comma #index) -> i64 { #offset }
+                fn #get(&self #index) -> #i64 {
+                    #offset
+                }
                 #[inline(always)]
-                fn #set(&mut self #comma #index, _value: i64) {}
+                fn #set(&mut self #index, _value: #i64) {}
             };
         }
-        let mask = lit_u64(field.mask());
-        let (word, shift) = match (field.is_array, field.placement) {
+        let word_type = self.word_type();
+        let mask = self.word_literal(field.mask());
+        let times_width = (field.width > 1).then(|| {
+            let width = lit_u32(field.width);
+            quote!(* #width)
+        });
+        // The word, the shift (`None` for 0, a `let` for a computed one), and whether the
+        // bits above the field are zero in the word (no mask is needed to read it).
+        let (word, shift, top) = match (field.is_array, field.placement) {
             (false, _) => {
                 let (word, shift) = field.locate(0);
-                let word = word as usize;
-                (self.word_index(quote!(#word)), lit_u32(shift))
+                let word = self.word_index(word as usize, None);
+                let top = shift + field.width == self.layout.word_bits;
+                (word, (shift > 0).then(|| lit_u32(shift)), top)
             }
             (true, Placement::Packed { word, shift }) => {
-                let word = word as usize;
-                let width = lit_u32(field.width);
-                let shift = lit_u32(shift);
-                (
-                    self.word_index(quote!(#word)),
-                    quote!((#shift + index as u32 * #width)),
-                )
+                let first = (shift > 0).then(|| {
+                    let shift = lit_u32(shift);
+                    quote!(#shift +)
+                });
+                let word = self.word_index(word as usize, None);
+                (word, Some(quote!(#first index as #u32 #times_width)), false)
             }
             (
                 true,
@@ -96,38 +124,93 @@ impl Gen<'_> {
                     per_word,
                 },
             ) => {
-                let width = lit_u32(field.width);
-                let first = first_word as usize;
                 let per_word_usize = per_word as usize;
+                let word =
+                    self.word_index(first_word as usize, Some(quote!(index / #per_word_usize)));
                 let per_word = lit_u32(per_word);
-                (
-                    self.word_index(quote!(#first + index / #per_word_usize)),
-                    quote!(((index as u32 % #per_word) * #width)),
-                )
+                let within = if times_width.is_some() {
+                    quote!((index as #u32 % #per_word) #times_width)
+                } else {
+                    quote!(index as #u32 % #per_word)
+                };
+                (word, Some(within), false)
             }
         };
-        let index = field.is_array.then(|| quote!(, index: usize));
-        let word_type = self.word_type();
+        let computed = field.is_array;
+        let shift_by = if computed {
+            Some(quote!(shift))
+        } else {
+            shift.clone()
+        };
+        let let_shift = computed.then(|| quote!(let shift = #shift;));
+        let bits = match &shift_by {
+            Some(shift) => quote!((#word >> #shift)),
+            None => word.clone(),
+        };
+        let bits = if top { bits } else { quote!((#bits & #mask)) };
+        let offset = match field.offset {
+            0 => TokenStream::new(),
+            o if o < 0 => {
+                let o = lit_i64(-o);
+                quote!(- #o)
+            }
+            o => {
+                let o = lit_i64(o);
+                quote!(+ #o)
+            }
+        };
+        let stored = match field.offset {
+            0 => quote!(value),
+            o if o < 0 => {
+                let o = lit_i64(-o);
+                quote!((value + #o))
+            }
+            o => {
+                let o = lit_i64(o);
+                quote!((value - #o))
+            }
+        };
+        let written = match &shift_by {
+            Some(shift) => quote!(((#stored as #word_type) << #shift)),
+            None => quote!((#stored as #word_type)),
+        };
+        let cleared = if computed {
+            quote!((#word & !(#mask << shift)))
+        } else {
+            let (_, at) = field.locate(0);
+            let clear = self.word_literal(!(field.mask() << at) & self.word_mask());
+            quote!((#word & #clear))
+        };
         quote! {
             #[inline(always)]
-            fn #get(&self #index) -> i64 {
-                ((#word as u64 >> #shift) & #mask) as i64 + #offset
+            fn #get(&self #index) -> #i64 {
+                #let_shift
+                #bits as #i64 #offset
             }
             #[inline(always)]
-            fn #set(&mut self #index, value: i64) {
-                let shift = #shift;
-                let bits = ((value - #offset) as u64 & #mask) << shift;
-                #word = ((#word as u64 & !(#mask << shift)) | bits) as #word_type;
+            fn #set(&mut self #index, value: #i64) {
+                #let_shift
+                #word = #cleared | #written;
             }
         }
     }
 
-    /// The place of word `index` in `self`.
-    fn word_index(&self, index: TokenStream) -> TokenStream {
-        if self.layout.words == 1 {
-            quote!(self.0)
+    /// Every bit of a storage word.
+    fn word_mask(&self) -> u64 {
+        if self.layout.word_bits == 64 {
+            u64::MAX
         } else {
-            quote!(self.0[#index])
+            (1 << self.layout.word_bits) - 1
+        }
+    }
+
+    /// The place of word `first` (plus `offset`, an expression) in `self`.
+    fn word_index(&self, first: usize, offset: Option<TokenStream>) -> TokenStream {
+        match (self.layout.words, offset) {
+            (1, None) => quote!(self.0),
+            (_, None) => quote!(self.0[#first]),
+            (_, Some(offset)) if first == 0 => quote!(self.0[#offset]),
+            (_, Some(offset)) => quote!(self.0[#first + #offset]),
         }
     }
 

@@ -152,7 +152,7 @@ impl<'a, E: Env> Evaluator<'a, E> {
                     .env
                     .status(*thread, instance)
                     .ok_or(EvalError::NotConstant)?;
-                i64::from(status == *location as i64)
+                i64::from(status == i64::from(location.0))
             }
             Expr::Quant {
                 forall,
@@ -181,31 +181,52 @@ impl<'a, E: Env> Evaluator<'a, E> {
     }
 }
 
-/// `lhs op rhs` on 64-bit values: overflow faults at `overflow`, a zero divisor at
-/// `division`; `/` truncates toward zero and `%` takes the dividend's sign.
-pub fn arith(
-    op: ArithOp,
-    lhs: i64,
-    rhs: i64,
-    overflow: SiteId,
-    division: Option<SiteId>,
-) -> Result<i64, EvalError> {
+/// Why an arithmetic operation has no value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithError {
+    /// `/` or `%` by zero: a division error.
+    DivisionByZero,
+    /// The result does not fit in 64 bits: a range error.
+    Overflow,
+}
+
+/// `lhs op rhs` on 64-bit values, by LANGUAGE.md: the mathematical result when it fits in
+/// 64 bits; `/` truncates toward zero and `%` takes the dividend's sign, so `%` always fits
+/// (`i64::MIN % -1` is 0) and `/` does but for `i64::MIN / -1`.
+pub fn arith_value(op: ArithOp, lhs: i64, rhs: i64) -> Result<i64, ArithError> {
     if matches!(op, ArithOp::Div | ArithOp::Rem) && rhs == 0 {
-        return Err(EvalError::Fault {
-            site: division.unwrap_or(overflow),
-            value: 0,
-        });
+        return Err(ArithError::DivisionByZero);
     }
     let result = match op {
         ArithOp::Add => lhs.checked_add(rhs),
         ArithOp::Sub => lhs.checked_sub(rhs),
         ArithOp::Mul => lhs.checked_mul(rhs),
         ArithOp::Div => lhs.checked_div(rhs),
-        ArithOp::Rem => lhs.checked_rem(rhs),
+        // Only `i64::MIN % -1` overflows Rust's `%`; its mathematical value is 0.
+        ArithOp::Rem => Some(lhs.wrapping_rem(rhs)),
     };
-    result.ok_or(EvalError::Fault {
-        site: overflow,
-        value: 0,
+    result.ok_or(ArithError::Overflow)
+}
+
+/// [`arith_value`], its failure a fault at the operation's site: `overflow` for a result
+/// that does not fit, `division` for a zero divisor. The checker gives every `/` and `%` a
+/// division site and every operator but `%` an overflow site.
+pub fn arith(
+    op: ArithOp,
+    lhs: i64,
+    rhs: i64,
+    overflow: Option<SiteId>,
+    division: Option<SiteId>,
+) -> Result<i64, EvalError> {
+    arith_value(op, lhs, rhs).map_err(|error| {
+        let site = match error {
+            ArithError::DivisionByZero => division,
+            ArithError::Overflow => overflow,
+        };
+        EvalError::Fault {
+            site: site.expect("the checker gives every operation that can fail its sites"),
+            value: 0,
+        }
     })
 }
 
@@ -226,4 +247,43 @@ pub fn wrap(value: i64, lo: i64, hi: i64) -> i64 {
     let modulus = i128::from(hi) - i128::from(lo) + 1;
     let offset = (i128::from(value) - i128::from(lo)).rem_euclid(modulus);
     (i128::from(lo) + offset) as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn division_and_remainder_give_the_mathematical_result_when_it_fits() {
+        use ArithOp::{Div, Rem};
+        assert_eq!(arith_value(Rem, i64::MIN, -1), Ok(0));
+        assert_eq!(arith_value(Rem, -7, 2), Ok(-1));
+        assert_eq!(arith_value(Rem, 7, -2), Ok(1));
+        assert_eq!(arith_value(Div, -7, 2), Ok(-3));
+        assert_eq!(arith_value(Div, i64::MIN, 1), Ok(i64::MIN));
+        assert_eq!(arith_value(Div, i64::MIN, -1), Err(ArithError::Overflow));
+        assert_eq!(arith_value(Rem, 1, 0), Err(ArithError::DivisionByZero));
+        assert_eq!(arith_value(Div, 1, 0), Err(ArithError::DivisionByZero));
+        // Each failure at its site.
+        let (overflow, division) = (Some(SiteId(1)), Some(SiteId(2)));
+        let fault = |site| Err(EvalError::Fault { site, value: 0 });
+        assert_eq!(
+            arith(Div, i64::MIN, -1, overflow, division),
+            fault(SiteId(1))
+        );
+        assert_eq!(arith(Rem, i64::MIN, 0, None, division), fault(SiteId(2)));
+        assert_eq!(arith(Rem, i64::MIN, -1, None, division), Ok(0));
+    }
+
+    #[test]
+    fn sums_and_products_fail_only_past_64_bits() {
+        let site = Some(SiteId(0));
+        assert_eq!(arith(ArithOp::Mul, 1 << 62, 2, site, None).ok(), None);
+        assert_eq!(arith(ArithOp::Mul, -(1 << 62), 2, site, None), Ok(i64::MIN));
+        assert_eq!(arith(ArithOp::Sub, i64::MIN, 1, site, None).ok(), None);
+        assert_eq!(
+            arith(ArithOp::Add, i64::MAX, -1, site, None),
+            Ok(i64::MAX - 1)
+        );
+    }
 }

@@ -78,7 +78,7 @@ fn arrays_longer_than_a_word_are_spread_without_crossing_words() {
     );
     assert_eq!(layout.word_bits, 64);
     assert_disjoint(&layout);
-    let a = layout.field(Owner::Global(0));
+    let a = layout.field(Owner::Global(ir::GlobalId(0)));
     assert!(matches!(
         a.placement,
         Placement::Spread { per_word: 21, .. }
@@ -127,7 +127,8 @@ fn states_wider_than_128_bits_pack_first_fit() {
 #[test]
 fn statuses_count_only_reachable_kinds() {
     let (system, layout) = layout_of(include_str!("../../../models/sum_to_n.bir"));
-    let status = |thread: usize| {
+    let status = |thread: u32| {
+        let thread = ir::ThreadId(thread);
         let instance = system.threads[thread].first_instance;
         layout.field(Owner::Status { thread, instance }).width
     };

@@ -96,3 +96,20 @@ fn sixty_four_bit_overflow_is_a_range_error() {
     );
     assert!(matches!(found[0].1, Err(Fault { value: 0, .. })));
 }
+
+#[test]
+fn remainder_by_minus_one_is_zero_and_only_a_quotient_past_64_bits_faults() {
+    // x * x * -2 is i64::MIN for x = -2^31: its remainder by -1 is 0, its quotient 2^63 is
+    // a range error.
+    let source = "system S { int x := -2147483648; boolean r;
+        active thread T() { loc l: when x * x * -2 % -1 == 0 do { r := true; } goto l;
+                                   do { r := x * x * -2 / -1 > 0; } goto l; } }";
+    let found = steps(source);
+    // Slots: x, r, T's status.
+    assert_eq!(found[0], (0, Ok(vec![-2147483648, 1, 0])));
+    let fault = found[1].1.clone().unwrap_err();
+    let model = Interpreter::from_source(source).expect("checks");
+    let site = &model.info().fault_sites[fault.site as usize];
+    assert_eq!(site.kind, bir_runtime::FaultKind::Range);
+    assert_eq!(site.message, "arithmetic overflow in `x * x * -2 / -1`");
+}

@@ -1,8 +1,8 @@
 //! The seven reference models compiled by `bir!`: the examples themselves, each of which
 //! embeds `models/<name>.bir` byte for byte (the root crate's `tests/suite/verbatim.rs`
 //! checks that), included here as modules; `differential.rs` gives the interpreter the same
-//! text at the same lines, so that line numbers in the tables agree. Plus `features.bir`,
-//! embedded below; not formatted by rustfmt (`#[rustfmt::skip]` where this module is
+//! text at the same lines, so that line numbers in the tables agree. Plus `features.bir`
+//! and `arithmetic.bir`, embedded below; not formatted by rustfmt (`#[rustfmt::skip]` where this module is
 //! declared), which would indent it.
 
 /// `examples/two_dining_philosophers.rs` (its `main` is unused here).
@@ -103,6 +103,35 @@ system Features {
   invariant Bounded: forall i in 0 .. Param.N : (a[i] <= 2);
   invariant Indexed: w != -1 || a[w + 3] <= 2;
   invariant NotBoth: !(Worker[0]@done && Worker[1]@done);
+}
+}
+}
+
+/// `arithmetic.bir` beside this file.
+pub mod arithmetic {
+    use bir::bir;
+
+bir! {
+// Arithmetic at the edges of 64 bits, for the differential test: x * x * -2 is i64::MIN;
+// its remainder by -1 is 0 (where Rust's `%` panics), by a divisor that may be 0 too; its
+// quotient by -1 and its negation do not fit, range errors; division and remainder by zero
+// are division errors; and a step that executes `exit` ends the instance.
+system Arithmetic {
+  int x := -2147483648;
+  int (-1, 1) d := -1;
+  int (0, 3) step;
+
+  active thread T() {
+    loc l:
+      when step == 0 && x * x * -2 % -1 == 0 do { step := 1; } goto l;
+      when step == 1 && x * x * -2 % d == 0 do { step := 2; } goto l;
+      when step == 1 do { x := x * x * -2 / -1 % 2; } goto l;
+      when step == 1 do { x := -(x * x * -2) % 2; } goto l;
+      when step == 2 do { d := 0; step := 3; } goto l;
+      when step == 3 do { x := x / d; } goto l;
+      when step == 3 do { x := x % d; } goto l;
+      when step == 3 do { exit; step := 0; } goto l;
+  }
 }
 }
 }

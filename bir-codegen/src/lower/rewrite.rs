@@ -7,14 +7,9 @@
 //! (`1 / 0`, an out-of-range constant index) is kept for the generated code to report,
 //! and only the left operand of `&&`/`||` decides short-circuiting.
 
+use crate::analyse::size::unrolls;
 use crate::ir::eval::{arith, compare};
 use crate::ir::{Expr, QuantVarId};
-
-/// Quantifiers over at most this many values are unrolled into `&&`/`||` chains. Rule: only
-/// a quantifier whose body holds no other quantifier is unrolled, so that unrolling grows the
-/// code at most `UNROLL_LIMIT`-fold; unrolling nested ones would multiply their ranges
-/// (`forall a in 0..64 : (forall b in 0..64 : (...))` into 4096 copies, and so on).
-const UNROLL_LIMIT: i64 = 64;
 
 /// `expr` as executed by the instance with index `instance` of its thread.
 pub fn specialize(expr: &Expr, instance: i64) -> Expr {
@@ -86,7 +81,7 @@ fn rewrite(expr: &Expr, leaf: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
             hi,
             body,
         } => {
-            if hi - lo <= UNROLL_LIMIT && !has_quantifier(body) {
+            if unrolls(*lo, *hi, body) {
                 return unroll(*forall, *var, *lo, *hi, body, leaf);
             }
             Expr::Quant {
@@ -126,25 +121,8 @@ fn unroll(
     result.unwrap_or(Expr::Bool(forall))
 }
 
-/// An upper bound of the number of nodes of `expr` once lowered: quantifiers that
-/// [`rewrite`] unrolls count their body once per value. Saturates.
-pub fn lowered_size(expr: &Expr) -> u64 {
-    expr.weighted_size(&|lo, hi, body| {
-        if hi - lo <= UNROLL_LIMIT && !has_quantifier(body) {
-            u64::try_from(hi - lo).unwrap_or(0)
-        } else {
-            1
-        }
-    })
-}
-
-/// True when `expr` contains a quantifier.
-fn has_quantifier(expr: &Expr) -> bool {
-    matches!(expr, Expr::Quant { .. }) || expr.children().any(has_quantifier)
-}
-
 /// Folds one node whose children are already folded.
-pub fn fold(expr: Expr) -> Expr {
+fn fold(expr: Expr) -> Expr {
     match expr {
         Expr::Not(inner) => match *inner {
             Expr::Bool(value) => Expr::Bool(!value),
@@ -180,7 +158,7 @@ pub fn fold(expr: Expr) -> Expr {
                 division,
             },
         },
-        Expr::Cmp { op, lhs, rhs } => match (constant(&lhs), constant(&rhs)) {
+        Expr::Cmp { op, lhs, rhs } => match (lhs.constant(), rhs.constant()) {
             (Some(l), Some(r)) => Expr::Bool(compare(op, l, r)),
             _ => Expr::Cmp { op, lhs, rhs },
         },
@@ -217,19 +195,10 @@ pub fn fold(expr: Expr) -> Expr {
     }
 }
 
-/// The value of a constant leaf (booleans as 0/1).
-pub fn constant(expr: &Expr) -> Option<i64> {
-    match expr {
-        Expr::Int(value) => Some(*value),
-        Expr::Bool(value) => Some(i64::from(*value)),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{ArithOp, CmpOp, VarRef};
+    use crate::ir::{ArithOp, CmpOp, GlobalId, SiteId, VarRef};
 
     fn int(v: i64) -> Box<Expr> {
         Box::new(Expr::Int(v))
@@ -240,7 +209,7 @@ mod tests {
             op: ArithOp::Add,
             lhs,
             rhs,
-            overflow: 0,
+            overflow: Some(SiteId(0)),
             division: None,
         })
     }
@@ -252,8 +221,8 @@ mod tests {
             op: ArithOp::Rem,
             lhs: add(Box::new(Expr::InstanceIndex), int(1)),
             rhs: int(5),
-            overflow: 0,
-            division: Some(1),
+            overflow: Some(SiteId(0)),
+            division: Some(SiteId(1)),
         };
         assert!(matches!(specialize(&expr, 4), Expr::Int(0)));
     }
@@ -264,8 +233,8 @@ mod tests {
             op: ArithOp::Div,
             lhs: int(1),
             rhs: int(0),
-            overflow: 0,
-            division: Some(1),
+            overflow: Some(SiteId(0)),
+            division: Some(SiteId(1)),
         };
         assert!(matches!(specialize(&expr, 0), Expr::Arith { .. }));
     }
@@ -276,22 +245,22 @@ mod tests {
         let body = Expr::Or(
             Box::new(Expr::Cmp {
                 op: CmpOp::Eq,
-                lhs: Box::new(Expr::QuantVar(7)),
+                lhs: Box::new(Expr::QuantVar(QuantVarId(7))),
                 rhs: Box::new(Expr::InstanceIndex),
             }),
             Box::new(Expr::Cmp {
                 op: CmpOp::Lt,
                 lhs: Box::new(Expr::Element {
-                    var: VarRef::Global(0),
-                    index: Box::new(Expr::QuantVar(7)),
-                    site: 0,
+                    var: VarRef::Global(GlobalId(0)),
+                    index: Box::new(Expr::QuantVar(QuantVarId(7))),
+                    site: SiteId(0),
                 }),
                 rhs: int(2),
             }),
         );
         let quant = Expr::Quant {
             forall: true,
-            var: 7,
+            var: QuantVarId(7),
             lo: 0,
             hi: 3,
             body: Box::new(body),
@@ -301,7 +270,7 @@ mod tests {
         };
         let index_of = |e: &Expr| match e {
             Expr::Cmp { lhs, .. } => match &**lhs {
-                Expr::Element { index, .. } => constant(index),
+                Expr::Element { index, .. } => index.constant(),
                 _ => None,
             },
             _ => None,
@@ -316,8 +285,8 @@ mod tests {
                 op: ArithOp::Div,
                 lhs: int(1),
                 rhs: int(0),
-                overflow: 0,
-                division: Some(1),
+                overflow: Some(SiteId(0)),
+                division: Some(SiteId(1)),
             })
         };
         let cmp = |e| {
