@@ -309,7 +309,7 @@ impl Override {
         }
         let (value, is_bool) = match value {
             "true" => (1, true),
-            "false" => (0, false),
+            "false" => (0, true),
             _ => match value.replace('_', "").parse::<i64>() {
                 Ok(value) => (value, false),
                 Err(_) => {
@@ -454,5 +454,9 @@ mod override_tests {
             .unwrap_err()
             .contains("must be an integer"));
         assert!(Override::parse("Pa ram.N=1").is_err());
+        for (text, value) in [("Param.B=true", 1), ("Param.B=false", 0)] {
+            let parsed = Override::parse(text).unwrap();
+            assert_eq!((parsed.value, parsed.is_bool), (value, true), "{text}");
+        }
     }
 }
