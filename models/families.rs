@@ -1,13 +1,14 @@
 // The scalable reference models for any size N, as `macro_rules!` that expand to a `bir!`
-// system named `$name` with `Param.N = $n`. The body of each is the body of the `.bir` file
-// of the same name in this folder, verbatim but for the system's name and N. Shared by the
+// system named `$name` with `Param.N = $n`, followed by any further declarations given
+// after N (properties, say). The body of each is the body of the `.bir` file of the same
+// name in this folder, verbatim but for the system's name and N. Shared by the
 // tests and benchmarks with `include!("../models/families.rs")` (path relative to the
 // including file).
 
 /// `models/dining_philosophers.bir` with N philosophers: deadlocks.
 #[allow(unused_macros)]
 macro_rules! dining_philosophers {
-    ($name:ident, $n:tt) => {
+    ($name:ident, $n:tt $(, $($extra:tt)*)?) => {
         bir::bir! {
         system $name {
           const Param { N = $n; }
@@ -24,6 +25,7 @@ macro_rules! dining_philosophers {
             loc putLeft:
               do { fork[index] := false; } goto takeLeft;
           }
+          $($($extra)*)?
         }
         }
     };
@@ -32,7 +34,7 @@ macro_rules! dining_philosophers {
 /// `models/dining_philosophers_fixed.bir` with N philosophers: no deadlock.
 #[allow(unused_macros)]
 macro_rules! dining_philosophers_fixed {
-    ($name:ident, $n:tt) => {
+    ($name:ident, $n:tt $(, $($extra:tt)*)?) => {
         bir::bir! {
         system $name {
           const Param { N = $n; }
@@ -51,6 +53,7 @@ macro_rules! dining_philosophers_fixed {
             loc putFirst:
               do { fork[index == Param.N - 1 ? (index + 1) % Param.N : index] := false; } goto takeFirst;
           }
+          $($($extra)*)?
         }
         }
     };
@@ -59,7 +62,7 @@ macro_rules! dining_philosophers_fixed {
 /// `models/peterson_filter.bir` with N threads: mutual exclusion holds.
 #[allow(unused_macros)]
 macro_rules! peterson_filter {
-    ($name:ident, $n:tt) => {
+    ($name:ident, $n:tt $(, $($extra:tt)*)?) => {
         bir::bir! {
         system $name {
           const Param { N = $n; }
@@ -87,6 +90,7 @@ macro_rules! peterson_filter {
           }
 
           invariant MutualExclusion: incs <= 1;
+          $($($extra)*)?
         }
         }
     };

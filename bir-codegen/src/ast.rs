@@ -71,6 +71,10 @@ pub enum Decl {
     Global(VarDecl),
     /// `invariant Name: expr;`
     Invariant(Invariant),
+    /// `ltl Name: formula;`
+    Ltl(Ltl),
+    /// `reachable Name: expr;`
+    Reachable(Invariant),
     /// `[active [k]] thread Name(...) { ... }`
     Thread(Thread),
 }
@@ -155,6 +159,102 @@ pub struct Invariant {
     pub name: Name,
     /// The boolean condition every reachable state must satisfy.
     pub expr: Expr,
+}
+
+/// `ltl Name: formula;` (LANGUAGE.md, "Properties (version 2)").
+#[derive(Clone, Debug)]
+pub struct Ltl {
+    /// Doc comments before the property.
+    pub doc: String,
+    /// The `ltl` keyword.
+    pub keyword: Span,
+    /// The property's name.
+    pub name: Name,
+    /// The formula.
+    pub formula: Formula,
+}
+
+/// An LTL formula as written: temporal and boolean operators over state predicates.
+#[derive(Clone, Debug)]
+pub enum Formula {
+    /// A state predicate: a BIR expression (a comparison, or a parenthesised expression
+    /// without temporal operators).
+    Atom(Expr),
+    /// `! f`, `[] f`, `<> f` or `X f`.
+    Unary {
+        /// The operator.
+        op: FormulaOp,
+        /// Its token(s).
+        span: Span,
+        /// The operand.
+        operand: Box<Formula>,
+    },
+    /// `f && g`, `f || g`, `f -> g`, `f <-> g`, `f U g`, `f W g` or `f R g`.
+    Binary {
+        /// The operator.
+        op: FormulaOp,
+        /// Its token(s).
+        span: Span,
+        /// The left operand.
+        left: Box<Formula>,
+        /// The right operand.
+        right: Box<Formula>,
+    },
+}
+
+/// An operator of an LTL formula.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormulaOp {
+    /// `!`
+    Not,
+    /// `[]`
+    Always,
+    /// `<>`
+    Eventually,
+    /// `X`
+    Next,
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+    /// `->`
+    Implies,
+    /// `<->`
+    Equiv,
+    /// `U`
+    Until,
+    /// `W`
+    WeakUntil,
+    /// `R`
+    Release,
+}
+
+impl FormulaOp {
+    /// The operator as written.
+    pub fn text(self) -> &'static str {
+        match self {
+            FormulaOp::Not => "!",
+            FormulaOp::Always => "[]",
+            FormulaOp::Eventually => "<>",
+            FormulaOp::Next => "X",
+            FormulaOp::And => "&&",
+            FormulaOp::Or => "||",
+            FormulaOp::Implies => "->",
+            FormulaOp::Equiv => "<->",
+            FormulaOp::Until => "U",
+            FormulaOp::WeakUntil => "W",
+            FormulaOp::Release => "R",
+        }
+    }
+
+    /// True for the operators written as an identifier (`U W R X`), which no variable of a
+    /// formula may be named.
+    pub fn is_word(self) -> bool {
+        matches!(
+            self,
+            FormulaOp::Until | FormulaOp::WeakUntil | FormulaOp::Release | FormulaOp::Next
+        )
+    }
 }
 
 /// A type as written: a base type, optionally an array of it.

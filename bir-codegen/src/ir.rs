@@ -33,6 +33,8 @@ pub struct System {
     pub threads: IdVec<ThreadId, Thread>,
     /// Invariants in declaration order.
     pub invariants: Vec<Invariant>,
+    /// LTL properties and reachability checks in declaration order.
+    pub properties: Vec<Property>,
     /// Every place where a step or invariant can fault.
     pub fault_sites: IdVec<SiteId, FaultSite>,
 }
@@ -612,6 +614,26 @@ pub struct Invariant {
     pub text: String,
     /// The source line (0 if unknown).
     pub line: u32,
+}
+
+/// A declared LTL property or reachability check.
+#[derive(Clone, Debug)]
+pub struct Property {
+    /// Its name.
+    pub name: String,
+    /// The formula or predicate as BIR text.
+    pub text: String,
+    /// The source line (0 if unknown).
+    pub line: u32,
+    /// The state predicates, in proposition order: proposition `n` is `atoms[n]` (one, the
+    /// predicate, for a reachability check).
+    pub atoms: Vec<Expr>,
+    /// The BIR text of each predicate.
+    pub atom_texts: Vec<String>,
+    /// The automaton of the formula's negation; `None` for a reachability check.
+    pub automaton: Option<crate::ltl::Automaton>,
+    /// True when the formula has no `X`.
+    pub next_free: bool,
 }
 
 /// The kind of a runtime fault; mirrors the runtime's `FaultKind`.

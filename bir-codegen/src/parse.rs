@@ -15,6 +15,7 @@ use crate::kw;
 
 mod docs;
 mod expr;
+mod formula;
 
 use docs::{docs, inner_docs};
 pub(crate) use expr::expr;
@@ -154,7 +155,9 @@ impl Parser {
         Ok(name)
     }
 
-    /// `decl = const_decl | alias_decl | enum_decl | global | invariant | thread`.
+    /// `decl = const_decl | alias_decl | enum_decl | global | invariant | ltl | reachable |
+    /// thread`; `ltl` and `reachable` are keywords only where a declaration starts with one
+    /// followed by a name.
     fn decl(&mut self, input: ParseStream) -> syn::Result<Decl> {
         let doc = docs(input)?;
         if kw::peek(input, "const") {
@@ -179,6 +182,30 @@ impl Parser {
                 name,
                 expr,
             }))
+        } else if kw::peek(input, "ltl") && input.peek2(syn::Ident) {
+            let keyword = kw::parse(input, "ltl")?;
+            let name = name(input)?;
+            input.parse::<Token![:]>()?;
+            let formula = formula::formula(input)?;
+            input.parse::<Token![;]>()?;
+            Ok(Decl::Ltl(Ltl {
+                doc,
+                keyword,
+                name,
+                formula,
+            }))
+        } else if kw::peek(input, "reachable") && input.peek2(syn::Ident) {
+            let keyword = kw::parse(input, "reachable")?;
+            let name = name(input)?;
+            input.parse::<Token![:]>()?;
+            let expr = expr(input)?;
+            input.parse::<Token![;]>()?;
+            Ok(Decl::Reachable(Invariant {
+                doc,
+                keyword,
+                name,
+                expr,
+            }))
         } else if kw::peek(input, "active") || kw::peek(input, "thread") {
             self.thread(input, doc).map(Decl::Thread)
         } else if starts_type(input) {
@@ -186,7 +213,7 @@ impl Parser {
         } else {
             Err(input.error(
                 "expected a declaration: `const`, `typealias`, `enum`, a variable, \
-                 `invariant`, `active` or `thread`",
+                 `invariant`, `ltl`, `reachable`, `active` or `thread`",
             ))
         }
     }

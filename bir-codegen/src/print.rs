@@ -51,6 +51,22 @@ impl Display for Expr {
     }
 }
 
+impl Display for Formula {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Formula::Atom(expr @ Expr::Binary { .. }) => write!(f, "({expr})"),
+            Formula::Atom(expr) => write!(f, "{expr}"),
+            Formula::Unary { op, operand, .. } => match op {
+                FormulaOp::Next => write!(f, "X {operand}"),
+                op => write!(f, "{}{operand}", op.text()),
+            },
+            Formula::Binary {
+                op, left, right, ..
+            } => write!(f, "({left} {} {right})", op.text()),
+        }
+    }
+}
+
 impl Display for Action {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {

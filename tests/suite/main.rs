@@ -5,6 +5,7 @@
 mod allocation;
 mod families;
 mod layout;
+mod ltl;
 mod spin;
 mod traces;
 mod ui;

@@ -36,7 +36,8 @@ pub fn lowered_size(expr: &Expr) -> u64 {
 
 /// Rule: the generated checker has at most this size, counted over every transition (each
 /// transformation of each instance) as [`TRANSITION_SIZE`] plus the nodes of its guard and
-/// actions once lowered (quantifiers unrolled), plus the invariants. Each instance gets its
+/// actions once lowered (quantifiers unrolled), plus the invariants and the predicates and
+/// automaton edges of the properties. Each instance gets its
 /// own copy of its thread's code, specialised to its index, so instances multiply a thread's
 /// size: 4096 instances of a 2 KB thread made the macro emit 200 MB of Rust in 5 s, and a
 /// few more transformations exhausted memory. At 45 to 65 bytes of Rust per unit, the limit
@@ -55,8 +56,17 @@ pub fn code_size(system: &ir::System, diags: &mut Diagnostics) -> u64 {
     let mut size: u64 = system
         .invariants
         .iter()
-        .map(|invariant| lowered_size(&invariant.cond))
+        .map(|invariant| &invariant.cond)
+        .chain(system.properties.iter().flat_map(|p| &p.atoms))
+        .map(lowered_size)
         .fold(0, u64::saturating_add);
+    // A formula's automaton is a `match` of its edges.
+    for property in &system.properties {
+        if let Some(automaton) = &property.automaton {
+            let edges: usize = automaton.edges.iter().map(Vec::len).sum();
+            size = size.saturating_add(edges as u64);
+        }
+    }
     let mut culprit = system.name_span;
     for thread in &system.threads {
         let per_instance = thread

@@ -8,6 +8,7 @@
 
 mod expr;
 mod names;
+mod properties;
 mod refs;
 mod threads;
 mod types;
@@ -45,6 +46,7 @@ pub fn check_with(
     checker.check_state_size();
     checker.check_thread_bodies();
     checker.check_invariants();
+    checker.check_properties();
     let system = checker.finish();
     (diags.len() == errors_before).then_some(system)
 }
@@ -128,6 +130,7 @@ struct Checker<'a> {
     sigs: ir::IdVec<ir::ThreadId, ThreadSig>,
     threads: ir::IdVec<ir::ThreadId, ir::Thread>,
     invariants: Vec<ir::Invariant>,
+    properties: Vec<ir::Property>,
     sites: ir::IdVec<SiteId, FaultSite>,
     next_quant_var: ir::QuantVarId,
     /// How many constants and typealiases are being resolved, one inside the other
@@ -160,6 +163,7 @@ impl<'a> Checker<'a> {
             sigs: ir::IdVec::new(),
             threads: ir::IdVec::new(),
             invariants: Vec::new(),
+            properties: Vec::new(),
             sites: ir::IdVec::new(),
             next_quant_var: ir::QuantVarId(0),
             resolving: 0,
@@ -209,6 +213,7 @@ impl<'a> Checker<'a> {
             globals: self.globals,
             threads: self.threads,
             invariants: self.invariants,
+            properties: self.properties,
             fault_sites: self.sites,
         }
     }

@@ -44,7 +44,7 @@ impl<'a> Checker<'a> {
                         Symbol::Thread(ir::ThreadId::new(self.thread_decls.len() - 1)),
                     )
                 }
-                Decl::Invariant(_) => continue,
+                Decl::Invariant(_) | Decl::Ltl(_) | Decl::Reachable(_) => continue,
             };
             if let Some(previous) = self.symbols.get(&name.text) {
                 self.diags.error(

@@ -11,6 +11,7 @@
 
 mod expr;
 mod info;
+mod property;
 mod state;
 mod step;
 
@@ -61,6 +62,7 @@ impl Gen<'_> {
         let info = self.info();
         let decode = self.decode_body();
         let (invariant_functions, check_invariants) = self.invariants();
+        let (property_table, property_methods) = self.properties();
         let end_state = self.end_state_body();
         let state_word = self.state_word();
         let model_doc = doc(&model_doc(
@@ -121,6 +123,7 @@ impl Gen<'_> {
                 #info
                 #functions
                 #invariant_functions
+                #property_table
 
                 #[automatically_derived]
                 impl ::bir::Model for #model {
@@ -158,6 +161,8 @@ impl Gen<'_> {
                     }
 
                     #state_word
+
+                    #property_methods
                 }
 
                 #[automatically_derived]

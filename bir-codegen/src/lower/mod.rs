@@ -25,6 +25,8 @@ pub struct Code {
     pub dispatch: Vec<Dispatch>,
     /// The condition of each invariant, in declaration order.
     pub invariants: Vec<Expr>,
+    /// The predicates of each property, in declaration and proposition order.
+    pub properties: Vec<Vec<Expr>>,
     /// When a state is an end state.
     pub end_state: EndState,
 }

@@ -1,6 +1,7 @@
 //! Transitions: for each transformation of each instance, its guard and its actions in
 //! order, specialised to the instance, then the status it leaves; the successor function's
-//! dispatch on each instance's status; the invariants and the end-state test.
+//! dispatch on each instance's status; the invariants, the predicates of the properties and
+//! the end-state test.
 
 use super::expr::ExprLowerer;
 use super::rewrite::specialize;
@@ -19,22 +20,30 @@ pub(super) fn lower(system: &ir::System, analysis: &Analysis) -> Code {
         })
         .collect();
     let dispatch = dispatch(system, &transitions);
+    // Invariants and the predicates of properties read the state as a whole.
+    let whole_state = |cond: &ir::Expr| {
+        let mut exprs = ExprLowerer {
+            system,
+            instance: None,
+            ranges: Ranges::new(&analysis.domains, None),
+        };
+        exprs.boolean(&specialize(cond, 0))
+    };
     let invariants = system
         .invariants
         .iter()
-        .map(|invariant| {
-            let mut exprs = ExprLowerer {
-                system,
-                instance: None,
-                ranges: Ranges::new(&analysis.domains, None),
-            };
-            exprs.boolean(&specialize(&invariant.cond, 0))
-        })
+        .map(|invariant| whole_state(&invariant.cond))
+        .collect();
+    let properties = system
+        .properties
+        .iter()
+        .map(|property| property.atoms.iter().map(whole_state).collect())
         .collect();
     Code {
         transitions,
         dispatch,
         invariants,
+        properties,
         end_state: end_state(system),
     }
 }

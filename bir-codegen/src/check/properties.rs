@@ -1,0 +1,185 @@
+//! LTL properties and reachability checks (LANGUAGE.md, "Properties (version 2)"): their
+//! names share one namespace with the invariants; their predicates are boolean expressions
+//! over globals, constants, `T@loc` and quantifiers, as an invariant's are; a formula is
+//! translated here into the Büchi automaton of its negation (`crate::ltl`).
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+
+use super::expr::Scope;
+use super::{line_of, Checker, Kind, Symbol};
+use crate::ast::{self, Formula, FormulaOp, Spans};
+use crate::ir;
+use crate::ltl;
+
+/// The predicates of a formula so far, with their text (one proposition per text).
+#[derive(Default)]
+struct Atoms {
+    exprs: Vec<ir::Expr>,
+    texts: Vec<String>,
+}
+
+impl<'a> Checker<'a> {
+    /// Rule: invariants, `ltl` properties and `reachable` checks have distinct names; every
+    /// predicate is boolean and reads no local; inside a formula `U W R X` are operators, so
+    /// no variable or thread a formula could mean may be named so; a formula's automaton
+    /// stays within [`ltl::MAX_STATES`].
+    pub(super) fn check_properties(&mut self) {
+        let ast = self.ast;
+        let mut names: HashMap<String, ()> = ast
+            .decls
+            .iter()
+            .filter_map(|decl| match decl {
+                ast::Decl::Invariant(invariant) => Some((invariant.name.text.clone(), ())),
+                _ => None,
+            })
+            .collect();
+        for decl in &ast.decls {
+            let (name, keyword) = match decl {
+                ast::Decl::Ltl(ltl) => (&ltl.name, ltl.keyword),
+                ast::Decl::Reachable(check) => (&check.name, check.keyword),
+                _ => continue,
+            };
+            if names.insert(name.text.clone(), ()).is_some() {
+                self.diags.error(
+                    name.spans(),
+                    format!(
+                        "duplicate property `{}`: invariants, `ltl` properties and \
+                         `reachable` checks share one namespace",
+                        name.text
+                    ),
+                );
+            }
+            let property = match decl {
+                ast::Decl::Ltl(ltl) => self.ltl(ltl),
+                ast::Decl::Reachable(check) => {
+                    let atom = self.predicate(&check.expr, "a `reachable` check");
+                    Some(ir::Property {
+                        name: name.text.clone(),
+                        text: check.expr.to_string(),
+                        line: line_of(keyword),
+                        atoms: vec![atom],
+                        atom_texts: vec![check.expr.to_string()],
+                        automaton: None,
+                        next_free: true,
+                    })
+                }
+                _ => None,
+            };
+            self.properties.extend(property);
+        }
+    }
+
+    /// A state predicate of a property.
+    fn predicate(&mut self, expr: &ast::Expr, context: &str) -> ir::Expr {
+        self.expr_of(expr, &mut Scope::runtime(None), Kind::Bool, context)
+    }
+
+    /// An `ltl` property: its predicates checked, its formula translated.
+    fn ltl(&mut self, ltl: &ast::Ltl) -> Option<ir::Property> {
+        let mut atoms = Atoms::default();
+        let formula = self.formula(&ltl.formula, &mut atoms);
+        let next_free = !formula.has_next();
+        let automaton = match ltl::violations(&formula) {
+            Ok(automaton) => Some(automaton),
+            Err(ltl::TranslateError::TooLarge) => {
+                self.diags.error(
+                    ltl.name.spans(),
+                    format!(
+                        "the formula of `{}` is too large to translate: its automaton would \
+                         pass {} states; split it into several properties",
+                        ltl.name.text,
+                        ltl::MAX_STATES
+                    ),
+                );
+                None
+            }
+        };
+        Some(ir::Property {
+            name: ltl.name.text.clone(),
+            text: ltl.formula.to_string(),
+            line: line_of(ltl.keyword),
+            atoms: atoms.exprs,
+            atom_texts: atoms.texts,
+            automaton,
+            next_free,
+        })
+    }
+
+    /// The formula over proposition numbers, its predicates appended to `atoms` (a
+    /// predicate written twice is one proposition).
+    fn formula(&mut self, formula: &Formula, atoms: &mut Atoms) -> ltl::Formula {
+        match formula {
+            Formula::Atom(expr) => {
+                let text = expr.to_string();
+                let number = match atoms.texts.iter().position(|t| *t == text) {
+                    Some(number) => number,
+                    None => {
+                        let atom = self.predicate(expr, "an LTL formula");
+                        atoms.exprs.push(atom);
+                        atoms.texts.push(text);
+                        atoms.exprs.len() - 1
+                    }
+                };
+                ltl::Formula::Atom(number as u32)
+            }
+            Formula::Unary { op, span, operand } => {
+                self.word_operator(*op, *span);
+                let operand = Box::new(self.formula(operand, atoms));
+                match op {
+                    FormulaOp::Always => ltl::Formula::Always(operand),
+                    FormulaOp::Eventually => ltl::Formula::Eventually(operand),
+                    FormulaOp::Next => ltl::Formula::Next(operand),
+                    _ => ltl::Formula::Not(operand),
+                }
+            }
+            Formula::Binary {
+                op,
+                span,
+                left,
+                right,
+            } => {
+                self.word_operator(*op, *span);
+                let left = Box::new(self.formula(left, atoms));
+                let right = Box::new(self.formula(right, atoms));
+                match op {
+                    FormulaOp::And => ltl::Formula::And(left, right),
+                    FormulaOp::Or => ltl::Formula::Or(left, right),
+                    FormulaOp::Implies => ltl::Formula::Implies(left, right),
+                    FormulaOp::Equiv => ltl::Formula::Equiv(left, right),
+                    FormulaOp::Until => ltl::Formula::Until(left, right),
+                    FormulaOp::WeakUntil => ltl::Formula::WeakUntil(left, right),
+                    _ => ltl::Formula::Release(left, right),
+                }
+            }
+        }
+    }
+
+    /// Rule: `U W R X` are operators inside a formula; a global or thread of that name
+    /// cannot be referred to there, and the error says so where the operator stands.
+    fn word_operator(&mut self, op: FormulaOp, span: Span) {
+        if !op.is_word() {
+            return;
+        }
+        let name = op.text();
+        let what = match self.symbols.get(name) {
+            Some(Symbol::Global(_)) => "the global variable",
+            Some(Symbol::Thread(_)) => "the thread",
+            _ => return,
+        };
+        let meaning = match op {
+            FormulaOp::Until => "until",
+            FormulaOp::WeakUntil => "weak until",
+            FormulaOp::Release => "release",
+            _ => "next",
+        };
+        self.diags.error(
+            Spans::one(span),
+            format!(
+                "inside a formula `{name}` is the `{meaning}` operator, so {what} `{name}` \
+                 cannot be named there; rename it to use it in a property"
+            ),
+        );
+    }
+}

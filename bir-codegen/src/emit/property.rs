@@ -1,0 +1,198 @@
+//! The properties: their table (`Model::properties`, with each formula's automaton as data,
+//! so that it can be inspected), the evaluation of their predicates as one bit set per
+//! state (`Model::propositions`), and each automaton's steps as a `match` on its state
+//! (`Model::automaton_step`).
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::{doc, lit_u32, prim, Gen};
+use crate::ltl::Automaton;
+
+/// A `u64` literal in hexadecimal (a bit set).
+fn bits(value: u64) -> TokenStream {
+    let literal: TokenStream = format!("{value:#x}u64")
+        .parse()
+        .unwrap_or_else(|_| quote!(0u64));
+    literal
+}
+
+impl Gen<'_> {
+    /// The static table of properties and the three `Model` methods that read them; nothing
+    /// for a model without properties (the trait's defaults then say so).
+    pub(super) fn properties(&self) -> (TokenStream, TokenStream) {
+        if self.system.properties.is_empty() {
+            return (TokenStream::new(), TokenStream::new());
+        }
+        let state_type = &self.state;
+        let (u32, u64, usize) = (prim("u32"), prim("u64"), prim("usize"));
+        let table = self.system.properties.iter().map(|property| {
+            let (name, text, line) = (&property.name, &property.text, property.line);
+            let predicates = property
+                .atom_texts
+                .iter()
+                .map(|text| quote!(::std::borrow::Cow::Borrowed(#text)));
+            let kind = match &property.automaton {
+                None => quote!(::bir::PropertyKind::Reachable),
+                Some(automaton) => {
+                    let states = automaton_table(automaton);
+                    let next_free = property.next_free;
+                    quote! {
+                        ::bir::PropertyKind::Ltl {
+                            automaton: ::bir::Automaton {
+                                states: ::std::borrow::Cow::Borrowed(&[#(#states),*]),
+                            },
+                            next_free: #next_free,
+                        }
+                    }
+                }
+            };
+            quote! {
+                ::bir::PropertyInfo {
+                    name: ::std::borrow::Cow::Borrowed(#name),
+                    text: ::std::borrow::Cow::Borrowed(#text),
+                    line: #line,
+                    propositions: ::std::borrow::Cow::Borrowed(&[#(#predicates),*]),
+                    kind: #kind,
+                }
+            }
+        });
+        let count = Literal::usize_unsuffixed(self.system.properties.len());
+        let table_doc = doc(&self.properties_doc());
+        let state = self.printer("state");
+        let evaluations = self
+            .code
+            .properties
+            .iter()
+            .enumerate()
+            .map(|(number, atoms)| {
+                let number = Literal::usize_unsuffixed(number);
+                let tests = atoms.iter().enumerate().map(|(bit, atom)| {
+                    let atom = state.expr(atom);
+                    let bit = bits(1 << bit);
+                    quote!(if #atom { props |= #bit; })
+                });
+                quote! {
+                    #number => {
+                        let mut props: #u64 = 0;
+                        #(#tests)*
+                        ::core::result::Result::Ok(props)
+                    }
+                }
+            });
+        let steps = self
+            .system
+            .properties
+            .iter()
+            .enumerate()
+            .filter_map(|(number, property)| Some((number, property.automaton.as_ref()?)))
+            .flat_map(|(number, automaton)| {
+                automaton
+                    .edges
+                    .iter()
+                    .enumerate()
+                    .map(move |(from, edges)| {
+                        let number = Literal::usize_unsuffixed(number);
+                        let from = lit_u32(from as u32);
+                        let moves = edges.iter().map(|edge| {
+                            let to = lit_u32(edge.to);
+                            let push = quote!(out.push(#to););
+                            match (edge.positive, edge.negative) {
+                                (0, 0) => push,
+                                (positive, negative) => {
+                                    let (mask, want) = (bits(positive | negative), bits(positive));
+                                    quote!(if props & #mask == #want { #push })
+                                }
+                            }
+                        });
+                        quote!((#number, #from) => { #(#moves)* })
+                    })
+            });
+        let statics = quote! {
+            #table_doc
+            static PROPERTIES: [::bir::PropertyInfo; #count] = [#(#table),*];
+        };
+        let methods = quote! {
+            fn properties(&self) -> &[::bir::PropertyInfo] {
+                &PROPERTIES
+            }
+
+            fn propositions(
+                &self,
+                property: #usize,
+                state: &#state_type,
+            ) -> ::core::result::Result<#u64, ::bir::Fault> {
+                match property {
+                    #(#evaluations)*
+                    _ => ::core::result::Result::Ok(0),
+                }
+            }
+
+            fn automaton_step(
+                &self,
+                property: #usize,
+                from: #u32,
+                props: #u64,
+                out: &mut ::std::vec::Vec<#u32>,
+            ) {
+                match (property, from) {
+                    #(#steps)*
+                    _ => {}
+                }
+            }
+        };
+        (statics, methods)
+    }
+
+    /// The documentation of the property table: each property, its propositions, and its
+    /// automaton's states and edges.
+    fn properties_doc(&self) -> String {
+        let mut text = String::from("The properties of the model.\n");
+        for property in &self.system.properties {
+            text.push_str(&format!(
+                "\n`{}` (line {}): `{}`\n",
+                property.name, property.line, property.text
+            ));
+            for (bit, atom) in property.atom_texts.iter().enumerate() {
+                text.push_str(&format!("- proposition {bit}: `{atom}`\n"));
+            }
+            if let Some(automaton) = &property.automaton {
+                text.push_str("\nThe automaton of its negation (state 0 starts):\n");
+                for (state, edges) in automaton.edges.iter().enumerate() {
+                    let accepting = if automaton.accepting[state] {
+                        " (accepting)"
+                    } else {
+                        ""
+                    };
+                    let edges: Vec<String> = edges
+                        .iter()
+                        .map(|e| format!("{} if +{:#x} -{:#x}", e.to, e.positive, e.negative))
+                        .collect();
+                    text.push_str(&format!("- {state}{accepting}: {}\n", edges.join(", ")));
+                }
+            }
+        }
+        text
+    }
+}
+
+/// The states of an automaton as `AutomatonState` literals.
+fn automaton_table(automaton: &Automaton) -> Vec<TokenStream> {
+    automaton
+        .edges
+        .iter()
+        .zip(&automaton.accepting)
+        .map(|(edges, accepting)| {
+            let edges = edges.iter().map(|e| {
+                let (to, positive, negative) = (lit_u32(e.to), bits(e.positive), bits(e.negative));
+                quote!(::bir::AutomatonEdge { to: #to, positive: #positive, negative: #negative })
+            });
+            quote! {
+                ::bir::AutomatonState {
+                    accepting: #accepting,
+                    edges: ::std::borrow::Cow::Borrowed(&[#(#edges),*]),
+                }
+            }
+        })
+        .collect()
+}
