@@ -167,6 +167,44 @@ pub struct CheckOptions {
     )]
     pub bitstate_hashes: u32,
 
+    /// The LTL property to check.
+    #[arg(
+        long,
+        value_name = "NAME",
+        conflicts_with = "reachable",
+        help = "Check the LTL property NAME (an `ltl NAME: formula;` of the\n\
+                model): holds, or a lasso that violates it"
+    )]
+    pub ltl: Option<String>,
+
+    /// Weak fairness for the LTL check.
+    #[arg(
+        long,
+        requires = "ltl",
+        conflicts_with = "strong_fairness",
+        help = "With --ltl: only runs in which every instance enabled\n\
+                continuously from some point on steps infinitely often"
+    )]
+    pub weak_fairness: bool,
+
+    /// Strong fairness for the LTL check.
+    #[arg(
+        long,
+        requires = "ltl",
+        help = "With --ltl: only runs in which every instance enabled\n\
+                infinitely often steps infinitely often"
+    )]
+    pub strong_fairness: bool,
+
+    /// The reachability check to run.
+    #[arg(
+        long,
+        value_name = "NAME",
+        help = "Check `reachable NAME: predicate;`: a shortest path to a\n\
+                state that satisfies it (exit 0), or none (exit 1)"
+    )]
+    pub reachable: Option<String>,
+
     /// Constants replaced with `--set`, in the order given.
     #[arg(
         long = "set",

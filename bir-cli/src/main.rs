@@ -284,6 +284,18 @@ fn checker(model: Interpreter, options: &CheckOptions) -> Checker<Interpreter> {
     if let Some(log2_bits) = options.bitstate {
         checker = checker.bitstate(log2_bits, options.bitstate_hashes);
     }
+    if let Some(name) = &options.ltl {
+        checker = checker.ltl(name);
+    }
+    if options.weak_fairness {
+        checker = checker.weak_fairness();
+    }
+    if options.strong_fairness {
+        checker = checker.strong_fairness();
+    }
+    if let Some(name) = &options.reachable {
+        checker = checker.reachable(name);
+    }
     checker
 }
 

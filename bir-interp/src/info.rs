@@ -6,7 +6,8 @@ use std::borrow::Cow;
 use bir_codegen::ir::{self, FaultKind as IrFaultKind};
 use bir_codegen::tables::{self, Tables};
 use bir_runtime::{
-    FaultKind, FaultSite, InvariantInfo, ModelInfo, SlotInfo, SlotKind, TransitionInfo,
+    Automaton, AutomatonEdge, AutomatonState, FaultKind, FaultSite, InvariantInfo, ModelInfo,
+    PropertyInfo, PropertyKind, SlotInfo, SlotKind, TransitionInfo,
 };
 
 /// The description of `system`, whose tables are `tables`.
@@ -83,4 +84,50 @@ pub(crate) fn model_info(system: &ir::System, tables: &Tables) -> ModelInfo {
         fault_sites,
         invariants,
     }
+}
+
+/// The properties of `system` as the runtime describes them: names, texts, predicates and
+/// each formula's automaton (the same tables the generated code holds).
+pub(crate) fn properties(system: &ir::System) -> Vec<PropertyInfo> {
+    system
+        .properties
+        .iter()
+        .map(|property| PropertyInfo {
+            name: property.name.clone().into(),
+            text: property.text.clone().into(),
+            line: property.line,
+            propositions: property
+                .atom_texts
+                .iter()
+                .map(|text| text.clone().into())
+                .collect::<Vec<_>>()
+                .into(),
+            kind: match &property.automaton {
+                None => PropertyKind::Reachable,
+                Some(automaton) => PropertyKind::Ltl {
+                    automaton: Automaton {
+                        states: automaton
+                            .edges
+                            .iter()
+                            .zip(&automaton.accepting)
+                            .map(|(edges, &accepting)| AutomatonState {
+                                accepting,
+                                edges: edges
+                                    .iter()
+                                    .map(|e| AutomatonEdge {
+                                        to: e.to,
+                                        positive: e.positive,
+                                        negative: e.negative,
+                                    })
+                                    .collect::<Vec<_>>()
+                                    .into(),
+                            })
+                            .collect::<Vec<_>>()
+                            .into(),
+                    },
+                    next_free: property.next_free,
+                },
+            },
+        })
+        .collect()
 }

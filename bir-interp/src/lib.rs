@@ -36,7 +36,7 @@ use bir_codegen::ir::{self, GlobalId, IdVec, InstanceId, LocalId, Owner, ThreadI
 use crate::program::Program;
 use bir_codegen::layout::Layout;
 use bir_codegen::tables::{Tables, TransitionRow};
-use bir_runtime::{InvariantFailure, Model, ModelInfo, Successor};
+use bir_runtime::{Fault, InvariantFailure, Model, ModelInfo, PropertyInfo, Successor};
 
 pub use bir_codegen::diag::Diagnostic;
 pub use bir_codegen::{Override, Overrides};
@@ -47,6 +47,8 @@ pub struct Interpreter {
     program: Arc<Program>,
     info: ModelInfo,
     plan: Arc<Plan>,
+    /// The properties, as the generated code's table has them.
+    properties: Arc<[PropertyInfo]>,
 }
 
 /// Where every value of a state lives, and the transitions in successor order.
@@ -124,6 +126,7 @@ impl Interpreter {
             program: Arc::new(Program::new(system)),
             info,
             plan: Arc::new(plan),
+            properties: info::properties(system).into(),
         }
     }
 
@@ -187,5 +190,19 @@ impl Model for Interpreter {
     fn decode(&self, state: &Box<[i64]>, values: &mut Vec<i64>) {
         values.clear();
         values.extend_from_slice(state);
+    }
+
+    fn properties(&self) -> &[PropertyInfo] {
+        &self.properties
+    }
+
+    fn propositions(&self, property: usize, state: &Box<[i64]>) -> Result<u64, Fault> {
+        let mut props = 0;
+        for (bit, atom) in self.program.properties[property].iter().enumerate() {
+            if self.eval(atom, state, None)? != 0 {
+                props |= 1 << bit;
+            }
+        }
+        Ok(props)
     }
 }

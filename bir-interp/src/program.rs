@@ -16,6 +16,8 @@ pub(crate) struct Program {
     pub threads: IdVec<ThreadId, ThreadCode>,
     /// The condition of each invariant, in declaration order.
     pub invariants: Vec<Expr>,
+    /// The predicates of each property, in declaration and proposition order.
+    pub properties: Vec<Vec<Expr>>,
 }
 
 /// A thread declaration.
@@ -97,6 +99,7 @@ impl Program {
             globals: system.globals.iter().map(|v| v.ty).collect(),
             threads,
             invariants: system.invariants.iter().map(|i| i.cond.clone()).collect(),
+            properties: system.properties.iter().map(|p| p.atoms.clone()).collect(),
         }
     }
 
