@@ -285,7 +285,7 @@ fn generated_checkers_and_the_interpreter_agree_on_properties() {
         &["Waiting", "Idle", "One", "Next"],
         "Critical",
     );
-    compare(Fixed3.clone(), &fixed, &["Eats", "Someone"], "Eating");
+    compare(Fixed3, &fixed, &["Eats", "Someone"], "Eating");
     // Every philosopher holding one fork at once is the deadlock the fix removes.
     let a = Checker::new(Fixed3).reachable("AllHungry").run();
     let b = Checker::new(fixed).reachable("AllHungry").run();
