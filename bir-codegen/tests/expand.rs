@@ -141,3 +141,20 @@ snapshot!(
         }
     }"
 );
+
+// Properties: an LTL formula (its predicates evaluated as one bit set per state, its
+// automaton as a table and as a `match`), a predicate that can fault, and a reachability
+// check.
+snapshot!(
+    properties,
+    "system Properties {
+        int (0, 3)[2] a;
+        int (0, 1) i;
+        active thread T() {
+            loc l: do { a[i] := (a[i] + 1) % 4; i := 1 - i; } goto l;
+        }
+        ltl Grows: [](a[0] == 1 -> <>(a[1] == 2)) && []<>(a[i] > 0);
+        ltl Divides: <>(4 / (a[0] + a[1]) == 2);
+        reachable Full: a[0] == 3 && a[1] == 3;
+    }"
+);

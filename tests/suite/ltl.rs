@@ -49,6 +49,10 @@ fn peterson_filter_meets_the_table() {
     assert_eq!(verdicts(Peterson3, "Idle"), [false, true, true]);
     assert_eq!(verdicts(Peterson2, "One"), [true, true, true]);
     assert_eq!(verdicts(Peterson3, "One"), [true, true, true]);
+    assert_eq!(
+        Peterson2::PROPERTIES,
+        ["Waiting", "Idle", "One", "Critical"]
+    );
     let witness = Peterson2::checker().reachable("Critical").run();
     assert_eq!(witness.assert_reachable().len(), 3);
 }
@@ -114,4 +118,24 @@ fn a_lasso_prints_its_stem_and_cycle_and_replays() {
     eprintln!("{text}");
     assert!(text.contains("part 1, the stem"), "{text}");
     assert!(text.contains("cycle entry:"), "{text}");
+}
+
+bir::bir! {
+    system Shadowed {
+        boolean U;
+        boolean done;
+
+        active thread T() {
+            loc a: do { U := !U; } goto b;
+            loc b: do { done := true; } goto b;
+        }
+
+        // `U` is the operator here: the global of that name is not meant, and no error.
+        ltl Finishes: !done U done;
+    }
+}
+
+#[test]
+fn a_global_named_like_an_operator_does_not_stop_the_operator() {
+    Shadowed::checker().ltl("Finishes").run().assert_holds();
 }

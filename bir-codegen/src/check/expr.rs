@@ -27,6 +27,9 @@ pub(super) struct Scope {
     /// In a run-time expression, the quantifier steps (body evaluations) of the quantifiers
     /// checked so far, at most; see [`MAX_QUANTIFIER_STEPS`].
     pub(super) quant_steps: u64,
+    /// Outside any thread, what reads the state as a whole, for messages: an invariant,
+    /// a property.
+    pub(super) reader: &'static str,
 }
 
 impl Scope {
@@ -38,11 +41,21 @@ impl Scope {
         }
     }
 
+    /// A scope for the predicate of a property, which reads the state as a whole (as an
+    /// invariant does).
+    pub fn property() -> Scope {
+        Scope {
+            reader: "a property",
+            ..Scope::runtime(None)
+        }
+    }
+
     /// A scope for a runtime expression of `thread` (or of no thread, for invariants).
     pub fn runtime(thread: Option<ir::ThreadId>) -> Scope {
         Scope {
             thread,
             quant_weight: 1,
+            reader: "an invariant",
             ..Scope::default()
         }
     }

@@ -5,11 +5,9 @@
 
 use std::collections::HashMap;
 
-use proc_macro2::Span;
-
 use super::expr::Scope;
-use super::{line_of, Checker, Kind, Symbol};
-use crate::ast::{self, Formula, FormulaOp, Spans};
+use super::{line_of, Checker, Kind};
+use crate::ast::{self, Formula, FormulaOp};
 use crate::ir;
 use crate::ltl;
 
@@ -22,9 +20,9 @@ struct Atoms {
 
 impl<'a> Checker<'a> {
     /// Rule: invariants, `ltl` properties and `reachable` checks have distinct names; every
-    /// predicate is boolean and reads no local; inside a formula `U W R X` are operators, so
-    /// no variable or thread a formula could mean may be named so; a formula's automaton
-    /// stays within [`ltl::MAX_STATES`].
+    /// predicate is boolean and reads no local; a formula's automaton stays within
+    /// [`ltl::MAX_STATES`]. (Inside a formula `U W R X` are always operators: the parser
+    /// says so where one stands for a variable.)
     pub(super) fn check_properties(&mut self) {
         let ast = self.ast;
         let mut names: HashMap<String, ()> = ast
@@ -73,7 +71,7 @@ impl<'a> Checker<'a> {
 
     /// A state predicate of a property.
     fn predicate(&mut self, expr: &ast::Expr, context: &str) -> ir::Expr {
-        self.expr_of(expr, &mut Scope::runtime(None), Kind::Bool, context)
+        self.expr_of(expr, &mut Scope::property(), Kind::Bool, context)
     }
 
     /// An `ltl` property: its predicates checked, its formula translated.
@@ -124,8 +122,7 @@ impl<'a> Checker<'a> {
                 };
                 ltl::Formula::Atom(number as u32)
             }
-            Formula::Unary { op, span, operand } => {
-                self.word_operator(*op, *span);
+            Formula::Unary { op, operand, .. } => {
                 let operand = Box::new(self.formula(operand, atoms));
                 match op {
                     FormulaOp::Always => ltl::Formula::Always(operand),
@@ -135,12 +132,8 @@ impl<'a> Checker<'a> {
                 }
             }
             Formula::Binary {
-                op,
-                span,
-                left,
-                right,
+                op, left, right, ..
             } => {
-                self.word_operator(*op, *span);
                 let left = Box::new(self.formula(left, atoms));
                 let right = Box::new(self.formula(right, atoms));
                 match op {
@@ -154,32 +147,5 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-    }
-
-    /// Rule: `U W R X` are operators inside a formula; a global or thread of that name
-    /// cannot be referred to there, and the error says so where the operator stands.
-    fn word_operator(&mut self, op: FormulaOp, span: Span) {
-        if !op.is_word() {
-            return;
-        }
-        let name = op.text();
-        let what = match self.symbols.get(name) {
-            Some(Symbol::Global(_)) => "the global variable",
-            Some(Symbol::Thread(_)) => "the thread",
-            _ => return,
-        };
-        let meaning = match op {
-            FormulaOp::Until => "until",
-            FormulaOp::WeakUntil => "weak until",
-            FormulaOp::Release => "release",
-            _ => "next",
-        };
-        self.diags.error(
-            Spans::one(span),
-            format!(
-                "inside a formula `{name}` is the `{meaning}` operator, so {what} `{name}` \
-                 cannot be named there; rename it to use it in a property"
-            ),
-        );
     }
 }

@@ -119,8 +119,9 @@ impl<'a> Checker<'a> {
                          thread `{thread}`"
                     ),
                     (Some((what, thread)), None, None) => format!(
-                        "unknown name `{text}`: it is {what} of thread `{thread}`, and an \
-                         invariant reads only globals, constants and `T@loc`"
+                        "unknown name `{text}`: it is {what} of thread `{thread}`, and {} \
+                         reads only globals, constants and `T@loc`",
+                        scope.reader
                     ),
                     (Some((what, thread)), None, Some(_)) => format!(
                         "unknown name `{text}`: it is {what} of thread `{thread}`, and a thread \

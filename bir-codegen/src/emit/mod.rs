@@ -63,6 +63,7 @@ impl Gen<'_> {
         let decode = self.decode_body();
         let (invariant_functions, check_invariants) = self.invariants();
         let (property_table, property_methods) = self.properties();
+        let property_names = self.system.properties.iter().map(|p| &p.name);
         let end_state = self.end_state_body();
         let state_word = self.state_word();
         let model_doc = doc(&model_doc(
@@ -104,6 +105,11 @@ impl Gen<'_> {
                 pub fn checker() -> ::bir::Checker<#model> {
                     ::bir::Checker::new(#model)
                 }
+
+                /// The names of the model's `ltl` properties and `reachable` checks, in
+                /// declaration order: what `Checker::ltl` and `Checker::reachable` take.
+                pub const PROPERTIES: &'static [&'static ::core::primitive::str] =
+                    &[#(#property_names),*];
             }
 
             #[allow(

@@ -140,6 +140,26 @@ fn is_temporal(stream: &TokenStream) -> bool {
     })
 }
 
+/// For an operator written as a word (`U W R X`): that a variable or thread of that name
+/// cannot be meant, since inside a formula the word is always the operator.
+fn word_hint(op: FormulaOp) -> String {
+    if !op.is_word() {
+        return String::new();
+    }
+    let meaning = match op {
+        FormulaOp::Until => "until",
+        FormulaOp::WeakUntil => "weak until",
+        FormulaOp::Release => "release",
+        _ => "next",
+    };
+    format!(
+        " (inside a formula `{}` is always the `{meaning}` operator: a variable or thread \
+         named `{}` cannot be referred to there; rename it)",
+        op.text(),
+        op.text()
+    )
+}
+
 /// A recursive-descent parser over the items of one formula (or parenthesised group).
 struct FormulaParser {
     items: Vec<Item>,
@@ -269,13 +289,14 @@ impl FormulaParser {
         match self.items.get(position) {
             None => {
                 let after = match position.checked_sub(1).and_then(|p| self.items.get(p)) {
-                    Some(Item::Op(op, span)) => Some((op.text(), *span)),
+                    Some(Item::Op(op, span)) => Some((*op, *span)),
                     _ => None,
                 };
                 Err(match after {
-                    Some((op, span)) => {
-                        syn::Error::new(span, format!("`{op}` is missing its operand"))
-                    }
+                    Some((op, span)) => syn::Error::new(
+                        span,
+                        format!("`{}` is missing its operand{}", op.text(), word_hint(op)),
+                    ),
                     None => syn::Error::new(self.end, "the formula is missing an operand"),
                 })
             }
@@ -293,7 +314,11 @@ impl FormulaParser {
             }
             Some(&Item::Op(op, span)) => Err(syn::Error::new(
                 span,
-                format!("`{}` is missing its left operand", op.text()),
+                format!(
+                    "`{}` is missing its left operand{}",
+                    op.text(),
+                    word_hint(op)
+                ),
             )),
             Some(Item::Group(tokens, span)) => {
                 let span = *span;
