@@ -37,13 +37,21 @@ use super::product::Product;
 
 type ProductState<M> = (<M as Model>::State, u32);
 
-/// A set of marks: bit 0 is the property's, bit `1 + i` instance `i`'s.
+/// A set of marks: bit 0 is the property's, bit `1 + i` instance `i`'s. One word for
+/// models of up to 63 instances (no allocation per edge), several beyond.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Marks(Box<[u64]>);
+enum Marks {
+    Word(u64),
+    Words(Box<[u64]>),
+}
 
 impl Marks {
     fn empty(bits: usize) -> Marks {
-        Marks(vec![0; bits.div_ceil(64)].into_boxed_slice())
+        if bits <= 64 {
+            Marks::Word(0)
+        } else {
+            Marks::Words(vec![0; bits.div_ceil(64)].into_boxed_slice())
+        }
     }
 
     fn full(bits: usize) -> Marks {
@@ -54,36 +62,56 @@ impl Marks {
         marks
     }
 
+    fn words(&self) -> &[u64] {
+        match self {
+            Marks::Word(word) => std::slice::from_ref(word),
+            Marks::Words(words) => words,
+        }
+    }
+
+    fn words_mut(&mut self) -> &mut [u64] {
+        match self {
+            Marks::Word(word) => std::slice::from_mut(word),
+            Marks::Words(words) => words,
+        }
+    }
+
     fn set(&mut self, bit: usize) {
-        self.0[bit / 64] |= 1 << (bit % 64);
+        self.words_mut()[bit / 64] |= 1 << (bit % 64);
     }
 
     fn has(&self, bit: usize) -> bool {
-        self.0[bit / 64] & (1 << (bit % 64)) != 0
+        self.words()[bit / 64] & (1 << (bit % 64)) != 0
     }
 
     fn add(&mut self, other: &Marks) {
-        for (word, other) in self.0.iter_mut().zip(other.0.iter()) {
+        for (word, other) in self.words_mut().iter_mut().zip(other.words()) {
             *word |= other;
         }
     }
 
     fn remove(&mut self, other: &Marks) {
-        for (word, other) in self.0.iter_mut().zip(other.0.iter()) {
+        for (word, other) in self.words_mut().iter_mut().zip(other.words()) {
             *word &= !other;
         }
     }
 
     fn covers(&self, other: &Marks) -> bool {
-        self.0.iter().zip(other.0.iter()).all(|(a, b)| a & b == *b)
+        self.words()
+            .iter()
+            .zip(other.words())
+            .all(|(a, b)| a & b == *b)
     }
 
     fn meets(&self, other: &Marks) -> bool {
-        self.0.iter().zip(other.0.iter()).any(|(a, b)| a & b != 0)
+        self.words()
+            .iter()
+            .zip(other.words())
+            .any(|(a, b)| a & b != 0)
     }
 
     fn is_empty(&self) -> bool {
-        self.0.iter().all(|&word| word == 0)
+        self.words().iter().all(|&word| word == 0)
     }
 }
 
@@ -266,6 +294,10 @@ struct Fair<'a, M: Model> {
     /// The roots of the components on the stack, with the marks merged into each.
     roots: Vec<(u32, Marks)>,
     counter: u32,
+    /// Every mark, for the weak fairness test.
+    all: Marks,
+    /// Successor lists of popped frames, for the next frames.
+    spare: Vec<Vec<Successor<ProductState<M>>>>,
 }
 
 fn search<'a, M: Model, T: Store<ProductState<M>> + crate::seen::Footprint>(
@@ -296,6 +328,8 @@ fn search<'a, M: Model, T: Store<ProductState<M>> + crate::seen::Footprint>(
         active: Vec::new(),
         roots: Vec::new(),
         counter: 0,
+        all: Marks::full(1 + instances),
+        spare: Vec::new(),
     };
     match product.initial_states() {
         Err(fault) => {
@@ -324,7 +358,8 @@ impl<'a, M: Model> Fair<'a, M> {
     /// with `marks`.
     fn push(&mut self, state: ProductState<M>, marks: Marks) {
         let depth = self.frames.len() as u32;
-        let mut successors = Vec::new();
+        let mut successors = self.spare.pop().unwrap_or_default();
+        successors.clear();
         self.stepper.tick();
         let (base, _) = self.graph.expand(&state, &mut successors);
         if self.stepper.at_depth_limit(depth) {
@@ -403,7 +438,7 @@ impl<'a, M: Model> Fair<'a, M> {
             return;
         };
         root.1.add(&merged);
-        if self.graph.fairness == Fairness::Weak && root.1.covers(&Marks::full(self.graph.bits())) {
+        if self.graph.fairness == Fairness::Weak && root.1.covers(&self.all) {
             let root_number = root.0;
             self.report_weak(root_number);
         }
@@ -412,9 +447,10 @@ impl<'a, M: Model> Fair<'a, M> {
     /// Done with the top state: if it roots a component, the component is complete (and,
     /// under strong fairness, checked), and leaves the stack.
     fn finish_top(&mut self) {
-        let Some(frame) = self.frames.pop() else {
+        let Some(mut frame) = self.frames.pop() else {
             return;
         };
+        self.spare.push(std::mem::take(&mut frame.successors));
         let number = self.live.get(&frame.state).copied().unwrap_or(0);
         if self.roots.last().map(|r| r.0) != Some(number) {
             return;

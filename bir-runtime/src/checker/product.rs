@@ -9,15 +9,27 @@
 //! [`STUTTER`], so that every run is infinite (LANGUAGE.md, "Runs"). A fault of a model
 //! step, or of evaluating the predicates, is a step that faults.
 
+use std::sync::Mutex;
+
 use crate::model::{
     Fault, InvariantFailure, Model, ModelInfo, Outcome, Successor, TransitionId, STUTTER,
 };
+use crate::seen::lock;
 
 /// The product of `model` with the automaton of its LTL property number `property`.
 pub(crate) struct Product<'a, M: Model> {
     model: &'a M,
     property: usize,
     accepting: Vec<bool>,
+    /// Buffers for the model's steps and the automaton's moves, reused by every expansion
+    /// (the LTL searches run on one thread: the lock is never contended).
+    scratch: Mutex<Scratch<M::State>>,
+}
+
+/// See [`Product::scratch`].
+struct Scratch<S> {
+    steps: Vec<Successor<S>>,
+    entered: Vec<u32>,
 }
 
 impl<'a, M: Model> Product<'a, M> {
@@ -33,6 +45,10 @@ impl<'a, M: Model> Product<'a, M> {
             model,
             property,
             accepting,
+            scratch: Mutex::new(Scratch {
+                steps: Vec::new(),
+                entered: Vec::new(),
+            }),
         }
     }
 
@@ -92,21 +108,22 @@ impl<'a, M: Model> Product<'a, M> {
         out: &mut Vec<Successor<(M::State, u32)>>,
         enabled: &mut Vec<TransitionId>,
     ) {
-        let mut steps = Vec::new();
-        self.model.successors(state, &mut steps);
-        let mut entered = Vec::new();
+        let mut scratch = lock(&self.scratch);
+        let Scratch { steps, entered } = &mut *scratch;
+        steps.clear();
+        self.model.successors(state, steps);
         if steps.is_empty() {
-            self.pair(STUTTER, state, *q, out, &mut entered);
+            self.pair(STUTTER, state, *q, out, entered);
             return;
         }
         enabled.extend(steps.iter().map(|step| step.transition));
-        for step in steps {
+        for step in steps.drain(..) {
             match step.outcome {
                 Outcome::Fault(fault) => out.push(Successor {
                     transition: step.transition,
                     outcome: Outcome::Fault(fault),
                 }),
-                Outcome::Next(next) => self.pair(step.transition, &next, *q, out, &mut entered),
+                Outcome::Next(next) => self.pair(step.transition, &next, *q, out, entered),
             }
         }
     }
