@@ -115,13 +115,16 @@ impl Marks {
     }
 }
 
-/// A state on the search's stack: its steps, the next one to take, and what every edge
-/// leaving it carries besides the step's own instance.
+/// A state on the search's stack: the next of its steps to take, and what every edge
+/// leaving it carries besides the step's own instance. Only the top state's steps are held
+/// (in `Fair::steps`); a parent's are computed again when the search returns to it, as in
+/// `dfs.rs`, so that a deep search holds one state per level.
 struct Frame<S> {
     state: S,
-    successors: Vec<Successor<S>>,
     next: usize,
     base: Marks,
+    /// At the depth limit: its steps are not explored.
+    cut: bool,
 }
 
 /// Runs the search for fair accepting cycles of LTL property `property`.
@@ -296,8 +299,8 @@ struct Fair<'a, M: Model> {
     counter: u32,
     /// Every mark, for the weak fairness test.
     all: Marks,
-    /// Successor lists of popped frames, for the next frames.
-    spare: Vec<Vec<Successor<ProductState<M>>>>,
+    /// The steps of the top state.
+    steps: Vec<Successor<ProductState<M>>>,
 }
 
 fn search<'a, M: Model, T: Store<ProductState<M>> + crate::seen::Footprint>(
@@ -329,7 +332,7 @@ fn search<'a, M: Model, T: Store<ProductState<M>> + crate::seen::Footprint>(
         roots: Vec::new(),
         counter: 0,
         all: Marks::full(1 + instances),
-        spare: Vec::new(),
+        steps: Vec::new(),
     };
     match product.initial_states() {
         Err(fault) => {
@@ -358,23 +361,25 @@ impl<'a, M: Model> Fair<'a, M> {
     /// with `marks`.
     fn push(&mut self, state: ProductState<M>, marks: Marks) {
         let depth = self.frames.len() as u32;
-        let mut successors = self.spare.pop().unwrap_or_default();
-        successors.clear();
+        self.steps.clear();
         self.stepper.tick();
-        let (base, _) = self.graph.expand(&state, &mut successors);
-        if self.stepper.at_depth_limit(depth) {
-            successors.clear();
+        let (base, _) = self.graph.expand(&state, &mut self.steps);
+        let cut = self.stepper.at_depth_limit(depth);
+        if cut {
+            self.steps.clear();
         }
         self.counter += 1;
         self.live.insert(state.clone(), self.counter);
         self.active.push((self.counter, state.clone()));
         self.roots.push((self.counter, marks));
-        self.frames.push(Frame {
-            state,
-            successors,
-            next: 0,
-            base,
-        });
+        if self.stepper.reserve(&mut self.frames, 1) {
+            self.frames.push(Frame {
+                state,
+                next: 0,
+                base,
+                cut,
+            });
+        }
     }
 
     fn explore(&mut self, seen: &mut impl Store<ProductState<M>>) {
@@ -382,7 +387,7 @@ impl<'a, M: Model> Fair<'a, M> {
             let Some(frame) = self.frames.last_mut() else {
                 return;
             };
-            let Some(successor) = frame.successors.get(frame.next).cloned() else {
+            let Some(successor) = self.steps.get(frame.next).cloned() else {
                 self.finish_top();
                 continue;
             };
@@ -447,10 +452,17 @@ impl<'a, M: Model> Fair<'a, M> {
     /// Done with the top state: if it roots a component, the component is complete (and,
     /// under strong fairness, checked), and leaves the stack.
     fn finish_top(&mut self) {
-        let Some(mut frame) = self.frames.pop() else {
+        let Some(frame) = self.frames.pop() else {
             return;
         };
-        self.spare.push(std::mem::take(&mut frame.successors));
+        // Back to the parent: its steps again.
+        self.steps.clear();
+        if let Some(parent) = self.frames.last() {
+            if !parent.cut {
+                self.stepper.tick();
+                self.graph.expand(&parent.state, &mut self.steps);
+            }
+        }
         let number = self.live.get(&frame.state).copied().unwrap_or(0);
         if self.roots.last().map(|r| r.0) != Some(number) {
             return;
