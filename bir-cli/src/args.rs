@@ -27,8 +27,10 @@ pub const MAX_MODEL_BYTES: u64 = 16 << 20;
 /// What every `--help` ends with.
 const EXIT_STATUS: &str = "\
 Exit status:
-  0  verified: every reachable state explored, no error and no deadlock
+  0  verified: every reachable state explored, no error and no deadlock (with --ltl:
+     the property holds; with --reachable: a state satisfying it was found)
   1  an error (assertion, invariant, range, index, division, start) or a deadlock found
+     (with --ltl: a run violating the property; with --reachable: no such state)
   2  the model is malformed or cannot be read, or the arguments are wrong
   3  incomplete: nothing found, but a limit stopped the search";
 

@@ -20,8 +20,10 @@
 //!   -V, --version  Print version
 //!
 //! Exit status:
-//!   0  verified: every reachable state explored, no error and no deadlock
+//!   0  verified: every reachable state explored, no error and no deadlock (with --ltl:
+//!      the property holds; with --reachable: a state satisfying it was found)
 //!   1  an error (assertion, invariant, range, index, division, start) or a deadlock found
+//!      (with --ltl: a run violating the property; with --reachable: no such state)
 //!   2  the model is malformed or cannot be read, or the arguments are wrong
 //!   3  incomplete: nothing found, but a limit stopped the search
 //!
@@ -52,14 +54,24 @@
 //!       --bitstate <LOG2>         Store each state as K bits of a 2^LOG2-bit array,
 //!                                 LOG2 10 to 40 (supertrace; never "verified" either)
 //!       --bitstate-hashes <K>     The K of --bitstate, 1 to 8 [default: 3]
+//!       --ltl <NAME>              Check the LTL property NAME (an `ltl NAME: formula;` of the
+//!                                 model): holds, or a lasso that violates it
+//!       --weak-fairness           With --ltl: only runs in which every instance enabled
+//!                                 continuously from some point on steps infinitely often
+//!       --strong-fairness         With --ltl: only runs in which every instance enabled
+//!                                 infinitely often steps infinitely often
+//!       --reachable <NAME>        Check `reachable NAME: predicate;`: a shortest path to a
+//!                                 state that satisfies it (exit 0), or none (exit 1)
 //!       --set <Block.NAME=VALUE>  Replace a constant, e.g. --set Param.N=12 (repeatable;
 //!                                 VALUE is an integer, true or false)
 //!       --json                    Print one JSON object instead of the text report
 //!   -h, --help                    Print help
 //!
 //! Exit status:
-//!   0  verified: every reachable state explored, no error and no deadlock
+//!   0  verified: every reachable state explored, no error and no deadlock (with --ltl:
+//!      the property holds; with --reachable: a state satisfying it was found)
 //!   1  an error (assertion, invariant, range, index, division, start) or a deadlock found
+//!      (with --ltl: a run violating the property; with --reachable: no such state)
 //!   2  the model is malformed or cannot be read, or the arguments are wrong
 //!   3  incomplete: nothing found, but a limit stopped the search
 //! ```
@@ -90,22 +102,30 @@
 //! | --- | --- | --- |
 //! | `model` | string | the system's name |
 //! | `file` | string | the model file as given |
-//! | `strategy` | string | `depth-first` or `breadth-first` |
-//! | `verdict` | string | `verified`, `deadlock`, `assertion`, `invariant`, `range`, `index`, `division`, `start` or `incomplete` (the kind of the first finding when something was found) |
+//! | `strategy` | string | `depth-first`, `breadth-first`, `parallel`, `nested-depth-first` or `fair-cycles` |
+//! | `plan` | object | what ran: `strategy`, `threads`, `storage` (`exact`, `hash-compaction`, `bitstate`), `bitstate_log2_bits`, `bitstate_hashes`, `layout`, `can_verify`, `property`, `fairness` (`none`, `weak`, `strong`), `notes` |
+//! | `verdict` | string | `verified` (with `--ltl`: the property holds), `deadlock`, `assertion`, `invariant`, `range`, `index`, `division`, `start`, `property` (a lasso violates the LTL property), `reached`, `unreachable` or `incomplete` (the kind of the first finding when something was found) |
 //! | `complete` | bool | every reachable state was explored (false when the search stopped at a finding or a limit) |
 //! | `incomplete_reason` | string or null | `depth_limit`, `state_limit`, `time_limit`, `memory_limit`, `hash_compaction`, `bitstate`, or null |
 //! | `states`, `transitions`, `errors`, `deadlocks` | integer | the counts of the search, as the text report's last line |
 //! | `max_depth` | integer | the largest depth of a stored state |
 //! | `seconds` | number | the time the search took |
+//! | `seen_set_bytes` | integer | the seen set's memory |
+//! | `peak_memory_bytes` | integer or null | the process's peak resident memory, where the system says |
+//! | `omission_probability` | number or null | with lossy storage, the estimated probability that a state was missed |
+//! | `notes` | array | notes on how the run went |
 //! | `counterexamples` | array | the kept counterexamples, the first finding first (one unless `--keep-going N`) |
 //!
-//! Each counterexample has `kind` (as `verdict`, never `verified`/`incomplete`), `message`,
-//! `initial_state` and `final_state` (objects mapping each variable — `x`, `fork[3]`,
-//! `Philosopher[1]` for an instance's status, `P[2].level` for a local — to its value),
-//! `steps` and `replay` (the string `Checker::replay` accepts). Each step has `transition`
-//! (its id), `thread` (the instance), `from`, `to` (a location or `return`), `text` (the
-//! transformation's BIR text), `line` (0 if unknown), `fails` (true for a failing last
-//! step, which changes nothing) and `changes`, an array of `{variable, old, new}` for every
+//! Each counterexample has `kind` (as `verdict`, never `verified`/`incomplete`; a
+//! reachability check's witness is `witness`), `message`, `initial_state` and `final_state`
+//! (objects mapping each variable — `x`, `fork[3]`, `Philosopher[1]` for an instance's
+//! status, `P[2].level` for a local — to its value), `steps`, `cycle_start` (for a lasso,
+//! the index in `steps` where its cycle starts, which returns to `final_state`; null
+//! otherwise) and `replay` (the string `Checker::replay` accepts). Each step has
+//! `transition` (its id), `thread` (the instance), `from`, `to` (a location or `return`),
+//! `text` (the transformation's BIR text), `line` (0 if unknown), `fails` (true for a failing
+//! last step, which changes nothing), `stutter` (true for a lasso's step that repeats a final
+//! state) and `changes`, an array of `{variable, old, new}` for every
 //! value the step changed, the instance's own status included. Values are in the model's
 //! terms: booleans, integers, `"Enum.Variant"` strings, and for statuses the location's
 //! name, `"ended"` or `"not started"`.
