@@ -558,3 +558,47 @@ fn the_memory_limit_bounds_the_interpreter_peak_memory() {
     }
     assert!(json["states"].as_u64().is_some_and(|s| s > 1_000), "{out}");
 }
+
+#[test]
+fn ltl_and_reachability_checks_have_their_exit_statuses_and_json() {
+    let text = std::fs::read_to_string(model("peterson_filter.bir")).expect("model");
+    let end = text.rfind('}').expect("a system");
+    let source = format!(
+        "{}  ltl Served: [](!P[0]@critical -> <>P[0]@critical);\n  \
+         reachable Both: P[0]@critical && P[1]@critical;\n  \
+         reachable One: P[1]@critical;\n}}\n",
+        &text[..end]
+    );
+    let file = temp_file("properties", "pf.bir", &source);
+    let run = |args: &[&str]| {
+        let mut all = vec!["check", &file, "--set", "Param.N=2", "--json"];
+        all.extend_from_slice(args);
+        let (code, out, err) = bir(&all);
+        let json: Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{out}{err}"));
+        (code, json)
+    };
+    let (code, json) = run(&["--ltl", "Served"]);
+    assert_eq!((code, &json["verdict"]), (1, &"property".into()));
+    assert_eq!(json["strategy"], "nested-depth-first");
+    let lasso = &json["counterexamples"][0];
+    assert!(lasso["cycle_start"].as_u64().is_some(), "{lasso}");
+    assert!(lasso["replay"].as_str().is_some_and(|r| r.contains('@')));
+    let (code, json) = run(&["--ltl", "Served", "--weak-fairness"]);
+    assert_eq!((code, &json["verdict"]), (0, &"verified".into()));
+    assert_eq!(json["plan"]["fairness"], "weak");
+    let (code, json) = run(&["--reachable", "One"]);
+    assert_eq!((code, &json["verdict"]), (0, &"reached".into()));
+    assert_eq!(json["counterexamples"][0]["kind"], "witness");
+    // Mutual exclusion: both in the critical section is unreachable, a failure of the check.
+    let (code, json) = run(&["--reachable", "Both"]);
+    assert_eq!((code, &json["verdict"]), (1, &"unreachable".into()));
+    let (code, _, err) = bir(&["check", &file, "--ltl", "Nope"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no `ltl` property named `Nope` (it declares Served)"),
+        "{err}"
+    );
+    let (code, _, err) = bir(&["check", &file, "--weak-fairness"]);
+    assert_eq!(code, 2, "{err}");
+    remove_temp_file(&file);
+}
