@@ -1,7 +1,10 @@
 //! Criterion benchmarks of what `bir!` costs at compile time: the whole expansion (parse,
 //! check, layout, code generation) of each reference model, of dining philosophers with
 //! 12 and 100 philosophers (100 thread instances, 400 transitions), and of Peterson's
-//! filter for 12 threads. The expansion of a 100-thread model must stay well under 100 ms.
+//! filter for 12 threads, and of Peterson's filter with LTL properties (formulas of 4 to 11
+//! operators, each translated to the Büchi automaton of its negation). The expansion of a
+//! 100-thread model must stay well under 100 ms, and a 10-operator formula's share of it
+//! well under 50 ms.
 //!
 //! `cargo bench --bench expand`. This is the library, optimised; the proc-macro runs the
 //! same code, built with the dev profile's optimisation level unless the user's
@@ -56,6 +59,27 @@ fn expand(c: &mut Criterion) {
     inputs.push(("dining_philosophers N=12".into(), sized(MODELS[4].1, 12)));
     inputs.push(("dining_philosophers N=100".into(), sized(MODELS[4].1, 100)));
     inputs.push(("peterson_filter N=12".into(), sized(MODELS[6].1, 12)));
+    // The properties of the LTL table, and one formula of 11 operators.
+    let with_properties = |properties: &str| {
+        let model = MODELS[6].1;
+        let end = model.rfind('}').unwrap_or(model.len());
+        format!("{}{properties}\n}}\n", &model[..end])
+    };
+    inputs.push((
+        "peterson_filter with 3 LTL properties".into(),
+        with_properties(
+            "ltl Waiting: [](P[0]@waiting -> <>P[0]@critical);
+             ltl Idle: [](!P[0]@critical -> <>P[0]@critical);
+             ltl One: []<>(incs == 1);",
+        ),
+    ));
+    inputs.push((
+        "peterson_filter with an 11-operator formula".into(),
+        with_properties(
+            "ltl Big: [](P[0]@waiting -> (P[0]@waiting U (P[0]@critical || \
+             <>[](incs == 0) || X P[1]@announce)) && <>P[1]@idle);",
+        ),
+    ));
     let mut group = c.benchmark_group("expand");
     group
         .measurement_time(Duration::from_secs(2))

@@ -64,6 +64,7 @@ impl Gen<'_> {
         let (invariant_functions, check_invariants) = self.invariants();
         let (property_table, property_methods) = self.properties();
         let property_names = self.system.properties.iter().map(|p| &p.name);
+        let properties_doc = doc(&self.properties_doc());
         let end_state = self.end_state_body();
         let state_word = self.state_word();
         let model_doc = doc(&model_doc(
@@ -106,8 +107,7 @@ impl Gen<'_> {
                     ::bir::Checker::new(#model)
                 }
 
-                /// The names of the model's `ltl` properties and `reachable` checks, in
-                /// declaration order: what `Checker::ltl` and `Checker::reachable` take.
+                #properties_doc
                 pub const PROPERTIES: &'static [&'static ::core::primitive::str] =
                     &[#(#property_names),*];
             }

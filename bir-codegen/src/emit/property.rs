@@ -58,7 +58,6 @@ impl Gen<'_> {
             }
         });
         let count = Literal::usize_unsuffixed(self.system.properties.len());
-        let table_doc = doc(&self.properties_doc());
         let state = self.printer("state");
         let evaluations = self
             .code
@@ -109,7 +108,7 @@ impl Gen<'_> {
                     })
             });
         let statics = quote! {
-            #table_doc
+            /// The properties (see the model's `PROPERTIES`).
             static PROPERTIES: [::bir::PropertyInfo; #count] = [#(#table),*];
         };
         let methods = quote! {
@@ -144,10 +143,13 @@ impl Gen<'_> {
         (statics, methods)
     }
 
-    /// The documentation of the property table: each property, its propositions, and its
-    /// automaton's states and edges.
-    fn properties_doc(&self) -> String {
-        let mut text = String::from("The properties of the model.\n");
+    /// The documentation of the model's `PROPERTIES`: each property, its propositions, and
+    /// its automaton's states and edges, so that the automaton can be inspected.
+    pub(super) fn properties_doc(&self) -> String {
+        let mut text = String::from(
+            "The names of the model's `ltl` properties and `reachable` checks, in declaration\n\
+             order: what `Checker::ltl` and `Checker::reachable` take.\n",
+        );
         for property in &self.system.properties {
             text.push_str(&format!(
                 "\n`{}` (line {}): `{}`\n",
