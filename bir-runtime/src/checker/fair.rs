@@ -810,6 +810,42 @@ mod tests {
         }
     }
 
+    #[test]
+    fn an_incomplete_or_lossy_search_never_holds() {
+        // p infinitely often on the only run: holds, over more product states than the limits.
+        let ring = || {
+            Graph::new(4, &[(0, Some(1)), (1, Some(2)), (2, Some(3)), (3, Some(0))])
+                .instances(&[0, 0, 0, 0])
+                .label(0, &[3])
+                .ltl("EventuallyP", NOT_INFINITELY_OFTEN_P)
+        };
+        for checker in [
+            Checker::new(ring())
+                .ltl("EventuallyP")
+                .weak_fairness()
+                .max_states(2),
+            Checker::new(ring())
+                .ltl("EventuallyP")
+                .strong_fairness()
+                .max_depth(1),
+            Checker::new(ring())
+                .ltl("EventuallyP")
+                .weak_fairness()
+                .hash_compaction(),
+        ] {
+            let report = checker.run();
+            assert!(
+                matches!(report.verdict(), Verdict::Incomplete { .. }),
+                "{report}"
+            );
+        }
+        Checker::new(ring())
+            .ltl("EventuallyP")
+            .weak_fairness()
+            .run()
+            .assert_holds();
+    }
+
     /// The splitmix64 generator, for random graphs.
     struct Random(u64);
 
