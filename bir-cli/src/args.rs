@@ -169,6 +169,14 @@ pub struct CheckOptions {
     )]
     pub bitstate_hashes: u32,
 
+    /// Partial-order reduction.
+    #[arg(
+        long,
+        help = "Partial-order reduction: where an instance stands at a safe\n\
+                location, expand it alone (same verdicts, fewer states)"
+    )]
+    pub por: bool,
+
     /// The LTL property to check.
     #[arg(
         long,

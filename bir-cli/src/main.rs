@@ -54,6 +54,8 @@
 //!       --bitstate <LOG2>         Store each state as K bits of a 2^LOG2-bit array,
 //!                                 LOG2 10 to 40 (supertrace; never "verified" either)
 //!       --bitstate-hashes <K>     The K of --bitstate, 1 to 8 [default: 3]
+//!       --por                     Partial-order reduction: where an instance stands at a safe
+//!                                 location, expand it alone (same verdicts, fewer states)
 //!       --ltl <NAME>              Check the LTL property NAME (an `ltl NAME: formula;` of the
 //!                                 model): holds, or a lasso that violates it
 //!       --weak-fairness           With --ltl: only runs in which every instance enabled
@@ -303,6 +305,9 @@ fn checker(model: Interpreter, options: &CheckOptions) -> Checker<Interpreter> {
     }
     if let Some(log2_bits) = options.bitstate {
         checker = checker.bitstate(log2_bits, options.bitstate_hashes);
+    }
+    if options.por {
+        checker = checker.por(true);
     }
     if let Some(name) = &options.ltl {
         checker = checker.ltl(name);

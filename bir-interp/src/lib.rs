@@ -34,6 +34,7 @@ use std::sync::Arc;
 use bir_codegen::ir::{self, GlobalId, IdVec, InstanceId, LocalId, Owner, ThreadId};
 
 use crate::program::Program;
+use bir_codegen::analyse::{access, por};
 use bir_codegen::layout::Layout;
 use bir_codegen::tables::{Tables, TransitionRow};
 use bir_runtime::{Fault, InvariantFailure, Model, ModelInfo, PropertyInfo, Successor};
@@ -49,6 +50,8 @@ pub struct Interpreter {
     plan: Arc<Plan>,
     /// The properties, as the generated code's table has them.
     properties: Arc<[PropertyInfo]>,
+    /// Per transition, whether its location is safe for partial-order reduction.
+    safe: Arc<[bool]>,
 }
 
 /// Where every value of a state lives, and the transitions in successor order.
@@ -127,6 +130,7 @@ impl Interpreter {
             info,
             plan: Arc::new(plan),
             properties: info::properties(system).into(),
+            safe: por::safe_transitions(system, &access::of_system(system)).into(),
         }
     }
 
@@ -190,6 +194,14 @@ impl Model for Interpreter {
     fn decode(&self, state: &Box<[i64]>, values: &mut Vec<i64>) {
         values.clear();
         values.extend_from_slice(state);
+    }
+
+    fn ample_safe(&self) -> &[bool] {
+        if self.safe.contains(&true) {
+            &self.safe
+        } else {
+            &[]
+        }
     }
 
     fn properties(&self) -> &[PropertyInfo] {

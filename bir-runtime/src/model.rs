@@ -98,6 +98,15 @@ pub trait Model: Sync {
     /// in slot order: booleans as 0/1, enums by ordinal, statuses by [`SlotKind::Status`].
     fn decode(&self, state: &Self::State, values: &mut Vec<i64>);
 
+    /// Per transition (a [`TransitionId`]), whether the instance executing it may be expanded
+    /// alone when it stands where the transition starts: every transformation there touches
+    /// only what the instance owns and nothing an invariant or a property observes, so the
+    /// instance's enabled transitions form an ample set (partial-order reduction). Empty
+    /// (the default) when no location is known to be safe.
+    fn ample_safe(&self) -> &[bool] {
+        &[]
+    }
+
     /// The LTL properties and reachability checks the model declares (none by default).
     fn properties(&self) -> &[PropertyInfo] {
         &[]

@@ -704,3 +704,123 @@ pub(crate) const NOT_INFINITELY_OFTEN_P: AutomatonTable =
 /// The automaton of `<>(p && []!q)`, the negation of `[](p -> <>q)`.
 pub(crate) const NOT_P_LEADS_TO_Q: AutomatonTable =
     &[(false, &[(0, 0, 0), (1, 1, 2)]), (true, &[(1, 0, 2)])];
+
+/// `n` instances, each counting its own counter from 0 to `k` (transition `2 i`), all at
+/// safe locations (only the instance's own counter is touched): a model partial-order
+/// reduction shrinks. With `trap`, instance `n - 1` (at an unsafe location) may fail an
+/// assertion at any time (transition `2 n - 1`), and instance 0 loops forever once done
+/// (transition 1, safe): the ignoring trap, which a reduction without its proviso would
+/// never leave.
+#[derive(Clone, Debug)]
+pub(crate) struct Counters {
+    n: u32,
+    k: u32,
+    trap: bool,
+    info: ModelInfo,
+    safe: Vec<bool>,
+}
+
+impl Counters {
+    pub(crate) fn new(n: u32, k: u32, trap: bool) -> Self {
+        assert!(n <= 8 && k < 16);
+        let mut transitions = Vec::new();
+        let mut safe = Vec::new();
+        for i in 0..n {
+            let name = format!("C[{i}]");
+            transitions.push(transition(
+                name.clone(),
+                i,
+                "count",
+                "count",
+                "do { c := c + 1; } goto count;",
+                0,
+            ));
+            let (text, is_safe) = if trap && i + 1 == n {
+                ("do { assert (false); } goto count;", false)
+            } else {
+                ("do {} goto count;", true)
+            };
+            transitions.push(transition(name, i, "count", "count", text, 0));
+            // The counting step is safe unless this is the trap's instance.
+            safe.push(is_safe);
+            safe.push(is_safe);
+        }
+        Counters {
+            n,
+            k,
+            trap,
+            info: ModelInfo {
+                name: "Counters".into(),
+                slots: (0..n)
+                    .map(|i| slot(format!("C[{i}].c"), None, SlotKind::Int))
+                    .collect::<Vec<_>>()
+                    .into(),
+                transitions: transitions.into(),
+                fault_sites: vec![FaultSite {
+                    kind: FaultKind::Assertion,
+                    message: "assertion failed: false".into(),
+                    line: 0,
+                }]
+                .into(),
+                invariants: Cow::Borrowed(&[]),
+            },
+            safe,
+        }
+    }
+
+    fn counter(&self, state: u32, i: u32) -> u32 {
+        (state >> (4 * i)) & 15
+    }
+}
+
+impl Model for Counters {
+    type State = u32;
+
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    fn initial_state(&self) -> u32 {
+        0
+    }
+
+    fn successors(&self, &state: &u32, out: &mut Vec<Successor<u32>>) {
+        for i in 0..self.n {
+            let c = self.counter(state, i);
+            if c < self.k {
+                out.push(Successor {
+                    transition: 2 * i,
+                    outcome: Outcome::Next(state + (1 << (4 * i))),
+                });
+            }
+            if self.trap && i + 1 == self.n {
+                out.push(Successor {
+                    transition: 2 * i + 1,
+                    outcome: Outcome::Fault(Fault { site: 0, value: 0 }),
+                });
+            } else if self.trap && i == 0 && c == self.k {
+                out.push(Successor {
+                    transition: 2 * i + 1,
+                    outcome: Outcome::Next(state),
+                });
+            }
+        }
+    }
+
+    fn check_invariants(&self, _: &u32) -> Result<(), InvariantFailure> {
+        Ok(())
+    }
+
+    fn is_end_state(&self, _: &u32) -> bool {
+        true
+    }
+
+    fn decode(&self, &state: &u32, values: &mut Vec<i64>) {
+        values.clear();
+        values.extend((0..self.n).map(|i| i64::from(self.counter(state, i))));
+    }
+
+    fn ample_safe(&self) -> &[bool] {
+        &self.safe
+    }
+}

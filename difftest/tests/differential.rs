@@ -2,7 +2,9 @@
 //! run (see `build.rs`): depth-first and breadth-first, each past findings and up to a
 //! state limit (both implementations follow the same successor order, so even a truncated
 //! search must agree), on states, transitions, errors, deadlocks, verdict, completeness and
-//! the first counterexample, step by step.
+//! the first counterexample, step by step. With partial-order reduction too: both reduce
+//! alike, and a complete reduced search (depth-first, breadth-first, parallel) finds errors
+//! and deadlocks exactly when the full one does, in no more states.
 
 use bir::{Checker, Model, Report};
 use bir_interp::Interpreter;
@@ -16,6 +18,8 @@ const MAX_STATES: u64 = 3_000;
 #[derive(Default)]
 struct Differ {
     compared: usize,
+    /// Models whose complete reduced depth-first search stored fewer states.
+    reduced: usize,
     failures: Vec<String>,
 }
 
@@ -41,6 +45,30 @@ impl Differ {
                 let strategy = if bfs { "BFS" } else { "DFS" };
                 self.fail(seed, source, format!("{strategy}: {difference}\n--- compiled:\n{compiled}\n--- interpreted:\n{interpreted}"));
             }
+            // Partial-order reduction: both implementations reduce alike, and the reduced
+            // search finds what the full one finds, in no more states.
+            let reduced = configure(checker.clone().por(true), bfs).run();
+            let reduced_interpreted =
+                configure(Checker::new(interpreter.clone()).por(true), bfs).run();
+            let strategy = if bfs { "BFS with POR" } else { "DFS with POR" };
+            if let Some(difference) = difference(&reduced, &reduced_interpreted) {
+                self.fail(seed, source, format!("{strategy}: {difference}"));
+            }
+            if !bfs && reduced.is_complete() && reduced.states() < compiled.states() {
+                self.reduced += 1;
+            }
+            if let Some(difference) = reduction_difference(&compiled, &reduced) {
+                self.fail(seed, source, format!("{strategy} against the full search: {difference}\n--- full:\n{compiled}\n--- reduced:\n{reduced}"));
+            }
+        }
+        let parallel = configure(checker.clone().por(true).threads(2), false).run();
+        let full = configure(checker.clone(), false).run();
+        if let Some(difference) = reduction_difference(&full, &parallel) {
+            self.fail(
+                seed,
+                source,
+                format!("parallel with POR against the full search: {difference}"),
+            );
         }
     }
 
@@ -58,6 +86,29 @@ fn configure<M: Model>(checker: Checker<M>, bfs: bool) -> Checker<M> {
     } else {
         checker
     }
+}
+
+/// What a reduced search misses of a full one, when both are complete: a kind of finding
+/// (an error, a deadlock), or more states than the full search.
+fn reduction_difference(full: &Report, reduced: &Report) -> Option<String> {
+    if reduced.states() > full.states() && full.is_complete() {
+        return Some(format!(
+            "{} states reduced, {} full",
+            reduced.states(),
+            full.states()
+        ));
+    }
+    if !(full.is_complete() && reduced.is_complete()) {
+        return None;
+    }
+    let kinds = |r: &Report| (r.errors() > 0, r.deadlocks() > 0);
+    (kinds(full) != kinds(reduced)).then(|| {
+        format!(
+            "(errors, deadlocks) found: {:?} full, {:?} reduced",
+            kinds(full),
+            kinds(reduced)
+        )
+    })
 }
 
 /// What differs between two reports of one model, if anything.
@@ -103,5 +154,9 @@ fn generated_checkers_agree_with_the_interpreter() {
             differ.failures.join("\n\n")
         );
     }
-    eprintln!("{COUNT} random models agree (BIR_DIFF_SEED={SEED})");
+    eprintln!(
+        "{COUNT} random models agree (BIR_DIFF_SEED={SEED}); partial-order reduction shrank \
+         {} of them",
+        differ.reduced
+    );
 }

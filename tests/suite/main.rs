@@ -6,6 +6,7 @@ mod allocation;
 mod families;
 mod layout;
 mod ltl;
+mod por;
 mod spin;
 mod traces;
 mod ui;

@@ -1,24 +1,36 @@
 //! What each transformation reads and writes: the globals (with the element, when the index
-//! is a constant), the executing instance's locals and the threads' statuses its guard and
-//! actions touch. Partial-order reduction decides from these sets which transitions are
-//! independent; nothing else uses them yet.
+//! is a constant or the executing instance's own index), the executing instance's locals and
+//! the threads' statuses its guard and actions touch; and what invariants and property
+//! predicates read. Partial-order reduction ([`super::por`]) decides from these sets which
+//! transitions are independent and invisible.
 
-use crate::ir::{self, Expr, GlobalId, LocalId, ThreadId, VarRef};
+use crate::ir::{self, Expr, GlobalId, IdVec, LocalId, ThreadId, TransformId, VarRef};
 
 /// A variable (or status) a transformation touches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Access {
-    /// A global; `element` is the array index when it is a compile-time constant.
+    /// A global, or some of its elements.
     Global {
         /// The global.
         var: GlobalId,
-        /// The element, when known; `None` means "any" (or the scalar itself).
-        element: Option<u32>,
+        /// Which part of it.
+        element: Element,
     },
     /// A local of the executing instance.
     Local(LocalId),
     /// The status of a thread's instance(s) (read by `T@loc`, written by `start`).
     Status(ThreadId),
+}
+
+/// Which elements of a global an access touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Element {
+    /// The scalar itself, or any element (the index is computed).
+    Any,
+    /// The element at this compile-time constant index.
+    At(u32),
+    /// `a[index]`: the element at the executing instance's own index.
+    Own,
 }
 
 /// The accesses of one transformation, each list sorted and without duplicates.
@@ -42,10 +54,13 @@ impl Accesses {
             match action {
                 ir::Action::Assign { place, value, .. } => {
                     expr_reads(value, &mut reads);
-                    let element = place.index.as_ref().and_then(|(index, _)| {
-                        expr_reads(index, &mut reads);
-                        constant_index(index)
-                    });
+                    let element = match &place.index {
+                        Some((index, _)) => {
+                            expr_reads(index, &mut reads);
+                            element_of(index)
+                        }
+                        None => Element::Any,
+                    };
                     writes.push(access(place.var, element));
                 }
                 ir::Action::Assert { cond, .. } | ir::Action::Assume(cond) => {
@@ -69,24 +84,44 @@ impl Accesses {
     }
 }
 
-fn access(var: VarRef, element: Option<u32>) -> Access {
+/// The accesses of every transformation of every thread.
+pub fn of_system(system: &ir::System) -> IdVec<ThreadId, IdVec<TransformId, Accesses>> {
+    system
+        .threads
+        .iter()
+        .map(|thread| thread.transforms.iter().map(Accesses::of).collect())
+        .collect()
+}
+
+/// What an expression (an invariant, a property's predicate) reads, sorted, without
+/// duplicates.
+pub fn reads_of(expr: &Expr) -> Vec<Access> {
+    let mut reads = Vec::new();
+    expr_reads(expr, &mut reads);
+    reads.sort();
+    reads.dedup();
+    reads
+}
+
+fn access(var: VarRef, element: Element) -> Access {
     match var {
         VarRef::Global(var) => Access::Global { var, element },
         VarRef::Local(id) => Access::Local(id),
     }
 }
 
-fn constant_index(index: &Expr) -> Option<u32> {
+fn element_of(index: &Expr) -> Element {
     match index {
-        Expr::Int(value) => u32::try_from(*value).ok(),
-        _ => None,
+        Expr::Int(value) => u32::try_from(*value).map_or(Element::Any, Element::At),
+        Expr::InstanceIndex => Element::Own,
+        _ => Element::Any,
     }
 }
 
 fn expr_reads(expr: &Expr, out: &mut Vec<Access>) {
     match expr {
-        Expr::Read(var) => out.push(access(*var, None)),
-        Expr::Element { var, index, .. } => out.push(access(*var, constant_index(index))),
+        Expr::Read(var) => out.push(access(*var, Element::Any)),
+        Expr::Element { var, index, .. } => out.push(access(*var, element_of(index))),
         Expr::At { thread, .. } => out.push(Access::Status(*thread)),
         _ => {}
     }
@@ -102,7 +137,7 @@ mod tests {
     use proc_macro2::TokenStream;
 
     use super::*;
-    use crate::ir::TransformId;
+    use crate::ir::{LocalId, TransformId};
 
     fn accesses(source: &str, thread: u32, transform: u32) -> Accesses {
         let tokens = TokenStream::from_str(source).expect("tokenizes");
@@ -118,9 +153,10 @@ mod tests {
             0,
             0,
         );
+        // `fork[index]`: the executing instance's own element.
         let fork = Access::Global {
             var: GlobalId(0),
-            element: None,
+            element: Element::Own,
         };
         assert_eq!(take_left.reads, [fork]);
         assert_eq!(take_left.writes, [fork]);
@@ -138,7 +174,7 @@ mod tests {
             [
                 Access::Global {
                     var: GlobalId(1),
-                    element: None
+                    element: Element::Any
                 },
                 Access::Status(ThreadId(1))
             ]
@@ -147,7 +183,7 @@ mod tests {
             t.writes,
             [Access::Global {
                 var: GlobalId(0),
-                element: Some(1)
+                element: Element::At(1)
             }]
         );
     }
@@ -168,7 +204,7 @@ mod tests {
             [
                 Access::Global {
                     var: GlobalId(0),
-                    element: None
+                    element: Element::Any
                 },
                 Access::Local(LocalId(0)),
                 Access::Status(ThreadId(0))
@@ -179,7 +215,7 @@ mod tests {
             [
                 Access::Global {
                     var: GlobalId(0),
-                    element: Some(2)
+                    element: Element::At(2)
                 },
                 Access::Local(LocalId(0)),
                 Access::Status(ThreadId(0))

@@ -1,11 +1,13 @@
 //! Facts about the checked model that the later stages (and future ones) rely on, computed
 //! once on the IR before anything is lowered: the domain of every variable, from which
 //! lowering bounds the value of any expression ([`interval`]); what each transformation
-//! reads and writes ([`access`], for partial-order reduction); and the size of the code
+//! reads and writes ([`access`]) and which locations are safe for partial-order reduction
+//! ([`por`]); and the size of the code
 //! lowering will produce ([`size`]), which the front end bounds.
 
 pub mod access;
 pub mod interval;
+pub mod por;
 pub mod size;
 
 use crate::diag::Diagnostics;
@@ -21,6 +23,9 @@ pub struct Analysis {
     pub domains: Domains,
     /// The reads and writes of each transformation of each thread.
     pub accesses: IdVec<ThreadId, IdVec<TransformId, Accesses>>,
+    /// Per transition in successor order, whether its location is safe for partial-order
+    /// reduction ([`por`]).
+    pub safe_transitions: Vec<bool>,
     /// The size of the generated code, in the units of [`size::MAX_CODE_SIZE`].
     pub code_size: u64,
 }
@@ -30,14 +35,12 @@ pub struct Analysis {
 pub fn analyse(system: &ir::System, diags: &mut Diagnostics) -> Option<Analysis> {
     let errors_before = diags.len();
     let code_size = size::code_size(system, diags);
-    let accesses = system
-        .threads
-        .iter()
-        .map(|thread| thread.transforms.iter().map(Accesses::of).collect())
-        .collect();
+    let accesses = access::of_system(system);
+    let safe_transitions = por::safe_transitions(system, &accesses);
     let analysis = Analysis {
         domains: Domains::new(system),
         accesses,
+        safe_transitions,
         code_size,
     };
     (diags.len() == errors_before).then_some(analysis)

@@ -67,6 +67,7 @@ impl Gen<'_> {
         let properties_doc = doc(&self.properties_doc());
         let end_state = self.end_state_body();
         let state_word = self.state_word();
+        let ample_safe = self.ample_safe();
         let model_doc = doc(&model_doc(
             self.system,
             self.layout,
@@ -168,6 +169,8 @@ impl Gen<'_> {
 
                     #state_word
 
+                    #ample_safe
+
                     #property_methods
                 }
 
@@ -192,6 +195,21 @@ impl Gen<'_> {
 }
 
 impl Gen<'_> {
+    /// `Model::ample_safe`: per transition, whether its instance may be expanded alone
+    /// (partial-order reduction); nothing when no location is safe.
+    fn ample_safe(&self) -> TokenStream {
+        if !self.code.safe.contains(&true) {
+            return TokenStream::new();
+        }
+        let flags = &self.code.safe;
+        let bool = prim("bool");
+        quote! {
+            fn ample_safe(&self) -> &'static [#bool] {
+                &[#(#flags),*]
+            }
+        }
+    }
+
     /// `Model::state_word` for states of at most 63 bits: the storage word itself, which is
     /// never `u64::MAX` because its top bit is unused.
     fn state_word(&self) -> TokenStream {

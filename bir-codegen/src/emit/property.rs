@@ -6,7 +6,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{doc, lit_u32, prim, Gen};
+use super::{lit_u32, prim, Gen};
 use crate::ltl::Automaton;
 
 /// A `u64` literal in hexadecimal (a bit set).

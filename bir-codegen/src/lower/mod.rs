@@ -27,6 +27,8 @@ pub struct Code {
     pub invariants: Vec<Expr>,
     /// The predicates of each property, in declaration and proposition order.
     pub properties: Vec<Vec<Expr>>,
+    /// Per transition, whether its location is safe for partial-order reduction.
+    pub safe: Vec<bool>,
     /// When a state is an end state.
     pub end_state: EndState,
 }

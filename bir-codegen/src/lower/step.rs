@@ -44,6 +44,7 @@ pub(super) fn lower(system: &ir::System, analysis: &Analysis) -> Code {
         dispatch,
         invariants,
         properties,
+        safe: analysis.safe_transitions.clone(),
         end_state: end_state(system),
     }
 }

@@ -22,7 +22,7 @@ use crate::report::{IncompleteReason, Report};
 use crate::seen::{Footprint, IndexedStates, StateIndex, Store, WordTable};
 use crate::trace::FindingKind;
 
-use super::core::{Role, Run, Stepper, Visit};
+use super::core::{Role, Run, Stepper, Visit, VisitOrder};
 use super::plan::Storage;
 
 /// An error found while expanding the current level, recorded when the level is done:
@@ -94,11 +94,17 @@ fn exact<M: Model>(run: Run<'_, M>) -> Report {
             break;
         }
         stepper.prefetch(&arena, &mut seen);
-        for successor in &arena {
+        let mut order = VisitOrder::new(stepper.ample(&arena), arena.len());
+        while let Some(k) = order.next_index() {
+            let successor = &arena[k];
             let transition = successor.transition;
             match stepper.visit(depth, successor, &mut seen) {
-                Visit::New => links.push(index),
+                Visit::New => {
+                    order.stored_new();
+                    links.push(index);
+                }
                 Visit::Violating(kind) => {
+                    order.stored_new();
                     violating.push(links.len() as StateIndex);
                     links.push(index);
                     pending.push(Pending {
@@ -158,20 +164,23 @@ fn lossy<M: Model, T: Store<M::State> + Footprint>(run: Run<'_, M>, mut seen: T)
                 break;
             }
             stepper.prefetch(&arena, &mut seen);
-            for successor in arena.drain(..) {
+            let mut order = VisitOrder::new(stepper.ample(&arena), arena.len());
+            while let Some(k) = order.next_index() {
+                let successor = &arena[k];
                 let transition = successor.transition;
-                let visit = stepper.visit(depth, &successor, &mut seen);
+                let visit = stepper.visit(depth, successor, &mut seen);
                 let new_number = links.len();
                 if matches!(visit, Visit::New | Visit::Violating(_)) {
+                    order.stored_new();
                     if new_number > StateIndex::MAX as usize - 1 {
                         stepper.hit_limit(IncompleteReason::StateLimit);
                         break;
                     }
                     links.push((number, transition));
                 }
-                match (visit, successor.outcome) {
+                match (visit, &successor.outcome) {
                     (Visit::New, Outcome::Next(next)) => {
-                        next_level.push((next, new_number as StateIndex));
+                        next_level.push((next.clone(), new_number as StateIndex));
                     }
                     (Visit::Violating(kind) | Visit::Fault(kind), _) => pending.push(Pending {
                         from: number,

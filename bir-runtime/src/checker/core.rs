@@ -5,6 +5,7 @@
 //! [`Control`] informed. Depth-first, breadth-first, parallel search and simulation differ
 //! only in their frontier — which state they expand next — and all end in [`finish`].
 
+use std::ops::Range;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -43,6 +44,65 @@ pub(crate) enum Visit {
     Violating(FindingKind),
     /// A limit stopped the search; the state was not stored.
     Stopped,
+}
+
+/// The order in which a breadth-first or parallel frontier visits the successors of a state
+/// under partial-order reduction: the ample set first, then the others only if the ample
+/// set stored no new state (the proviso for these searches: a cycle of ample steps through
+/// seen states could otherwise postpone the other instances forever). Without an ample
+/// set, every successor in order.
+pub(crate) struct VisitOrder {
+    ample: Option<Range<usize>>,
+    len: usize,
+    next: usize,
+    /// Still inside the ample set.
+    first: bool,
+    found_new: bool,
+}
+
+impl VisitOrder {
+    /// The order for `len` successors with this ample set.
+    pub(crate) fn new(ample: Option<Range<usize>>, len: usize) -> VisitOrder {
+        let next = ample.as_ref().map_or(0, |a| a.start);
+        VisitOrder {
+            ample,
+            len,
+            next,
+            first: true,
+            found_new: false,
+        }
+    }
+
+    /// The visit of the last index given stored a new state.
+    pub(crate) fn stored_new(&mut self) {
+        self.found_new = true;
+    }
+
+    /// The next successor to visit, if any.
+    pub(crate) fn next_index(&mut self) -> Option<usize> {
+        let Some(ample) = &self.ample else {
+            let index = self.next;
+            self.next += 1;
+            return (index < self.len).then_some(index);
+        };
+        if self.first {
+            if self.next < ample.end {
+                self.next += 1;
+                return Some(self.next - 1);
+            }
+            if self.found_new {
+                return None;
+            }
+            self.first = false;
+            self.next = 0;
+        }
+        if self.next == ample.start {
+            self.next = ample.end;
+        }
+        let index = self.next;
+        self.next += 1;
+        (index < self.len).then_some(index)
+    }
 }
 
 /// What one search thread counted and found.
@@ -143,7 +203,9 @@ impl<'a, M: Model> Run<'a, M> {
             crate::report::Strategy::BreadthFirst => self.property,
             _ => None,
         };
-        Stepper::new(self.model, self.options, self.control, self.keying, role).with_goal(goal)
+        Stepper::new(self.model, self.options, self.control, self.keying, role)
+            .with_goal(goal)
+            .with_por(self.plan.por)
     }
 }
 
@@ -168,6 +230,9 @@ pub(crate) struct Stepper<'a, M: Model> {
     keep: usize,
     /// The reachability check whose predicate every new state is tested against.
     goal: Option<usize>,
+    /// Per transition, whether its location is safe for partial-order reduction; empty
+    /// when the search is not reduced.
+    safe: &'a [bool],
     role: Role,
     /// States this thread may still store before it asks the quota for more.
     quota: u64,
@@ -205,6 +270,7 @@ impl<'a, M: Model> Stepper<'a, M> {
             },
             role,
             goal: None,
+            safe: &[],
             quota: 0,
             work: 0,
             next_sync: 1,
@@ -214,6 +280,42 @@ impl<'a, M: Model> Stepper<'a, M> {
             stopped: control.is_stopped(),
             path: Vec::new(),
         }
+    }
+
+    /// Reduces the search by partial order with the model's safe locations.
+    pub(crate) fn with_por(mut self, on: bool) -> Self {
+        if on {
+            self.safe = self.model.ample_safe();
+        }
+        self
+    }
+
+    /// The ample set among `successors` (one state's, in successor order), when the search
+    /// is reduced and there is one smaller than all of them: the range of the first
+    /// instance whose enabled transitions start at a safe location. The frontier applies
+    /// its proviso before taking it.
+    pub(crate) fn ample(&self, successors: &[Successor<M::State>]) -> Option<Range<usize>> {
+        if self.safe.is_empty() {
+            return None;
+        }
+        let transitions = &self.info.transitions;
+        let instance =
+            |s: &Successor<M::State>| transitions.get(s.transition as usize).map(|t| t.instance);
+        let mut start = 0;
+        while start < successors.len() {
+            let first = &successors[start];
+            let this = instance(first);
+            let end = start
+                + successors[start..]
+                    .iter()
+                    .take_while(|s| instance(s) == this)
+                    .count();
+            if self.safe.get(first.transition as usize) == Some(&true) {
+                return (end - start < successors.len()).then_some(start..end);
+            }
+            start = end;
+        }
+        None
     }
 
     /// Tests every new state against the predicate of reachability check `property`: a

@@ -22,7 +22,9 @@
 
 use crate::model::{Model, Outcome, Successor, TransitionId};
 use crate::report::Report;
-use crate::seen::{Bitstate, Footprint, Keying, StateTable, Store, WordTable};
+use std::collections::HashSet;
+
+use crate::seen::{Bitstate, FixedHasher, Footprint, Keying, StateTable, Store, WordTable};
 
 use super::control::Control;
 use super::core::{Role, Run, Stepper, Visit};
@@ -41,6 +43,8 @@ struct Dfs<'a, M: Model> {
     /// Where a new state's successors are computed before it is pushed, so that a leaf
     /// leaves the top's successors intact.
     scratch: Vec<Successor<M::State>>,
+    /// With partial-order reduction, the states of the stack, for the cycle proviso.
+    on_stack: Option<HashSet<M::State, FixedHasher>>,
 }
 
 /// Runs a depth-first search with the seen set the plan asks for.
@@ -75,6 +79,7 @@ fn search<M: Model, T: Store<M::State> + Footprint>(run: Run<'_, M>, mut seen: T
         successors: Vec::new(),
         next: 0,
         scratch: Vec::new(),
+        on_stack: run.plan.por.then(|| HashSet::with_hasher(FixedHasher)),
     };
     if let Some(initial) = dfs.stepper.start(&mut seen) {
         dfs.enter(initial, None, &mut seen);
@@ -124,6 +129,15 @@ impl<M: Model> Dfs<'_, M> {
         if !explore || !self.stepper.reserve(&mut self.stack, 1) {
             return;
         }
+        reduce(
+            &self.stepper,
+            self.on_stack.as_ref(),
+            &state,
+            &mut self.scratch,
+        );
+        if let Some(on_stack) = &mut self.on_stack {
+            on_stack.insert(state.clone());
+        }
         self.stack.push(state);
         std::mem::swap(&mut self.successors, &mut self.scratch);
         self.next = 0;
@@ -135,15 +149,48 @@ impl<M: Model> Dfs<'_, M> {
         let Some(child) = self.stack.pop() else {
             return;
         };
+        if let Some(on_stack) = &mut self.on_stack {
+            on_stack.remove(&child);
+        }
         let Some(parent) = self.stack.last() else {
             return;
         };
         self.stepper.tick();
         self.successors.clear();
         self.model.successors(parent, &mut self.successors);
+        // The same reduction as when the parent was entered: its stack was the same.
+        reduce(
+            &self.stepper,
+            self.on_stack.as_ref(),
+            parent,
+            &mut self.successors,
+        );
         // A nondeterministic model may not give the child again: the parent is then done.
         self.next = taken(&self.successors, &child).map_or(self.successors.len(), |i| i + 1);
         self.stepper.prefetch(&self.successors[self.next..], seen);
+    }
+}
+
+/// Partial-order reduction of the successors of `state`, about to be (or being) the top of
+/// the stack: its ample set, unless every successor in it is on the stack (`state` itself
+/// included) — the cycle proviso, without which a cycle of ample steps could postpone the
+/// other instances forever.
+fn reduce<M: Model>(
+    stepper: &Stepper<'_, M>,
+    on_stack: Option<&HashSet<M::State, FixedHasher>>,
+    state: &M::State,
+    successors: &mut Vec<Successor<M::State>>,
+) {
+    let (Some(on_stack), Some(ample)) = (on_stack, stepper.ample(successors)) else {
+        return;
+    };
+    let leaves_the_stack = successors[ample.clone()].iter().any(|s| match &s.outcome {
+        Outcome::Next(next) => next != state && !on_stack.contains(next),
+        Outcome::Fault(_) => true,
+    });
+    if leaves_the_stack {
+        successors.truncate(ample.end);
+        successors.drain(..ample.start);
     }
 }
 

@@ -58,6 +58,8 @@ pub(crate) struct Options {
     pub(crate) property: Option<PropertyCheck>,
     /// The runs an LTL check considers.
     pub(crate) fairness: Fairness,
+    /// Partial-order reduction.
+    pub(crate) por: bool,
 }
 
 /// A property the checker searches for, by name.
@@ -84,6 +86,7 @@ impl Default for Options {
             storage: Storage::Exact,
             property: None,
             fairness: Fairness::None,
+            por: false,
         }
     }
 }
@@ -303,6 +306,20 @@ impl<M: Model> Checker<M> {
     /// instance that is enabled infinitely often takes a step infinitely often.
     pub fn strong_fairness(mut self) -> Self {
         self.options.fairness = Fairness::Strong;
+        self
+    }
+
+    /// Partial-order reduction (default off): at a state where some thread instance stands
+    /// at a location the model marks safe ([`Model::ample_safe`]: every transformation there
+    /// touches only what the instance owns, and nothing an invariant or a property
+    /// observes), only the first such instance's enabled transitions are explored, unless
+    /// that would close a cycle of the search (depth-first: every such successor is on the
+    /// stack; breadth-first and parallel: none is new), where every transition is. Deadlocks,
+    /// assertion and other errors, invariant violations and reachability verdicts are those
+    /// of the full search; the state and transition counts are smaller (the report says the
+    /// search was reduced).
+    pub fn por(mut self, on: bool) -> Self {
+        self.options.por = on;
         self
     }
 

@@ -21,7 +21,7 @@ use crate::report::{Report, Verdict};
 use crate::seen::{lock, Keying, ShardedStates, SharedStore, SharedWords, Store};
 
 use super::control::Control;
-use super::core::{Role, Run, Stepper, Tally, Visit};
+use super::core::{Role, Run, Stepper, Tally, Visit, VisitOrder};
 use super::finish::finish;
 use super::plan::{self, Storage};
 use super::{dfs, Options};
@@ -224,14 +224,21 @@ fn work<M: Model, T: SharedStore<M::State>>(
                 break;
             }
             stepper.prefetch(&arena, &mut store);
-            for successor in arena.drain(..) {
-                match stepper.visit(depth, &successor, &mut store) {
+            let mut order = VisitOrder::new(stepper.ample(&arena), arena.len());
+            while let Some(k) = order.next_index() {
+                let successor = &arena[k];
+                match stepper.visit(depth, successor, &mut store) {
                     Visit::New => {
-                        if let Outcome::Next(next) = successor.outcome {
-                            stack.push((next, depth + 1));
+                        order.stored_new();
+                        if let Outcome::Next(next) = &successor.outcome {
+                            stack.push((next.clone(), depth + 1));
                         }
                     }
-                    Visit::Fault(kind) | Visit::Violating(kind) => stepper.record(kind, |_| {}),
+                    Visit::Violating(kind) => {
+                        order.stored_new();
+                        stepper.record(kind, |_| {});
+                    }
+                    Visit::Fault(kind) => stepper.record(kind, |_| {}),
                     Visit::Seen => {}
                     Visit::Stopped => break,
                 }

@@ -81,6 +81,8 @@ pub struct Plan {
     pub property: Option<String>,
     /// The fairness an LTL check assumes.
     pub fairness: Fairness,
+    /// Partial-order reduction is on (and the model marks some location safe).
+    pub por: bool,
     /// What the options did not say and the plan decided, printed in the report.
     pub notes: Vec<String>,
 }
@@ -106,6 +108,9 @@ impl Plan {
         }
         if self.storage.is_lossy() {
             text.push_str(&format!(", {}", self.storage));
+        }
+        if self.por {
+            text.push_str(", partial-order reduction");
         }
         text
     }
@@ -306,11 +311,36 @@ pub(crate) fn resolve<M: Model>(
                 .to_string(),
         );
     }
+    let por = options.por && model.ample_safe().contains(&true);
+    if options.por {
+        if strategy == Strategy::Simulation {
+            return Err(ConfigError::Unsupported {
+                combination: "a random simulation with partial-order reduction",
+                reason: "walks choose among all enabled transitions; drop `por`",
+            });
+        }
+        if matches!(strategy, Strategy::NestedDepthFirst | Strategy::FairCycles) {
+            return Err(ConfigError::Unsupported {
+                combination: "an LTL check with partial-order reduction",
+                reason: "the reduced search of a product needs the same ample sets in both of \
+                         its searches, which this version does not keep; drop `por`",
+            });
+        }
+        if !por {
+            notes.push(
+                "partial-order reduction asked for, but no location of the model is safe \
+                 (every transformation touches something another instance shares or a \
+                 property observes): the search is the full one"
+                    .to_string(),
+            );
+        }
+    }
     Ok(Plan {
         strategy,
         threads: options.threads,
         storage,
         layout,
+        por,
         property: property.map(|(_, index)| model.properties()[index].name.to_string()),
         fairness: options.fairness,
         notes,

@@ -378,3 +378,83 @@ fn a_reachability_check_finds_a_shortest_witness_or_fails() {
     let cut = Checker::new(graph).reachable("Done").max_states(1).run();
     assert_eq!(cut.incomplete_reason(), Some(IncompleteReason::StateLimit));
 }
+
+#[test]
+fn the_visit_order_takes_the_ample_set_first_and_the_rest_only_without_a_new_state() {
+    let take = |mut order: super::core::VisitOrder, new_at: &[usize]| {
+        let mut visited = Vec::new();
+        while let Some(k) = order.next_index() {
+            visited.push(k);
+            if new_at.contains(&k) {
+                order.stored_new();
+            }
+        }
+        visited
+    };
+    use super::core::VisitOrder;
+    assert_eq!(take(VisitOrder::new(None, 3), &[]), [0, 1, 2]);
+    assert_eq!(take(VisitOrder::new(Some(1..3), 5), &[2]), [1, 2]);
+    assert_eq!(take(VisitOrder::new(Some(1..3), 5), &[]), [1, 2, 0, 3, 4]);
+    assert_eq!(take(VisitOrder::new(Some(0..2), 2), &[]), [0, 1]);
+}
+
+#[test]
+fn partial_order_reduction_keeps_the_verdicts_with_fewer_states() {
+    use crate::test_models::Counters;
+    let full = Checker::new(Counters::new(3, 3, false)).run();
+    full.assert_verified();
+    assert_eq!(full.states(), 64);
+    for (frontier, checker) in [
+        (
+            "depth-first",
+            Checker::new(Counters::new(3, 3, false)).por(true),
+        ),
+        (
+            "breadth-first",
+            Checker::new(Counters::new(3, 3, false)).por(true).bfs(),
+        ),
+        (
+            "parallel",
+            Checker::new(Counters::new(3, 3, false))
+                .por(true)
+                .threads(2),
+        ),
+    ] {
+        let report = checker.run();
+        report.assert_verified();
+        assert!(report.states() < 64, "{frontier}: {report}");
+        assert!(report.plan().por && report.to_string().contains("partial-order reduction"));
+    }
+    // Depth-first, each counter runs to its end before the next: one state per step.
+    let dfs = Checker::new(Counters::new(3, 3, false)).por(true).run();
+    assert_eq!(dfs.states(), 10);
+}
+
+#[test]
+fn the_ignoring_trap_is_found_in_every_frontier() {
+    use crate::test_models::Counters;
+    // Instance 0 counts, then loops where it stands (safe); instance 1 may fail at once.
+    // Expanding instance 0 alone forever would never meet the failure: the provisos see
+    // the loop close a cycle and expand everything there.
+    for (frontier, checker) in [
+        (
+            "depth-first",
+            Checker::new(Counters::new(2, 2, true)).por(true),
+        ),
+        (
+            "breadth-first",
+            Checker::new(Counters::new(2, 2, true)).por(true).bfs(),
+        ),
+        (
+            "parallel",
+            Checker::new(Counters::new(2, 2, true)).por(true).threads(2),
+        ),
+    ] {
+        let report = checker.run();
+        assert_eq!(
+            report.verdict(),
+            Verdict::Found(FindingKind::Assertion),
+            "{frontier}: {report}"
+        );
+    }
+}
