@@ -30,6 +30,11 @@ system PetersonLocal3 {
     loc critical:
       do { pos[index] := 0; } goto idle;
   }
+
+  ltl Entered: []<>(pos[0] > 0);
+  ltl Bounded: [](pos[0] <= 2);
+  ltl Leaves: [](pos[1] == 1 -> <>(pos[1] != 1));
+  ltl Steps: [](pos[0] == 1 -> X (pos[0] >= 0));
 }
 }
 
@@ -54,6 +59,40 @@ fn the_local_steps_of_beems_peterson_are_reduced_at_least_as_spin_does() {
         report.assert_verified();
         assert!(report.states() < full.states(), "{report}");
     }
+}
+
+#[test]
+fn ltl_verdicts_are_those_of_the_full_search() {
+    for name in ["Entered", "Bounded", "Leaves"] {
+        let full = PetersonLocal3::checker().ltl(name).run();
+        let reduced = PetersonLocal3::checker().ltl(name).por(true).run();
+        assert_eq!(
+            full.verdict(),
+            reduced.verdict(),
+            "{name}:\n{full}\n{reduced}"
+        );
+        assert!(reduced.states() <= full.states(), "{name}");
+        if let Some(lasso) = reduced.findings().first() {
+            // The lasso of the reduced search is a run of the model: it replays.
+            let checker = PetersonLocal3::checker().ltl(name);
+            assert_eq!(checker.replay(lasso.replay()).as_ref(), Ok(lasso));
+        }
+    }
+    // `X` counts steps, which reduction removes; fairness is about the interleavings it
+    // drops: both refused, with the reason.
+    let error = PetersonLocal3::checker()
+        .ltl("Steps")
+        .por(true)
+        .plan()
+        .unwrap_err();
+    assert!(error.to_string().contains("`X`"), "{error}");
+    let error = PetersonLocal3::checker()
+        .ltl("Bounded")
+        .weak_fairness()
+        .por(true)
+        .plan()
+        .unwrap_err();
+    assert!(error.to_string().contains("fairness"), "{error}");
 }
 
 fn unchanged<M: Model + Clone>(model: M) {

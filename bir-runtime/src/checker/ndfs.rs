@@ -11,6 +11,10 @@
 //! the blue and red sets are ordinary seen sets, exact or lossy (a lossy search never says
 //! the property holds). The cyan set is the stack's states, held exactly.
 //!
+//! With partial-order reduction (`X`-free properties), the blue search takes the ample set
+//! of a state unless all of it leads back onto the stack (the cycle proviso of Holzmann,
+//! Peled and Yannakakis), and the red search takes the very steps the blue one did.
+//!
 //! The counterexample is a lasso: the stem is the blue stack up to the cyan state the
 //! cycle returns to, the cycle the rest of the stack, the red path and the closing step.
 
@@ -63,6 +67,10 @@ struct Ndfs<'a, M: Model> {
     successors: Vec<Successor<ProductState<M>>>,
     next: usize,
     scratch: Vec<Successor<ProductState<M>>>,
+    /// With partial-order reduction: the states the blue search expanded fully although
+    /// an ample set was there (its cycle proviso failed); the red search takes the same
+    /// steps as the blue one did, so that both search one graph.
+    expanded_fully: Option<HashSet<ProductState<M>, FixedHasher>>,
 }
 
 fn search<'a, M: Model, T: Store<ProductState<M>> + Footprint>(
@@ -80,6 +88,7 @@ fn search<'a, M: Model, T: Store<ProductState<M>> + Footprint>(
         successors: Vec::new(),
         next: 0,
         scratch: Vec::new(),
+        expanded_fully: run.plan.por.then(|| HashSet::with_hasher(FixedHasher)),
     };
     match ndfs.product.initial_states() {
         Err(fault) => {
@@ -115,10 +124,55 @@ impl<'a, M: Model> Ndfs<'a, M> {
         {
             return;
         }
+        self.choose_ample(&state);
         self.cyan.insert(state.clone());
         self.stack.push(state);
         std::mem::swap(&mut self.successors, &mut self.scratch);
         self.next = 0;
+    }
+
+    /// With partial-order reduction, keeps only the ample set of `state`'s successors (in
+    /// `scratch`) unless all of it leads back onto the stack (the cycle proviso); a state
+    /// left fully expanded is remembered for the red search.
+    fn choose_ample(&mut self, state: &ProductState<M>) {
+        let Some(expanded_fully) = &mut self.expanded_fully else {
+            return;
+        };
+        let Some(ample) = self.stepper.ample(&self.scratch) else {
+            return;
+        };
+        let cyan = &self.cyan;
+        let leaves_the_stack = self.scratch[ample.clone()]
+            .iter()
+            .any(|s| match &s.outcome {
+                Outcome::Next(next) => next != state && !cyan.contains(next),
+                Outcome::Fault(_) => true,
+            });
+        if leaves_the_stack {
+            self.scratch.truncate(ample.end);
+            self.scratch.drain(..ample.start);
+        } else {
+            expanded_fully.insert(state.clone());
+        }
+    }
+
+    /// The successors of `state` as the blue search took them when it entered it.
+    fn successors_as_taken(
+        &self,
+        state: &ProductState<M>,
+        successors: &mut Vec<Successor<ProductState<M>>>,
+    ) {
+        self.product.successors(state, successors);
+        let Some(expanded_fully) = &self.expanded_fully else {
+            return;
+        };
+        if expanded_fully.contains(state) {
+            return;
+        }
+        if let Some(ample) = self.stepper.ample(successors) {
+            successors.truncate(ample.end);
+            successors.drain(..ample.start);
+        }
     }
 
     /// The blue search, until the stack is empty or the search stops.
@@ -189,11 +243,13 @@ impl<'a, M: Model> Ndfs<'a, M> {
         self.cyan.remove(&top);
         self.stack.pop();
         // Resume the parent after the successor that led here.
-        if let Some(parent) = self.stack.last() {
+        if let Some(parent) = self.stack.last().cloned() {
             self.stepper.tick();
-            self.successors.clear();
-            self.product.successors(parent, &mut self.successors);
-            self.next = taken(&self.successors, &top).map_or(self.successors.len(), |i| i + 1);
+            let mut successors = std::mem::take(&mut self.successors);
+            successors.clear();
+            self.successors_as_taken(&parent, &mut successors);
+            self.next = taken(&successors, &top).map_or(successors.len(), |i| i + 1);
+            self.successors = successors;
         }
     }
 
@@ -203,7 +259,7 @@ impl<'a, M: Model> Ndfs<'a, M> {
         // Frames: a state, its successors, the next one to take, and the step that led to it.
         let mut frames: Vec<RedFrame<M>> = Vec::new();
         let mut successors = Vec::new();
-        self.product.successors(seed, &mut successors);
+        self.successors_as_taken(seed, &mut successors);
         frames.push((successors, 0, TransitionId::MAX));
         while let Some((successors, next, _)) = frames.last_mut() {
             if self.stepper.is_stopped() {
@@ -226,7 +282,7 @@ impl<'a, M: Model> Ndfs<'a, M> {
             match self.stepper.admit(&target, red) {
                 Some(true) => {
                     let mut next_successors = Vec::new();
-                    self.product.successors(&target, &mut next_successors);
+                    self.successors_as_taken(&target, &mut next_successors);
                     frames.push((next_successors, 0, successor.transition));
                 }
                 Some(false) => {}

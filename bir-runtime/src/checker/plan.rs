@@ -319,11 +319,22 @@ pub(crate) fn resolve<M: Model>(
                 reason: "walks choose among all enabled transitions; drop `por`",
             });
         }
-        if matches!(strategy, Strategy::NestedDepthFirst | Strategy::FairCycles) {
+        if strategy == Strategy::FairCycles {
             return Err(ConfigError::Unsupported {
-                combination: "an LTL check with partial-order reduction",
-                reason: "the reduced search of a product needs the same ample sets in both of \
-                         its searches, which this version does not keep; drop `por`",
+                combination: "an LTL check under fairness with partial-order reduction",
+                reason: "the reduced graph drops interleavings that fairness is about; drop \
+                         `por` or the fairness",
+            });
+        }
+        let next_free = property.and_then(|(_, index)| match &model.properties()[index].kind {
+            PropertyKind::Ltl { next_free, .. } => Some(*next_free),
+            PropertyKind::Reachable => None,
+        });
+        if next_free == Some(false) {
+            return Err(ConfigError::Unsupported {
+                combination: "partial-order reduction for a formula with `X`",
+                reason: "reduction preserves only properties that cannot count steps; drop \
+                         `por`, or `X` from the formula",
             });
         }
         if !por {

@@ -159,4 +159,9 @@ impl<M: Model> Model for Product<'_, M> {
     fn decode(&self, (state, _): &(M::State, u32), values: &mut Vec<i64>) {
         self.model.decode(state, values);
     }
+
+    /// The model's: a product step is a model step (a stutter is in no ample set).
+    fn ample_safe(&self) -> &[bool] {
+        self.model.ample_safe()
+    }
 }
