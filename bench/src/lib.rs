@@ -3,6 +3,10 @@
 //!
 //! * `bir-bench FAMILY N [--bfs] [--threads T]` checks a bir model family at a size compiled
 //!   into the binary (from `models/families.rs`).
+//! * `bir-bench FAMILY N --ltl NAME [--weak-fairness | --strong-fairness]` checks an LTL
+//!   property of the family instead (`peterson --ltl One`: `[]<>(incs == 1)`;
+//!   `phils_fixed --ltl Someone`: `[]<>(exists i in 0 .. Param.N : (Philosopher[i]@putSecond))`),
+//!   at the sizes compiled with properties.
 //! * `stateright-bench FAMILY N [--threads T]` checks the Stateright encoding of the same
 //!   family ([`stateright_models`]) with Stateright's breadth-first search.
 //!
@@ -10,8 +14,12 @@
 //! human-readable summary and then one machine-readable line (see [`Outcome::line`]):
 //!
 //! ```text
-//! model=phils n=12 states=1684801 transitions=14610252 deadlocks=1 errors=0 seconds=0.734 tool=bir search=dfs threads=1
+//! model=phils n=12 states=1684801 transitions=14610252 deadlocks=1 errors=0 seconds=0.734 tool=bir search=dfs threads=1 property=- fairness=- verdict=deadlock
 //! ```
+//!
+//! An LTL check counts the states and transitions of the product of the model with the
+//! property's automaton (those of the nested search's second pass included), and its
+//! verdict is `holds` or `violated`.
 
 pub mod stateright_models;
 
@@ -61,7 +69,30 @@ impl fmt::Display for Family {
     }
 }
 
-/// A parsed command line: `FAMILY N [--bfs] [--threads T]`.
+/// The fairness an LTL check assumes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fairness {
+    /// Every run.
+    None,
+    /// Weak fairness (`--weak-fairness`).
+    Weak,
+    /// Strong fairness (`--strong-fairness`).
+    Strong,
+}
+
+impl Fairness {
+    /// `none`, `weak` or `strong`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fairness::None => "none",
+            Fairness::Weak => "weak",
+            Fairness::Strong => "strong",
+        }
+    }
+}
+
+/// A parsed command line: `FAMILY N [--bfs] [--threads T] [--ltl NAME [--weak-fairness |
+/// --strong-fairness]]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Args {
     /// The model family.
@@ -72,12 +103,17 @@ pub struct Args {
     pub bfs: bool,
     /// Worker threads.
     pub threads: usize,
+    /// The LTL property to check instead of safety.
+    pub ltl: Option<String>,
+    /// The fairness of the LTL check.
+    pub fairness: Fairness,
 }
 
 impl Args {
-    /// Parses the arguments after the program name; `allow_bfs` says whether `--bfs` is
-    /// accepted. The error is the message to print (followed by the usage).
-    pub fn parse<I, S>(args: I, allow_bfs: bool) -> Result<Args, String>
+    /// Parses the arguments after the program name; `bir` says whether bir's options
+    /// (`--bfs`, `--ltl`, the fairness) are accepted. The error is the message to print
+    /// (followed by the usage).
+    pub fn parse<I, S>(args: I, bir: bool) -> Result<Args, String>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
@@ -85,11 +121,21 @@ impl Args {
         let mut positional = Vec::new();
         let mut bfs = false;
         let mut threads = 1;
+        let mut ltl = None;
+        let mut fairness = Fairness::None;
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             match arg.as_ref() {
-                "--bfs" if allow_bfs => bfs = true,
-                "--dfs" if allow_bfs => bfs = false,
+                "--bfs" if bir => bfs = true,
+                "--dfs" if bir => bfs = false,
+                "--weak-fairness" if bir => fairness = Fairness::Weak,
+                "--strong-fairness" if bir => fairness = Fairness::Strong,
+                "--ltl" if bir => {
+                    let name = args
+                        .next()
+                        .ok_or_else(|| "--ltl needs a name".to_string())?;
+                    ltl = Some(name.as_ref().to_string());
+                }
                 "--threads" => {
                     let value = args
                         .next()
@@ -98,6 +144,9 @@ impl Args {
                 }
                 other => match other.strip_prefix("--threads=") {
                     Some(value) => threads = parse_threads(value)?,
+                    None if bir && other.starts_with("--ltl=") => {
+                        ltl = Some(other["--ltl=".len()..].to_string());
+                    }
                     None if other.starts_with('-') => {
                         return Err(format!("unknown option `{other}`"))
                     }
@@ -117,11 +166,19 @@ impl Args {
         let n = n
             .parse()
             .map_err(|_| format!("N must be a positive number, got `{n}`"))?;
+        if ltl.is_none() && fairness != Fairness::None {
+            return Err("fairness needs an LTL property (--ltl NAME)".to_string());
+        }
+        if ltl.is_some() && (bfs || threads != 1) {
+            return Err("an LTL check runs depth-first on one thread".to_string());
+        }
         Ok(Args {
             family,
             n,
             bfs,
             threads,
+            ltl,
+            fairness,
         })
     }
 }
@@ -156,15 +213,27 @@ pub struct Outcome {
     pub search: &'static str,
     /// Worker threads.
     pub threads: usize,
+    /// The LTL property checked, if any.
+    pub property: Option<String>,
+    /// The fairness of the LTL check (`none`, `weak`, `strong`).
+    pub fairness: Fairness,
+    /// `holds` or `violated` for an LTL check; otherwise `verified`, `deadlock` or `error`
+    /// (what was found first).
+    pub verdict: &'static str,
 }
 
 impl Outcome {
     /// `model=phils n=12 states=... transitions=... deadlocks=... errors=... seconds=...
-    /// tool=... search=... threads=...`.
+    /// tool=... search=... threads=... property=... fairness=... verdict=...`, with
+    /// `property=- fairness=-` for a safety check.
     pub fn line(&self) -> String {
+        let (property, fairness) = match &self.property {
+            Some(name) => (name.as_str(), self.fairness.name()),
+            None => ("-", "-"),
+        };
         format!(
             "model={} n={} states={} transitions={} deadlocks={} errors={} seconds={:.3} \
-             tool={} search={} threads={}",
+             tool={} search={} threads={} property={property} fairness={fairness} verdict={}",
             self.family,
             self.n,
             self.states,
@@ -174,7 +243,8 @@ impl Outcome {
             self.elapsed.as_secs_f64(),
             self.tool,
             self.search,
-            self.threads
+            self.threads,
+            self.verdict
         )
     }
 }
@@ -197,9 +267,27 @@ mod tests {
                 family: Family::Phils,
                 n: 12,
                 bfs: true,
-                threads: 1
+                threads: 1,
+                ltl: None,
+                fairness: Fairness::None,
             })
         );
+        let args = Args::parse(["peterson", "5", "--ltl", "One", "--weak-fairness"], true).unwrap();
+        assert_eq!(
+            (args.ltl.as_deref(), args.fairness),
+            (Some("One"), Fairness::Weak)
+        );
+        let args = Args::parse(["--ltl=Someone", "phils_fixed", "10"], true).unwrap();
+        assert_eq!(
+            (args.ltl.as_deref(), args.fairness),
+            (Some("Someone"), Fairness::None)
+        );
+        assert!(Args::parse(["peterson", "5", "--ltl", "One"], false).is_err());
+        assert!(Args::parse(["peterson", "5", "--ltl"], true).is_err());
+        assert!(Args::parse(["peterson", "5", "--weak-fairness"], true)
+            .unwrap_err()
+            .contains("--ltl"));
+        assert!(Args::parse(["peterson", "5", "--ltl", "One", "--bfs"], true).is_err());
         let args = Args::parse(["--threads=2", "peterson_filter", "6"], false).unwrap();
         assert_eq!(
             (args.family, args.n, args.threads),
@@ -230,11 +318,26 @@ mod tests {
             tool: "stateright",
             search: "bfs",
             threads: 1,
+            property: None,
+            fairness: Fairness::None,
+            verdict: "verified",
         };
         assert_eq!(
             outcome.line(),
             "model=phils_fixed n=8 states=9403 transitions=51944 deadlocks=0 errors=0 \
-             seconds=1.500 tool=stateright search=bfs threads=1"
+             seconds=1.500 tool=stateright search=bfs threads=1 property=- fairness=- \
+             verdict=verified"
         );
+        let ltl = Outcome {
+            property: Some("Someone".to_string()),
+            fairness: Fairness::Weak,
+            verdict: "holds",
+            tool: "bir",
+            search: "fair-cycles",
+            ..outcome
+        };
+        assert!(ltl.line().ends_with(
+            "tool=bir search=fair-cycles threads=1 property=Someone fairness=weak verdict=holds"
+        ));
     }
 }

@@ -2,9 +2,15 @@
 //! into this binary (the macros of `models/families.rs`), exploring every reachable state
 //! (past the deadlock of the dining philosophers), and prints the verdict, bir's statistics
 //! and the machine-readable line of `scripts/compare`.
+//!
+//! `bir-bench FAMILY N --ltl NAME [--weak-fairness | --strong-fairness]` checks an LTL
+//! property instead, on the same family compiled with its properties (`peterson` 4 and 5:
+//! `One`, `[]<>(incs == 1)`; `phils_fixed` 8 and 10: `Someone`, `[]<>(exists i in
+//! 0 .. Param.N : (Philosopher[i]@putSecond))`; both hold, with and without fairness). Its
+//! counts are those of the product with the property's automaton.
 
-use bir::{Checker, Model, Report};
-use bir_bench::{usage_error, Args, Family, Outcome};
+use bir::{Checker, FindingKind, Model, Report, Verdict};
+use bir_bench::{usage_error, Args, Fairness, Family, Outcome};
 
 include!("../../../models/families.rs");
 
@@ -19,10 +25,27 @@ peterson_filter!(Peterson4, 4);
 peterson_filter!(Peterson5, 5);
 peterson_filter!(Peterson6, 6);
 
+// The LTL benchmarks: separate systems, so that the safety ones stay exactly as they were.
+peterson_filter!(PetersonLtl4, 4,
+    ltl One: []<>(incs == 1);
+);
+peterson_filter!(PetersonLtl5, 5,
+    ltl One: []<>(incs == 1);
+);
+dining_philosophers_fixed!(FixedLtl8, 8,
+    ltl Someone: []<>(exists i in 0 .. Param.N : (Philosopher[i]@putSecond));
+);
+dining_philosophers_fixed!(FixedLtl10, 10,
+    ltl Someone: []<>(exists i in 0 .. Param.N : (Philosopher[i]@putSecond));
+);
+
 const PROGRAM: &str = "bir-bench";
-const USAGE: &str = "bir-bench (phils|phils_fixed|peterson) N [--bfs] [--threads T]\n  \
+const USAGE: &str = "bir-bench (phils|phils_fixed|peterson) N [--bfs] [--threads T]\n       \
+    bir-bench (phils_fixed|peterson) N --ltl NAME [--weak-fairness | --strong-fairness]\n  \
     sizes compiled in: phils 8 12 13 14, phils_fixed 8 12 13, peterson 4 5 6; \
-    depth-first search unless --bfs";
+    depth-first search unless --bfs;\n  \
+    with LTL properties: peterson 4 5 (One: []<>(incs == 1)), phils_fixed 8 10 \
+    (Someone: []<>(exists i in 0 .. Param.N : (Philosopher[i]@putSecond)))";
 
 /// Explores everything: continue past findings, counting them (as `pan -c0` and Rumur's
 /// `--max-errors` do) without building counterexamples, which would cost a parallel search
@@ -36,26 +59,61 @@ fn run<M: Model>(checker: Checker<M>, bfs: bool, threads: usize) -> Report {
     }
 }
 
+/// Checks LTL property `name` under `fairness`: nested depth-first search, or the search for
+/// fair cycles. A property the model does not declare is a usage error.
+fn run_ltl<M: Model>(checker: Checker<M>, name: &str, fairness: Fairness) -> Report {
+    let checker = checker.ltl(name).progress(false);
+    let checker = match fairness {
+        Fairness::None => checker,
+        Fairness::Weak => checker.weak_fairness(),
+        Fairness::Strong => checker.strong_fairness(),
+    };
+    checker
+        .try_run()
+        .unwrap_or_else(|error| usage_error(PROGRAM, USAGE, &error.to_string()))
+}
+
 fn main() {
     let args = Args::parse(std::env::args().skip(1), true)
         .unwrap_or_else(|message| usage_error(PROGRAM, USAGE, &message));
-    let (bfs, threads) = (args.bfs, args.threads);
-    let report = match (args.family, args.n) {
-        (Family::Phils, 8) => run(Phils8::checker(), bfs, threads),
-        (Family::Phils, 12) => run(Phils12::checker(), bfs, threads),
-        (Family::Phils, 13) => run(Phils13::checker(), bfs, threads),
-        (Family::Phils, 14) => run(Phils14::checker(), bfs, threads),
-        (Family::PhilsFixed, 8) => run(Fixed8::checker(), bfs, threads),
-        (Family::PhilsFixed, 12) => run(Fixed12::checker(), bfs, threads),
-        (Family::PhilsFixed, 13) => run(Fixed13::checker(), bfs, threads),
-        (Family::Peterson, 4) => run(Peterson4::checker(), bfs, threads),
-        (Family::Peterson, 5) => run(Peterson5::checker(), bfs, threads),
-        (Family::Peterson, 6) => run(Peterson6::checker(), bfs, threads),
-        (family, n) => usage_error(
+    let (bfs, threads, fairness) = (args.bfs, args.threads, args.fairness);
+    let unknown = || -> ! {
+        usage_error(
             PROGRAM,
             USAGE,
-            &format!("no {family} model of size {n} is compiled in"),
-        ),
+            &format!(
+                "no {} model of size {}{} is compiled in",
+                args.family,
+                args.n,
+                if args.ltl.is_some() {
+                    " with LTL properties"
+                } else {
+                    ""
+                }
+            ),
+        )
+    };
+    let report = match &args.ltl {
+        None => match (args.family, args.n) {
+            (Family::Phils, 8) => run(Phils8::checker(), bfs, threads),
+            (Family::Phils, 12) => run(Phils12::checker(), bfs, threads),
+            (Family::Phils, 13) => run(Phils13::checker(), bfs, threads),
+            (Family::Phils, 14) => run(Phils14::checker(), bfs, threads),
+            (Family::PhilsFixed, 8) => run(Fixed8::checker(), bfs, threads),
+            (Family::PhilsFixed, 12) => run(Fixed12::checker(), bfs, threads),
+            (Family::PhilsFixed, 13) => run(Fixed13::checker(), bfs, threads),
+            (Family::Peterson, 4) => run(Peterson4::checker(), bfs, threads),
+            (Family::Peterson, 5) => run(Peterson5::checker(), bfs, threads),
+            (Family::Peterson, 6) => run(Peterson6::checker(), bfs, threads),
+            _ => unknown(),
+        },
+        Some(name) => match (args.family, args.n) {
+            (Family::PhilsFixed, 8) => run_ltl(FixedLtl8::checker(), name, fairness),
+            (Family::PhilsFixed, 10) => run_ltl(FixedLtl10::checker(), name, fairness),
+            (Family::Peterson, 4) => run_ltl(PetersonLtl4::checker(), name, fairness),
+            (Family::Peterson, 5) => run_ltl(PetersonLtl5::checker(), name, fairness),
+            _ => unknown(),
+        },
     };
     // The verdict, the first counterexample's length and the statistics; not the
     // counterexample itself (a depth-first one has thousands of steps at these sizes).
@@ -78,10 +136,21 @@ fn main() {
         );
     }
     println!("{}", report.stats());
-    if !report.is_complete() {
-        eprintln!("{PROGRAM}: the search did not explore every state");
-        std::process::exit(1);
-    }
+    let verdict = match (report.verdict(), args.ltl.is_some()) {
+        (Verdict::Verified, true) => "holds",
+        (Verdict::Found(FindingKind::Property), true) => "violated",
+        (_, false) if !report.is_complete() => {
+            eprintln!("{PROGRAM}: the search did not explore every state");
+            std::process::exit(1);
+        }
+        (Verdict::Verified, false) => "verified",
+        (Verdict::Found(FindingKind::Deadlock), false) => "deadlock",
+        (Verdict::Found(_), false) => "error",
+        (other, _) => {
+            eprintln!("{PROGRAM}: {other:?}: neither a complete search nor a verdict");
+            std::process::exit(1);
+        }
+    };
     let outcome = Outcome {
         family: args.family,
         n: args.n,
@@ -91,8 +160,16 @@ fn main() {
         errors: report.errors(),
         elapsed: report.stats().elapsed,
         tool: "bir",
-        search: if bfs { "bfs" } else { "dfs" },
+        search: match (args.ltl.is_some(), fairness, bfs) {
+            (true, Fairness::None, _) => "ndfs",
+            (true, _, _) => "fair-cycles",
+            (false, _, true) => "bfs",
+            (false, _, false) => "dfs",
+        },
         threads: args.threads,
+        property: args.ltl.clone(),
+        fairness,
+        verdict,
     };
     println!("{}", outcome.line());
 }

@@ -2,7 +2,7 @@
 //! family (`bir_bench::stateright_models`) with breadth-first search, exploring every state,
 //! and prints a summary and the machine-readable line of `scripts/compare`.
 
-use bir_bench::{stateright_models, usage_error, Args, Outcome};
+use bir_bench::{stateright_models, usage_error, Args, Fairness, Outcome};
 
 const PROGRAM: &str = "stateright-bench";
 const USAGE: &str = "stateright-bench (phils|phils_fixed|peterson) N [--threads T]\n  \
@@ -48,6 +48,13 @@ fn main() {
         tool: "stateright",
         search: "bfs",
         threads: args.threads,
+        property: None,
+        fairness: Fairness::None,
+        verdict: match (checked.error_found, checked.deadlock_found) {
+            (true, _) => "error",
+            (false, true) => "deadlock",
+            (false, false) => "verified",
+        },
     };
     println!("{}", outcome.line());
 }
