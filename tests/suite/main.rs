@@ -8,6 +8,7 @@ mod layout;
 mod ltl;
 mod por;
 mod spin;
+mod spin_ltl;
 mod traces;
 mod ui;
 mod verbatim;
