@@ -133,6 +133,7 @@
 #![warn(missing_docs)]
 
 mod checker;
+mod coverage;
 pub mod model;
 mod property;
 mod render;
@@ -150,6 +151,7 @@ mod test_models;
 pub use checker::{
     Checker, ConfigError, Plan, Storage, BITSTATE_HASHES, BITSTATE_LOG2_BITS, MAX_THREADS,
 };
+pub use coverage::{Coverage, Unfired};
 pub use model::{
     Fault, FaultKind, FaultSite, InvariantFailure, InvariantInfo, Model, ModelInfo, Outcome,
     SlotInfo, SlotKind, Successor, TransitionId, TransitionInfo, STUTTER,

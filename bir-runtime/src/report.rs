@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::checker::Plan;
+use crate::coverage::Coverage;
 use crate::model::ModelInfo;
 use crate::property::PropertyInfo;
 use crate::trace::{Counterexample, FindingKind};
@@ -171,6 +172,8 @@ pub struct Report {
     pub(crate) notes: Vec<String>,
     /// The property checked, if any.
     pub(crate) property: Option<PropertyInfo>,
+    /// What the search covered, after a complete search of the model's own states.
+    pub(crate) coverage: Option<Coverage>,
 }
 
 impl Report {
@@ -230,6 +233,26 @@ impl Report {
     /// What cut the search short, if a limit did (or [`IncompleteReason::Simulation`]).
     pub fn incomplete_reason(&self) -> Option<IncompleteReason> {
         self.incomplete
+    }
+
+    /// What a complete search never saw happen: transformations never fired, instances
+    /// that never took a step, locations never reached. `None` unless the search explored
+    /// every reachable state of the model itself (not stopped at a finding or a limit, not
+    /// lossy, not reduced by partial order, not an LTL or reachability check).
+    pub fn coverage(&self) -> Option<&Coverage> {
+        self.coverage.as_ref()
+    }
+
+    /// Panics with the full report unless the search was complete and covered everything:
+    /// every transformation fired, every instance took a step, every location was reached
+    /// (see [`Coverage`]). Guards a model against parts that never run and so prove nothing.
+    #[track_caller]
+    pub fn assert_full_coverage(&self) {
+        match &self.coverage {
+            Some(coverage) if coverage.is_full() => {}
+            Some(_) => self.fail("expected every transformation, instance and location covered"),
+            None => self.fail("expected a complete search of the model, for its coverage"),
+        }
     }
 
     /// The counters.

@@ -524,7 +524,16 @@ impl Graph {
             properties: Vec::new(),
             info: ModelInfo {
                 name: "Graph".into(),
-                slots: vec![slot("node", None, SlotKind::Int)].into(),
+                // The node is the location of the one thread, so that a deadlock's message
+                // says where it is blocked.
+                slots: vec![slot(
+                    "T",
+                    None,
+                    SlotKind::Status {
+                        locations: (0..nodes).map(|n| Cow::Owned(format!("n{n}"))).collect(),
+                    },
+                )]
+                .into(),
                 transitions: transitions.into(),
                 fault_sites: vec![FaultSite {
                     kind: FaultKind::Assertion,

@@ -112,10 +112,13 @@ pub struct Counterexample {
     last: Vec<i64>,
     replay: String,
     info: Arc<ModelInfo>,
+    /// The length of the search's own trace, when this one replaced it as shorter.
+    original_len: Option<usize>,
 }
 
 /// Equal when the kind, message, states and steps are equal (the model descriptions are not
-/// compared, so that two implementations of one model can be checked against each other).
+/// compared, so that two implementations of one model can be checked against each other,
+/// nor whether a trace was shortened, so that a replay equals the trace it replays).
 impl PartialEq for Counterexample {
     fn eq(&self, other: &Self) -> bool {
         self.kind == other.kind
@@ -216,6 +219,18 @@ impl Counterexample {
     /// The description of the model this counterexample was found in.
     pub fn info(&self) -> &ModelInfo {
         &self.info
+    }
+
+    /// When this trace replaced the search's own as a shortest one (see
+    /// [`Checker::shortest`](crate::Checker::shortest)), the length of the search's own.
+    pub fn shortened_from(&self) -> Option<usize> {
+        self.original_len
+    }
+
+    /// This trace, noted as the shorter replacement of one of `len` steps.
+    pub(crate) fn with_original_len(mut self, len: usize) -> Self {
+        self.original_len = Some(len);
+        self
     }
 }
 
@@ -434,6 +449,7 @@ fn rebuild_path<M: Model>(
         last: walk.values,
         replay: path_string(path),
         info: Arc::clone(info),
+        original_len: None,
     })
 }
 
@@ -474,6 +490,7 @@ impl Walk {
             last: self.values,
             replay: path_string(&Path::linear(path)),
             info: Arc::clone(info),
+            original_len: None,
         }
     }
 

@@ -9,6 +9,7 @@ use std::ops::Range;
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::coverage::Fired;
 use crate::model::{Model, ModelInfo, Outcome, Successor, TransitionId};
 use crate::replay::ReplayError;
 use crate::report::{IncompleteReason, Report};
@@ -19,6 +20,7 @@ use super::control::Control;
 use super::finish::finish;
 use super::plan::Plan;
 use super::product::Product;
+use super::shorten::Wanted;
 use super::Options;
 
 /// States a thread takes from the state quota at once (a sequential search takes all).
@@ -119,6 +121,10 @@ pub(crate) struct Tally {
     /// Every kind of finding met, in the order first met: the first is the verdict.
     pub(crate) kinds: Vec<FindingKind>,
     pub(crate) notes: Vec<String>,
+    /// The transitions executed, for the coverage.
+    pub(crate) fired: Fired,
+    /// The initial state, decoded (by the thread that stored it), for the coverage.
+    pub(crate) initial: Vec<i64>,
 }
 
 impl Tally {
@@ -137,6 +143,10 @@ impl Tally {
             }
         }
         self.notes.extend(other.notes);
+        self.fired.merge(&other.fired);
+        if self.initial.is_empty() {
+            self.initial = other.initial;
+        }
     }
 }
 
@@ -150,6 +160,8 @@ pub(crate) struct Run<'a, M: Model> {
     pub(crate) keying: Keying,
     /// The index of the property the plan names, if any.
     pub(crate) property: Option<usize>,
+    /// For a search that shortens traces: the findings it looks for.
+    pub(crate) wanted: Option<Vec<Counterexample>>,
 }
 
 impl<'a, M: Model> Run<'a, M> {
@@ -173,6 +185,7 @@ impl<'a, M: Model> Run<'a, M> {
             plan,
             keying,
             property,
+            wanted: None,
         }
     }
 
@@ -193,6 +206,7 @@ impl<'a, M: Model> Run<'a, M> {
             plan: self.plan.clone(),
             keying,
             property: self.property,
+            wanted: None,
         }
     }
 
@@ -206,6 +220,7 @@ impl<'a, M: Model> Run<'a, M> {
         Stepper::new(self.model, self.options, self.control, self.keying, role)
             .with_goal(goal)
             .with_por(self.plan.por)
+            .with_wanted(self.wanted.clone().map(Wanted::new))
     }
 }
 
@@ -233,6 +248,8 @@ pub(crate) struct Stepper<'a, M: Model> {
     /// Per transition, whether its location is safe for partial-order reduction; empty
     /// when the search is not reduced.
     safe: &'a [bool],
+    /// In a search that shortens traces, the findings it records (and no others).
+    wanted: Option<Wanted>,
     role: Role,
     /// States this thread may still store before it asks the quota for more.
     quota: u64,
@@ -257,13 +274,18 @@ impl<'a, M: Model> Stepper<'a, M> {
         keying: Keying,
         role: Role,
     ) -> Self {
+        let info = Arc::new(model.info().clone());
+        let tally = Tally {
+            fired: Fired::new(&info),
+            ..Tally::default()
+        };
         Stepper {
             model,
             options,
             control,
-            info: Arc::new(model.info().clone()),
+            info,
             keying,
-            tally: Tally::default(),
+            tally,
             keep: match role {
                 Role::Alone => options.keep_going.unwrap_or(1),
                 Role::Worker => 0,
@@ -271,6 +293,7 @@ impl<'a, M: Model> Stepper<'a, M> {
             role,
             goal: None,
             safe: &[],
+            wanted: None,
             quota: 0,
             work: 0,
             next_sync: 1,
@@ -316,6 +339,16 @@ impl<'a, M: Model> Stepper<'a, M> {
             start = end;
         }
         None
+    }
+
+    /// Records only findings that match one of `wanted` (the first match of each), and
+    /// stops once every one has its match.
+    pub(crate) fn with_wanted(mut self, wanted: Option<Wanted>) -> Self {
+        if let Some(wanted) = &wanted {
+            self.keep = wanted.len();
+        }
+        self.wanted = wanted;
+        self
     }
 
     /// Tests every new state against the predicate of reachability check `property`: a
@@ -380,6 +413,9 @@ impl<'a, M: Model> Stepper<'a, M> {
             return None;
         }
         self.tally.states += 1;
+        if self.tally.initial.is_empty() {
+            self.model.decode(&initial, &mut self.tally.initial);
+        }
         let kind = match self.model.check_invariants(&initial) {
             Ok(()) => match self.new_state(&initial) {
                 Visit::Violating(kind) => kind,
@@ -416,6 +452,7 @@ impl<'a, M: Model> Stepper<'a, M> {
         store: &mut impl Store<M::State>,
     ) -> Visit {
         self.tally.transitions += 1;
+        self.tally.fired.mark(successor.transition);
         self.tick();
         if self.stopped {
             return Visit::Stopped;
@@ -557,6 +594,23 @@ impl<'a, M: Model> Stepper<'a, M> {
         kind: FindingKind,
         build: impl FnOnce(&mut Vec<TransitionId>) -> Result<Counterexample, ReplayError>,
     ) {
+        if let Some(wanted) = &mut self.wanted {
+            if !wanted.wants(kind) {
+                return;
+            }
+            self.path.clear();
+            if let Ok(found) = build(&mut self.path) {
+                if wanted.offer(&found).is_some() {
+                    self.tally.findings.push(found);
+                }
+            }
+            self.next_sync = self.work;
+            if wanted.is_done() {
+                self.control.stop_at_finding();
+                self.stopped = true;
+            }
+            return;
+        }
         if kind == FindingKind::Deadlock {
             self.tally.deadlocks += 1;
         } else if kind.is_error() {

@@ -277,7 +277,7 @@ mod tests {
 
     #[test]
     fn two_dining_philosophers_deadlock_is_found_and_counted() {
-        let report = Checker::new(Philosophers::two()).run();
+        let report = Checker::new(Philosophers::two()).shortest(false).run();
         assert_eq!(report.verdict(), Verdict::Found(FindingKind::Deadlock));
         // Philosopher1 eats once; then each takes its first fork, depth first.
         let deadlock = report.assert_deadlock();
@@ -328,7 +328,9 @@ mod tests {
     fn explores_each_new_state_as_soon_as_it_is_generated() {
         // 0 -a-> 1, 0 -b-> 2, 1 -c-> 2, 2 -d-> fault. The recursive DFS reaches 2 through 1
         // (a, c, d); a DFS that first pushed every successor of 0 would report b, d.
-        let report = Checker::new(Graph::diamond_with_fault()).run();
+        let report = Checker::new(Graph::diamond_with_fault())
+            .shortest(false)
+            .run();
         let fault = report.assert_assertion_failure();
         assert_eq!(fault.transitions().collect::<Vec<_>>(), [0, 2, 3]);
         assert_eq!(fault.replay(), "bir1:0.2.3");

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::coverage::Coverage;
 use crate::model::ModelInfo;
 use crate::report::{IncompleteReason, Report, Stats, Strategy, Verdict};
 use crate::seen::Footprint;
@@ -60,12 +61,21 @@ pub(crate) fn finish(
         walks: tally.walks,
         omission_probability,
     };
+    let exhaustive = matches!(
+        plan.strategy,
+        Strategy::DepthFirst | Strategy::BreadthFirst | Strategy::Parallel
+    );
+    let complete = !ending.at_finding && limit.is_none();
+    // Coverage of the model's own transitions, after a search that executed all of them.
+    let coverage = (complete && exhaustive && !plan.por && plan.property.is_none())
+        .then(|| Coverage::new(&info, &tally.fired.0, &tally.initial));
     Report {
         info,
         plan,
         deadlock_detection: options.deadlock_detection,
         verdict,
-        complete: !ending.at_finding && limit.is_none(),
+        complete,
+        coverage,
         incomplete: limit,
         findings: tally.findings,
         stats,

@@ -20,6 +20,7 @@ mod ndfs;
 mod parallel;
 mod plan;
 mod product;
+mod shorten;
 mod simulation;
 
 use std::fmt;
@@ -60,6 +61,8 @@ pub(crate) struct Options {
     pub(crate) fairness: Fairness,
     /// Partial-order reduction.
     pub(crate) por: bool,
+    /// Shorten the traces of a depth-first, parallel or random search afterwards.
+    pub(crate) shortest: bool,
 }
 
 /// A property the checker searches for, by name.
@@ -87,6 +90,7 @@ impl Default for Options {
             property: None,
             fairness: Fairness::None,
             por: false,
+            shortest: true,
         }
     }
 }
@@ -323,6 +327,21 @@ impl<M: Model> Checker<M> {
         self
     }
 
+    /// Whether the counterexamples of a depth-first or parallel search, or of random walks,
+    /// are replaced by shortest ones (default: on). A depth-first search's trace follows the
+    /// search's path and can run to thousands of steps; afterwards a breadth-first search
+    /// to the same findings (a fault at the same site, the same invariant, a deadlock with
+    /// the same instances blocked at the same locations) finds a shortest trace to each,
+    /// within the memory and state limits and the time left (what the time limit leaves,
+    /// and without one the first search's own time, at least 5 seconds). The report's
+    /// notes say what was shortened, and each shortened trace its original length
+    /// ([`Counterexample::shortened_from`]); the verdict and the counts stay the first
+    /// search's. Off, the traces are the search's own.
+    pub fn shortest(mut self, on: bool) -> Self {
+        self.options.shortest = on;
+        self
+    }
+
     /// What [`run`](Self::run) will do: strategy, threads, storage and the notes on what the
     /// options left open; or why the options cannot run.
     pub fn plan(&self) -> Result<Plan, ConfigError> {
@@ -355,6 +374,7 @@ impl<M: Model> Checker<M> {
         let control = Control::new(&self.model.info().name, &options, plan.threads);
         let run = Run::new(&self.model, &options, &control, plan);
         let property = run.property;
+        let started = control.started;
         let mut report = match (run.plan.strategy, property) {
             (Strategy::Parallel, _) => parallel::run(run),
             (Strategy::BreadthFirst, _) => bfs::run(run),
@@ -363,6 +383,7 @@ impl<M: Model> Checker<M> {
             _ => dfs::run(run),
         };
         report.property = property.map(|index| self.model.properties()[index].clone());
+        shorten::shorten(&self.model, &options, &mut report, started);
         Ok(report)
     }
 
@@ -391,7 +412,9 @@ impl<M: Model> Checker<M> {
             max_steps,
             seed,
         };
-        simulation::run(Run::new(&self.model, &options, &control, plan), walks)
+        let mut report = simulation::run(Run::new(&self.model, &options, &control, plan), walks);
+        shorten::shorten(&self.model, &options, &mut report, control.started);
+        report
     }
 
     /// Re-executes a replay string (as printed in reports and returned by

@@ -414,7 +414,7 @@ mod tests {
         assert_eq!(lasso.final_state(), &[2]);
         let text = report.to_string();
         assert!(text.contains("part 1, the stem (2 steps):"), "{text}");
-        assert!(text.contains("cycle entry: node = 2"), "{text}");
+        assert!(text.contains("cycle entry: T @ n2"), "{text}");
         assert!(
             text.contains("part 2, the cycle (1 step, back to the cycle entry, forever):"),
             "{text}"

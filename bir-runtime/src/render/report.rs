@@ -4,12 +4,10 @@
 use std::fmt;
 
 use super::{Bytes, Counted, Thousands};
+use crate::coverage::Coverage;
 use crate::property::{PropertyInfo, PropertyKind};
-use crate::report::{IncompleteReason, Report, Stats, Strategy, Verdict};
+use crate::report::{IncompleteReason, Report, Stats, Verdict};
 use crate::trace::{Counterexample, FindingKind};
-
-/// Depth-first counterexamples longer than this get a note suggesting breadth-first search.
-const LONG_TRACE: usize = 100;
 
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -172,7 +170,11 @@ impl fmt::Display for Report {
         let findings = self.findings();
         for (number, finding) in findings.iter().enumerate() {
             writeln!(f)?;
-            write!(f, "{}. {finding}", number + 1)?;
+            if f.alternate() {
+                write!(f, "{}. {finding:#}", number + 1)?;
+            } else {
+                write!(f, "{}. {finding}", number + 1)?;
+            }
         }
         let counted = self.errors() + self.deadlocks();
         let kept = findings.len() as u64;
@@ -186,15 +188,43 @@ impl fmt::Display for Report {
         for note in self.plan().notes.iter().chain(self.notes()) {
             writeln!(f, "note: {note}")?;
         }
-        let longest = findings.iter().map(Counterexample::len).max().unwrap_or(0);
-        if self.strategy() == Strategy::DepthFirst && longest > LONG_TRACE {
-            writeln!(
-                f,
-                "note: depth-first counterexamples follow the search's path and can be long; \
-                 breadth-first search (`.bfs()`) finds a shortest one"
-            )?;
+        if let Some(coverage) = self.coverage().filter(|c| !c.is_full()) {
+            write!(f, "\n{coverage}")?;
         }
         writeln!(f)?;
         write!(f, "{}", self.stats())
+    }
+}
+
+/// What a complete search never saw happen, one item per line under a count.
+impl fmt::Display for Coverage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (fired, all) = self.transformations();
+        writeln!(
+            f,
+            "coverage: {fired} of {} fired",
+            Counted(all as u64, "transformation")
+        )?;
+        for unfired in self.unfired() {
+            write!(
+                f,
+                "  never fired: {} at {}: {}",
+                unfired.thread, unfired.from, unfired.text
+            )?;
+            if unfired.line != 0 {
+                write!(f, "   (line {})", unfired.line)?;
+            }
+            writeln!(f)?;
+        }
+        for instance in self.idle_instances() {
+            writeln!(
+                f,
+                "  never took a step: {instance} (never started, or blocked from its start)"
+            )?;
+        }
+        for (thread, location) in self.unreached_locations() {
+            writeln!(f, "  never reached: {thread} at {location}")?;
+        }
+        Ok(())
     }
 }

@@ -13,11 +13,43 @@ impl fmt::Display for FindingKind {
     }
 }
 
-/// Writes steps numbered from 1.
+/// Traces longer than this many steps are printed elided, unless in full (`{:#}`).
+pub(crate) const ELIDE_OVER: usize = 40;
+
+/// The steps printed at the start and at the end of an elided trace (or of each part of
+/// an elided lasso).
+const HEAD: usize = 10;
+const TAIL: usize = 20;
+
+/// Writes steps numbered from 1, eliding the middle of more than [`ELIDE_OVER`] unless the
+/// format is the alternate one (`{:#}`).
 fn write_steps(f: &mut fmt::Formatter<'_>, found: &Counterexample, steps: &[Step]) -> fmt::Result {
+    if f.alternate() || steps.len() <= ELIDE_OVER {
+        return write_numbered(f, found, steps, 1);
+    }
+    write_numbered(f, found, &steps[..HEAD], 1)?;
+    let hidden = steps.len() - HEAD - TAIL;
+    writeln!(
+        f,
+        "  ... {} not shown (#{} to #{}); print the report with {{:#}} (`--full-trace`) for \
+         all of them",
+        Counted(hidden as u64, "step"),
+        HEAD + 1,
+        HEAD + hidden
+    )?;
+    write_numbered(f, found, &steps[HEAD + hidden..], HEAD + hidden + 1)
+}
+
+/// Writes every one of `steps`, numbered from `first`.
+fn write_numbered(
+    f: &mut fmt::Formatter<'_>,
+    found: &Counterexample,
+    steps: &[Step],
+    first: usize,
+) -> fmt::Result {
     let info = found.info();
-    for (number, step) in steps.iter().enumerate() {
-        write!(f, "  #{:<2} ", number + 1)?;
+    for (offset, step) in steps.iter().enumerate() {
+        write!(f, "  #{:<2} ", first + offset)?;
         match info.transitions.get(step.transition as usize) {
             Some(t) => {
                 write!(f, "{} {} -> {}   {}", t.thread, t.from, t.to, t.text)?;
@@ -46,7 +78,11 @@ impl fmt::Display for Counterexample {
         let info = self.info();
         let Some(cycle) = self.cycle_start() else {
             let steps = Counted(self.len() as u64, "step");
-            writeln!(f, "{} after {steps}: {}", self.kind(), self.message())?;
+            write!(f, "{} after {steps}", self.kind())?;
+            if let Some(original) = self.shortened_from() {
+                write!(f, " (shortened from {original})")?;
+            }
+            writeln!(f, ": {}", self.message())?;
             writeln!(
                 f,
                 "  initial state: {}",
