@@ -225,6 +225,22 @@ pub struct CheckOptions {
     )]
     pub set: Vec<Override>,
 
+    /// Keep the search's own counterexamples.
+    #[arg(
+        long,
+        help = "Keep the depth-first search's own counterexamples (default:\n\
+                shortened by a breadth-first search to the same finding)"
+    )]
+    pub no_shorten: bool,
+
+    /// Print every step of long counterexamples.
+    #[arg(
+        long,
+        help = "Print every step of a long counterexample (default: the\n\
+                first 10 and the last 20 of more than 40)"
+    )]
+    pub full_trace: bool,
+
     /// Print JSON.
     #[arg(long, help = "Print one JSON object instead of the text report")]
     pub json: bool,

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use bir_runtime::{
-    Counterexample, Fairness, FindingKind, IncompleteReason, ModelInfo, Plan, Report, SlotInfo,
-    SlotKind, Storage, Strategy, Verdict, STUTTER,
+    Counterexample, Coverage, Fairness, FindingKind, IncompleteReason, ModelInfo, Plan, Report,
+    SlotInfo, SlotKind, Storage, Strategy, Verdict, STUTTER,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -42,6 +42,32 @@ pub struct JsonReport {
     counterexamples: Vec<JsonCounterexample>,
     /// Notes on how the run went.
     notes: Vec<String>,
+    /// After a complete search of the model: what never happened (null otherwise).
+    coverage: Option<JsonCoverage>,
+}
+
+/// What a complete search never saw happen.
+#[derive(Serialize)]
+struct JsonCoverage {
+    /// Every transformation fired, every instance took a step, every location was reached.
+    full: bool,
+    transformations: usize,
+    fired_transformations: usize,
+    /// Transformations no instance executed.
+    never_fired: Vec<JsonUnfired>,
+    /// Instances that never took a step.
+    never_stepped: Vec<String>,
+    /// Locations no instance stood at, as `Thread@location`.
+    never_reached: Vec<String>,
+}
+
+/// A transformation that never fired.
+#[derive(Serialize)]
+struct JsonUnfired {
+    thread: String,
+    from: String,
+    text: String,
+    line: u32,
 }
 
 /// The plan: what actually ran.
@@ -74,6 +100,8 @@ struct JsonCounterexample {
     /// For a lasso, the index in `steps` where its cycle starts (the steps from there on
     /// repeat forever, back to `final_state`).
     cycle_start: Option<usize>,
+    /// When this trace replaced the search's own as a shorter one, the original's length.
+    shortened_from: Option<usize>,
     final_state: BTreeMap<String, Value>,
     replay: String,
 }
@@ -129,7 +157,33 @@ impl JsonReport {
                 .map(|c| counterexample(report.info(), c))
                 .collect(),
             notes: report.notes().to_vec(),
+            coverage: report.coverage().map(coverage),
         }
+    }
+}
+
+fn coverage(coverage: &Coverage) -> JsonCoverage {
+    let (fired, all) = coverage.transformations();
+    JsonCoverage {
+        full: coverage.is_full(),
+        transformations: all,
+        fired_transformations: fired,
+        never_fired: coverage
+            .unfired()
+            .iter()
+            .map(|u| JsonUnfired {
+                thread: u.thread.clone(),
+                from: u.from.clone(),
+                text: u.text.clone(),
+                line: u.line,
+            })
+            .collect(),
+        never_stepped: coverage.idle_instances().to_vec(),
+        never_reached: coverage
+            .unreached_locations()
+            .iter()
+            .map(|(thread, location)| format!("{thread}@{location}"))
+            .collect(),
     }
 }
 
@@ -248,6 +302,7 @@ fn counterexample(info: &ModelInfo, c: &Counterexample) -> JsonCounterexample {
         initial_state: state(info, c.initial_state()),
         steps,
         cycle_start: c.cycle_start(),
+        shortened_from: c.shortened_from(),
         final_state: state(info, c.final_state()),
         replay: c.replay().to_string(),
     }

@@ -66,6 +66,10 @@
 //!                                 state that satisfies it (exit 0), or none (exit 1)
 //!       --set <Block.NAME=VALUE>  Replace a constant, e.g. --set Param.N=12 (repeatable;
 //!                                 VALUE is an integer, true or false)
+//!       --no-shorten              Keep the depth-first search's own counterexamples (default:
+//!                                 shortened by a breadth-first search to the same finding)
+//!       --full-trace              Print every step of a long counterexample (default: the
+//!                                 first 10 and the last 20 of more than 40)
 //!       --json                    Print one JSON object instead of the text report
 //!   -h, --help                    Print help
 //!
@@ -117,13 +121,16 @@
 //! | `omission_probability` | number or null | with lossy storage, the estimated probability that a state was missed |
 //! | `notes` | array | notes on how the run went |
 //! | `counterexamples` | array | the kept counterexamples, the first finding first (one unless `--keep-going N`) |
+//! | `coverage` | object or null | after a complete search of the model (not `--por`, `--ltl`, `--reachable`): `full` (bool), `transformations`, `fired_transformations`, `never_fired` (objects `{thread, from, text, line}`), `never_stepped` (instances that never took a step), `never_reached` (`Thread@location`) |
 //!
 //! Each counterexample has `kind` (as `verdict`, never `verified`/`incomplete`; a
 //! reachability check's witness is `witness`), `message`, `initial_state` and `final_state`
 //! (objects mapping each variable — `x`, `fork[3]`, `Philosopher[1]` for an instance's
 //! status, `P[2].level` for a local — to its value), `steps`, `cycle_start` (for a lasso,
 //! the index in `steps` where its cycle starts, which returns to `final_state`; null
-//! otherwise) and `replay` (the string `Checker::replay` accepts). Each step has
+//! otherwise), `shortened_from` (when a breadth-first search replaced the depth-first
+//! search's trace by this shorter one, the original's length; null otherwise) and `replay`
+//! (the string `Checker::replay` accepts). Every step is listed, however long. Each step has
 //! `transition` (its id), `thread` (the instance), `from`, `to` (a location or `return`),
 //! `text` (the transformation's BIR text), `line` (0 if unknown), `fails` (true for a failing
 //! last step, which changes nothing), `stutter` (true for a lasso's step that repeats a final
@@ -133,7 +140,6 @@
 //! name, `"ended"` or `"not started"`.
 
 mod args;
-mod diagnostics;
 mod json;
 
 use std::ffi::OsString;
@@ -194,7 +200,7 @@ fn check(options: &CheckOptions) -> u8 {
     let model = match Interpreter::from_source_with(&source, &options.overrides()) {
         Ok(model) => model,
         Err(errors) => {
-            eprint!("{}", diagnostics::render(&errors, &path, &source));
+            eprint!("{}", bir_codegen::source::render(&errors, &path, &source));
             return MALFORMED;
         }
     };
@@ -213,6 +219,8 @@ fn check(options: &CheckOptions) -> u8 {
                 return MALFORMED;
             }
         }
+    } else if options.full_trace {
+        format!("{report:#}")
     } else {
         report.to_string()
     };
@@ -308,6 +316,9 @@ fn checker(model: Interpreter, options: &CheckOptions) -> Checker<Interpreter> {
     }
     if options.por {
         checker = checker.por(true);
+    }
+    if options.no_shorten {
+        checker = checker.shortest(false);
     }
     if let Some(name) = &options.ltl {
         checker = checker.ltl(name);

@@ -603,3 +603,46 @@ fn ltl_and_reachability_checks_have_their_exit_statuses_and_json() {
     assert_eq!(code, 2, "{err}");
     remove_temp_file(&file);
 }
+
+#[test]
+fn depth_first_traces_are_shortened_and_long_ones_elided_unless_asked() {
+    let path = model("dining_philosophers.bir");
+    let (status, stdout, _) = bir(&["check", &path]);
+    assert_eq!(status, 1);
+    assert!(
+        stdout.contains("1. deadlock after 5 steps (shortened from 81): "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("note: counterexamples shortened by a breadth-first search"),
+        "{stdout}"
+    );
+    let (_, own, _) = bir(&["check", &path, "--no-shorten"]);
+    assert!(own.contains("1. deadlock after 81 steps: "), "{own}");
+    assert!(
+        own.contains(
+            "  ... 51 steps not shown (#11 to #61); print the report with {:#} \
+                      (`--full-trace`) for all of them\n"
+        ),
+        "{own}"
+    );
+    assert!(!own.contains("  #30 "), "{own}");
+    let (_, full, _) = bir(&["check", &path, "--no-shorten", "--full-trace"]);
+    assert!(
+        full.contains("  #30 ") && !full.contains("not shown"),
+        "{full}"
+    );
+    // The replay string and the JSON always hold every step.
+    let (_, json, _) = bir(&["check", &path, "--no-shorten", "--json"]);
+    let json: Value = serde_json::from_str(&json).expect("JSON");
+    let found = &json["counterexamples"][0];
+    assert_eq!(found["steps"].as_array().map(Vec::len), Some(81));
+    assert_eq!(found["shortened_from"], Value::Null);
+    let (_, json, _) = bir(&["check", &path, "--json"]);
+    let json: Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(json["counterexamples"][0]["shortened_from"], 81);
+    assert_eq!(
+        json["counterexamples"][0]["steps"].as_array().map(Vec::len),
+        Some(5)
+    );
+}

@@ -16,6 +16,7 @@ pub mod check;
 pub mod diag;
 mod emit;
 mod fallback;
+pub mod file;
 pub mod ir;
 mod kw;
 pub mod layout;
@@ -23,6 +24,7 @@ mod lower;
 pub mod ltl;
 pub mod parse;
 mod print;
+pub mod source;
 pub mod tables;
 
 use proc_macro2::TokenStream;
@@ -59,7 +61,18 @@ pub fn front_end_with(
 }
 
 /// Expands the body of a `bir!` invocation into the generated model checker, or into the
-/// errors found and a stub of the system's type.
+/// errors found and a stub of the system's type. A body `file = "path"` reads the model from
+/// that file, relative to `base` (see [`file`]).
+pub fn expand_in(input: TokenStream, base: &std::path::Path) -> TokenStream {
+    if file::is_file_argument(&input) {
+        file::expand(input, base)
+    } else {
+        expand(input)
+    }
+}
+
+/// Expands the body of a `bir!` invocation (a `system`) into the generated model checker,
+/// or into the errors found and a stub of the system's type.
 pub fn expand(input: TokenStream) -> TokenStream {
     let mut diags = Diagnostics::default();
     let Some(ast) = parse(input.clone(), &mut diags) else {

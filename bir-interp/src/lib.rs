@@ -27,7 +27,6 @@
 mod exec;
 mod info;
 mod program;
-mod source;
 
 use std::sync::Arc;
 
@@ -146,7 +145,7 @@ impl Interpreter {
         source: &str,
         overrides: &Overrides,
     ) -> Result<Interpreter, Vec<Diagnostic>> {
-        source::front_end(source, overrides).map(|system| Interpreter::new(&system))
+        bir_codegen::source::front_end(source, overrides).map(|system| Interpreter::new(&system))
     }
 }
 

@@ -4,6 +4,7 @@
 
 mod allocation;
 mod families;
+mod files;
 mod layout;
 mod ltl;
 mod por;

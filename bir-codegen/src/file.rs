@@ -1,0 +1,135 @@
+//! `bir!(file = "models/x.bir")`: the model read from a file at compile time.
+//!
+//! The path is relative to the directory of the source file that invokes the macro, as
+//! `include_str!`'s is (or, where the compiler does not say which file that is, to the
+//! crate's `Cargo.toml`). The expansion includes the file with `include_str!`, so that
+//! cargo rebuilds when it changes. Errors in the model cannot be spanned in a file that
+//! is not Rust source, so each is reported on the path literal with the place in the
+//! file written out as rustc writes it: the file, line and column, the source line and
+//! carets.
+
+use std::path::{Path, PathBuf};
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::parse::{Parse, ParseStream};
+use syn::LitStr;
+
+use crate::diag::Diagnostics;
+use crate::Overrides;
+
+/// The most model text read from a file, as `bir check` reads.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// The argument of `bir!(file = "...")`.
+struct FileArgument {
+    path: LitStr,
+}
+
+impl Parse for FileArgument {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let keyword: syn::Ident = input.parse()?;
+        if keyword != "file" {
+            return Err(syn::Error::new(keyword.span(), "expected `file`"));
+        }
+        input.parse::<syn::Token![=]>()?;
+        let path = input.parse()?;
+        if !input.is_empty() {
+            return Err(input.error("expected only `file = \"path/to/model.bir\"`"));
+        }
+        Ok(FileArgument { path })
+    }
+}
+
+/// True when a `bir!` body is `file = ...` rather than a system.
+pub fn is_file_argument(input: &TokenStream) -> bool {
+    let mut tokens = input.clone().into_iter();
+    matches!(tokens.next(), Some(proc_macro2::TokenTree::Ident(ident)) if ident == "file")
+        && matches!(tokens.next(), Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == '=')
+}
+
+/// Expands `file = "path"`: reads the model (relative to `base`), checks it, reports its
+/// errors with their places in the file, or expands it as if written inside `bir!`.
+pub fn expand(input: TokenStream, base: &Path) -> TokenStream {
+    let argument: FileArgument = match syn::parse2(input) {
+        Ok(argument) => argument,
+        Err(error) => return error.to_compile_error(),
+    };
+    let span = argument.path.span();
+    let written = argument.path.value();
+    let path = base.join(&written);
+    let text = match read(&path) {
+        Ok(text) => text,
+        Err(message) => return error_at(span, &format!("cannot read `{written}`: {message}")),
+    };
+    let located = check_located(&text, &written);
+    let tokens: TokenStream = match text.parse() {
+        Ok(tokens) => tokens,
+        Err(_) => {
+            let errors = located.err().unwrap_or_default();
+            return errors
+                .iter()
+                .map(|message| error_at(span, message))
+                .collect();
+        }
+    };
+    let model = match located {
+        Ok(()) => crate::expand(tokens),
+        // The errors, and the stub of the system's type so that code naming it compiles.
+        Err(rendered) => {
+            let stub = crate::fallback::expand(&tokens, &Diagnostics::default());
+            let errors = rendered.iter().map(|message| error_at(span, message));
+            quote!(#(#errors)* #stub)
+        }
+    };
+    let absolute = path.canonicalize().unwrap_or(path).display().to_string();
+    quote! {
+        #model
+        // Cargo rebuilds this crate when the model file changes.
+        const _: &::core::primitive::str = ::core::include_str!(#absolute);
+    }
+}
+
+/// The directory paths are relative to when the compiler does not name the invoking file:
+/// the crate's, from `CARGO_MANIFEST_DIR`.
+pub fn default_base() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(PathBuf::new, PathBuf::from)
+}
+
+/// The file's text, at most [`MAX_FILE_BYTES`] of UTF-8.
+fn read(path: &Path) -> Result<String, String> {
+    let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(format!("larger than {} MiB", MAX_FILE_BYTES >> 20));
+    }
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Runs the front end on `text` with lines and columns (`proc_macro2`'s own tokenizer,
+/// forced for the duration: inside a macro the compiler's gives every token of a string
+/// the macro's span), and renders each of its errors, if any, with its place in the file.
+fn check_located(text: &str, path: &str) -> Result<(), Vec<String>> {
+    proc_macro2::fallback::force();
+    let result = crate::source::front_end(text, &Overrides::default())
+        .map(|_| ())
+        .map_err(|errors| {
+            errors
+                .iter()
+                .map(|error| crate::source::located(error, path, text))
+                .collect()
+        });
+    proc_macro2::fallback::unforce();
+    result
+}
+
+/// `compile_error!` with `message` on `span`.
+fn error_at(span: Span, message: &str) -> TokenStream {
+    let message = message.trim_end();
+    quote_spanned!(span=> ::core::compile_error! { #message })
+}

@@ -1,0 +1,5 @@
+use bir::bir;
+
+bir!(file = "no-such-model.bir");
+
+fn main() {}
