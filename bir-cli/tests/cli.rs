@@ -445,19 +445,42 @@ fn a_limit_gives_status_3() {
     assert_eq!(status, 0);
 }
 
+/// A model whose states take 66 bits (two 32-bit integers and a counter): too wide for a
+/// word, so that hash compaction stores fingerprints. Four states, no deadlock.
+const WIDE: &str = "system Wide {
+  int[2] big;
+  int (0, 3) n;
+  active thread T() {
+    loc l:
+      when n < 3 do { n := n + 1; big[0] := big[0] - 1000; big[1] := big[1] + 1000; } goto l;
+      when n == 3 do { n := 0; big[0] := 0; big[1] := 0; } goto l;
+  }
+}
+";
+
 #[test]
 fn threads_hash_compaction_and_bitstate_keep_the_counts_and_say_what_they_covered() {
     let fixed = model("dining_philosophers_fixed.bir");
     let (code, out, _) = bir(&["check", &fixed, "--threads", "2"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("states: 261, transitions: 876"), "{out}");
-    // The interpreter's states are vectors: hash compaction stores fingerprints, so the
-    // search may have missed a state and does not say verified.
+    // The philosophers' states fit in a word, which the interpreter stores as the
+    // generated code does: hash compaction would save nothing, and the search verifies.
     let (code, out, _) = bir(&["check", &fixed, "--hash-compaction"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("hash compaction asked for, but every state fits in a 64-bit word"),
+        "{out}"
+    );
+    // Wider states: hash compaction stores fingerprints, so the search may have missed a
+    // state and does not say verified.
+    let wide = temp_file("compaction", "wide.bir", WIDE);
+    let (code, out, _) = bir(&["check", &wide, "--hash-compaction"]);
+    remove_temp_file(&wide);
     assert_eq!(code, 3, "{out}");
     assert!(
         out.contains(
-            "found in 261 states (depth-first search, hash compaction; probability that a \
+            "found in 4 states (depth-first search, hash compaction; probability that a \
              state was missed"
         ),
         "{out}"
@@ -474,15 +497,17 @@ fn the_plan_says_what_ran_and_impossible_plans_are_refused() {
     let fixed = model("dining_philosophers_fixed.bir");
     // Breadth-first search with hash compaction runs, and cannot say verified: the help,
     // the text and the JSON agree.
-    let (code, out, _) = bir(&["check", &fixed, "--bfs", "--hash-compaction", "--json"]);
+    let wide = temp_file("plan", "wide.bir", WIDE);
+    let (code, out, _) = bir(&["check", &wide, "--bfs", "--hash-compaction", "--json"]);
     assert_eq!(code, 3, "{out}");
     let json: Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(json["plan"]["strategy"], "breadth-first");
     assert_eq!(json["plan"]["storage"], "hash-compaction");
     assert_eq!(json["plan"]["can_verify"], false);
     assert_eq!(json["incomplete_reason"], "hash_compaction");
-    assert_eq!(json["states"], 261);
-    let (_, text, _) = bir(&["check", &fixed, "--bfs", "--hash-compaction"]);
+    assert_eq!(json["states"], 4);
+    let (_, text, _) = bir(&["check", &wide, "--bfs", "--hash-compaction"]);
+    remove_temp_file(&wide);
     assert!(
         text.contains(
             "(breadth-first search, hash compaction; probability that a state was missed"
@@ -538,16 +563,17 @@ fn a_parallel_search_stores_at_most_the_state_limit() {
 
 #[test]
 fn the_memory_limit_bounds_the_interpreter_peak_memory() {
-    // Peterson's filter for 6 processes: 1.8 million states, which the interpreter would
-    // hold in several hundred MiB. With a limit of 50 MiB the search stops, incomplete, and
-    // the process never held more than the limit (within 10%).
+    // Peterson's filter for 6 processes: 1.8 million states, which the interpreter holds
+    // in about 36 MiB (words of 51 bits, as the generated code). With a limit of 20 MiB the
+    // search stops, incomplete, and the process never held more than the limit (within
+    // 10%).
     let (code, out, err) = bir(&[
         "check",
         &model("peterson_filter.bir"),
         "--set",
         "Param.N=6",
         "--memory-limit",
-        "50",
+        "20",
         "--json",
     ]);
     assert_eq!(code, 3, "{out}{err}");
@@ -555,7 +581,7 @@ fn the_memory_limit_bounds_the_interpreter_peak_memory() {
     assert_eq!(json["incomplete_reason"], "memory_limit");
     let peak = json["peak_memory_bytes"].as_u64();
     if let Some(peak) = peak {
-        assert!(peak <= 55 << 20, "peak {peak} bytes for a 50 MiB limit");
+        assert!(peak <= 22 << 20, "peak {peak} bytes for a 20 MiB limit");
     }
     assert!(json["states"].as_u64().is_some_and(|s| s > 1_000), "{out}");
 }

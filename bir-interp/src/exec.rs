@@ -8,12 +8,13 @@ use bir_codegen::ir::{Action, Expr, InstanceId, Jump, Scalar, SiteId, ThreadId, 
 use bir_codegen::tables::TransitionRow;
 use bir_runtime::{Fault, Outcome};
 
+use crate::state::State;
 use crate::Interpreter;
 
 /// What executing the actions of an enabled transformation gave.
 enum Step {
     /// The step completed: the next state.
-    Done(Box<[i64]>),
+    Done(State),
     /// An `assume` was false: the step is discarded as if the guard had been false.
     Discarded,
 }
@@ -21,15 +22,11 @@ enum Step {
 impl Interpreter {
     /// The outcome of transition `row` from `state`, or `None` when it is not enabled (its
     /// instance is elsewhere, its guard is false, or an `assume` failed).
-    pub(crate) fn execute(
-        &self,
-        state: &[i64],
-        row: &TransitionRow,
-    ) -> Option<Outcome<Box<[i64]>>> {
+    pub(crate) fn execute(&self, state: &State, row: &TransitionRow) -> Option<Outcome<State>> {
         let thread = &self.program.threads[row.thread];
         let transform = &thread.transforms[row.transform];
         let status = self.plan.instances[row.instance].status;
-        if state[status] != i64::from(transform.location.0) {
+        if self.plan.packing.get(state, status) != i64::from(transform.location.0) {
             return None;
         }
         // Rule: a guard that faults makes the transformation an error step.
@@ -47,13 +44,15 @@ impl Interpreter {
         }
     }
 
-    /// Runs the actions of `row` and its jump on a copy of `state`.
-    fn actions(&self, state: &[i64], row: &TransitionRow) -> Result<Step, Fault> {
+    /// Runs the actions of `row` and its jump on a copy of `state` (packed: a copy of its
+    /// words, which allocates only for a state wider than the inline words).
+    fn actions(&self, state: &State, row: &TransitionRow) -> Result<Step, Fault> {
         let thread = &self.program.threads[row.thread];
         let transform = &thread.transforms[row.transform];
         let instance = Some(row.instance);
         let status = self.plan.instances[row.instance].status;
-        let mut next: Box<[i64]> = state.into();
+        let packing = &self.plan.packing;
+        let mut next = state.clone();
         for action in &transform.actions {
             match action {
                 Action::Assign { place, value, site } => {
@@ -70,7 +69,7 @@ impl Interpreter {
                     let value = self.eval(value, &next, instance)?;
                     let stored = store(value, scalar, *site, true)?;
                     let slot = self.slot(place.var, instance) + element;
-                    next[slot] = stored;
+                    packing.set(&mut next, slot, stored);
                 }
                 Action::Assert { cond, site } => {
                     if self.eval(cond, &next, instance)? == 0 {
@@ -93,15 +92,16 @@ impl Interpreter {
                 } => self.start(&mut next, *target, arg.as_ref(), *site, *arg_site, instance)?,
                 Action::Exit => {
                     // Rule: `exit` ends the instance; the rest of the block is not executed.
-                    next[status] = thread.ended_status();
+                    packing.set(&mut next, status, thread.ended_status());
                     return Ok(Step::Done(next));
                 }
             }
         }
-        next[status] = match transform.jump {
+        let jump = match transform.jump {
             Jump::Goto(location) => i64::from(location.0),
             Jump::Return => thread.ended_status(),
         };
+        packing.set(&mut next, status, jump);
         Ok(Step::Done(next))
     }
 
@@ -110,7 +110,7 @@ impl Interpreter {
     /// wrapped), and T goes to its first location.
     fn start(
         &self,
-        next: &mut [i64],
+        next: &mut State,
         target: ThreadId,
         arg: Option<&Expr>,
         site: SiteId,
@@ -119,7 +119,8 @@ impl Interpreter {
     ) -> Result<(), Fault> {
         let thread = &self.program.threads[target];
         let target_instance = &self.plan.instances[thread.first_instance];
-        if next[target_instance.status] != thread.not_started_status() {
+        let packing = &self.plan.packing;
+        if packing.get(next, target_instance.status) != thread.not_started_status() {
             return Err(Fault {
                 site: site.0,
                 value: 0,
@@ -128,9 +129,10 @@ impl Interpreter {
         if let (Some(arg), Some(param)) = (arg, thread.start_param) {
             let value = self.eval(arg, next, instance)?;
             let scalar = thread.locals[param].scalar;
-            next[target_instance.locals[param]] = store(value, scalar, arg_site, false)?;
+            let stored = store(value, scalar, arg_site, false)?;
+            packing.set(next, target_instance.locals[param], stored);
         }
-        next[target_instance.status] = 0;
+        packing.set(next, target_instance.status, 0);
         Ok(())
     }
 
@@ -138,7 +140,7 @@ impl Interpreter {
     pub(crate) fn eval(
         &self,
         expr: &Expr,
-        state: &[i64],
+        state: &State,
         instance: Option<InstanceId>,
     ) -> Result<i64, Fault> {
         let view = View {
@@ -213,7 +215,7 @@ fn store(value: i64, scalar: Scalar, site: SiteId, wrapping: bool) -> Result<i64
 /// A state as seen by one instance, or by an invariant (which reads no local).
 struct View<'a> {
     interp: &'a Interpreter,
-    state: &'a [i64],
+    state: &'a State,
     instance: Option<InstanceId>,
 }
 
@@ -242,7 +244,12 @@ impl Env for View<'_> {
             return None;
         }
         let slot = self.interp.try_slot(var, self.instance)?;
-        Some(self.state[slot + element as usize])
+        Some(
+            self.interp
+                .plan
+                .packing
+                .get(self.state, slot + element as usize),
+        )
     }
 
     fn status(&self, thread: ThreadId, instance: u32) -> Option<i64> {
@@ -250,7 +257,8 @@ impl Env for View<'_> {
         if instance >= t.instances {
             return None;
         }
-        Some(self.state[self.interp.plan.instances[t.instance_id(instance)].status])
+        let status = self.interp.plan.instances[t.instance_id(instance)].status;
+        Some(self.interp.plan.packing.get(self.state, status))
     }
 
     fn instance_index(&self) -> Option<i64> {

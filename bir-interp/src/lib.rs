@@ -3,14 +3,18 @@
 //! folding, so that it can be read against `LANGUAGE.md` and used as the oracle the
 //! generated checkers are compared with.
 //!
-//! A state is one `i64` per slot, in the order of the layout's fields (globals, then for
-//! each instance its status and its locals; arrays element by element): exactly the values
-//! the generated model's `decode` writes. Statuses are encoded as the generated code encodes
-//! them: a value below the thread's number of locations is that location, the number of
-//! locations means ended, one more means not started. The model's [`ModelInfo`] is built
-//! from the same [`Tables`] as the generated code's, so transition ids, slot names and fault
-//! sites agree, and reports of both compare with `==`. It favours plainness over speed:
-//! every successor is a fresh allocation, and a state takes 8 bytes per slot.
+//! A [`State`] holds the words of the generated checker's state for the same model: every
+//! value at the width and the place the code generator's [`Layout`] gives it (the words
+//! inline up to two of them, boxed beyond), so that a state that fits in 63 bits is stored
+//! as one word in the seen set, as the generated code's is. Slots are numbered in the order
+//! of the layout's fields (globals, then for each instance its status and its locals;
+//! arrays element by element), and `decode` writes exactly the values the generated
+//! model's `decode` writes. Statuses are encoded as the generated code encodes them: a value
+//! below the thread's number of locations is that location, the number of locations means
+//! ended, one more means not started. The model's [`ModelInfo`] is built from the same
+//! [`Tables`] as the generated code's, so transition ids, slot names and fault sites agree,
+//! and reports of both compare with `==`. Beyond the packing it favours plainness over
+//! speed: expressions are evaluated by walking the IR, every read unpacks its slot.
 //!
 //! ```
 //! use bir_interp::Interpreter;
@@ -27,6 +31,7 @@
 mod exec;
 mod info;
 mod program;
+mod state;
 
 use std::sync::Arc;
 
@@ -38,8 +43,11 @@ use bir_codegen::layout::Layout;
 use bir_codegen::tables::{Tables, TransitionRow};
 use bir_runtime::{Fault, InvariantFailure, Model, ModelInfo, PropertyInfo, Successor};
 
+use crate::state::Packing;
+
 pub use bir_codegen::diag::Diagnostic;
 pub use bir_codegen::{Override, Overrides};
+pub use state::State;
 
 /// A checked BIR system, executed by evaluating its IR. Cheap to clone.
 #[derive(Clone, Debug)]
@@ -56,8 +64,10 @@ pub struct Interpreter {
 /// Where every value of a state lives, and the transitions in successor order.
 #[derive(Debug)]
 struct Plan {
+    /// How states are packed: the place of every slot.
+    packing: Packing,
     /// The initial state.
-    initial: Box<[i64]>,
+    initial: State,
     /// The first slot of each global.
     globals: IdVec<GlobalId, usize>,
     /// The slots of each instance.
@@ -118,8 +128,11 @@ impl Interpreter {
             }
         }
         let info = info::model_info(system, &tables);
+        let packing = Packing::new(&layout);
+        debug_assert_eq!(packing.slots(), tables.slots.len());
         let plan = Plan {
-            initial: tables.initial_state().into_boxed_slice(),
+            initial: packing.pack(&tables.initial_state()),
+            packing,
             globals,
             instances,
             transitions: tables.transitions,
@@ -150,17 +163,17 @@ impl Interpreter {
 }
 
 impl Model for Interpreter {
-    type State = Box<[i64]>;
+    type State = State;
 
     fn info(&self) -> &ModelInfo {
         &self.info
     }
 
-    fn initial_state(&self) -> Box<[i64]> {
+    fn initial_state(&self) -> State {
         self.plan.initial.clone()
     }
 
-    fn successors(&self, state: &Box<[i64]>, out: &mut Vec<Successor<Box<[i64]>>>) {
+    fn successors(&self, state: &State, out: &mut Vec<Successor<State>>) {
         for (id, row) in self.plan.transitions.iter().enumerate() {
             if let Some(outcome) = self.execute(state, row) {
                 out.push(Successor {
@@ -171,7 +184,7 @@ impl Model for Interpreter {
         }
     }
 
-    fn check_invariants(&self, state: &Box<[i64]>) -> Result<(), InvariantFailure> {
+    fn check_invariants(&self, state: &State) -> Result<(), InvariantFailure> {
         for (id, invariant) in self.program.invariants.iter().enumerate() {
             match self.eval(invariant, state, None) {
                 Ok(0) => return Err(InvariantFailure::Violated(id as u32)),
@@ -184,15 +197,20 @@ impl Model for Interpreter {
 
     /// Rule: an end state is one where every instance has ended or never started, i.e.
     /// every status is at least the thread's "ended" value.
-    fn is_end_state(&self, state: &Box<[i64]>) -> bool {
+    fn is_end_state(&self, state: &State) -> bool {
         self.plan.instances.iter().all(|instance| {
-            state[instance.status] >= self.program.threads[instance.thread].ended_status()
+            self.plan.packing.get(state, instance.status)
+                >= self.program.threads[instance.thread].ended_status()
         })
     }
 
-    fn decode(&self, state: &Box<[i64]>, values: &mut Vec<i64>) {
-        values.clear();
-        values.extend_from_slice(state);
+    /// The state's one word when the layout fits in 63 bits: the generated code's word.
+    fn state_word(&self, state: &State) -> Option<u64> {
+        self.plan.packing.word(state)
+    }
+
+    fn decode(&self, state: &State, values: &mut Vec<i64>) {
+        self.plan.packing.unpack(state, values);
     }
 
     fn ample_safe(&self) -> &[bool] {
@@ -207,7 +225,7 @@ impl Model for Interpreter {
         &self.properties
     }
 
-    fn propositions(&self, property: usize, state: &Box<[i64]>) -> Result<u64, Fault> {
+    fn propositions(&self, property: usize, state: &State) -> Result<u64, Fault> {
         let mut props = 0;
         for (bit, atom) in self.program.properties[property].iter().enumerate() {
             if self.eval(atom, state, None)? != 0 {

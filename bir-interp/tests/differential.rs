@@ -13,7 +13,7 @@ use std::collections::{HashSet, VecDeque};
 use std::fmt::Debug;
 
 use bir::{Checker, Model, ModelInfo, Outcome, Report};
-use bir_interp::{Interpreter, Overrides};
+use bir_interp::{Interpreter, Overrides, State};
 
 /// The interpreter of a reference model's text, placed at the lines where `embedding` (the
 /// file that compiles it with `bir!`) holds it, so that source lines agree with the
@@ -36,24 +36,36 @@ fn family(model: &str, n: i64) -> Interpreter {
 }
 
 /// Explores the whole reachable graph of both models side by side (breadth-first from the
-/// initial states), checking at every state that they decode alike and have the same
-/// invariant result, end-state test and successors. Returns the number of states (those
-/// violating an invariant are not expanded, as in the search).
+/// initial states), checking at every state that they decode alike, pack into the same
+/// word when they fit in one, and have the same invariant result, end-state test and
+/// successors. Returns the number of states (those violating an invariant are not
+/// expanded, as in the search).
 fn lockstep<M: Model>(compiled: &M, interp: &Interpreter) -> usize {
     let decode = |state: &M::State| {
         let mut values = Vec::new();
         compiled.decode(state, &mut values);
         values
     };
+    let decode_interp = |state: &State| {
+        let mut values = Vec::new();
+        interp.decode(state, &mut values);
+        values
+    };
+    let same = |a: &M::State, b: &State, what: &dyn Fn() -> String| {
+        assert_eq!(decode(a), decode_interp(b), "{}", what());
+        assert_eq!(compiled.state_word(a), interp.state_word(b), "{}", what());
+    };
     let initial = (compiled.initial_state(), interp.initial_state());
-    assert_eq!(decode(&initial.0), &*initial.1, "initial states differ");
-    let mut seen: HashSet<Box<[i64]>> = HashSet::from([initial.1.clone()]);
+    same(&initial.0, &initial.1, &|| {
+        "initial states differ".to_string()
+    });
+    let mut seen: HashSet<State> = HashSet::from([initial.1.clone()]);
     let mut queue = VecDeque::from([initial]);
     let (mut a_out, mut b_out) = (Vec::new(), Vec::new());
     while let Some((a, b)) = queue.pop_front() {
         let invariants = interp.check_invariants(&b);
-        assert_eq!(compiled.check_invariants(&a), invariants, "{b:?}");
-        assert_eq!(compiled.is_end_state(&a), interp.is_end_state(&b), "{b:?}");
+        assert_eq!(compiled.check_invariants(&a), invariants, "{a:?}");
+        assert_eq!(compiled.is_end_state(&a), interp.is_end_state(&b), "{a:?}");
         if invariants.is_err() {
             continue; // As in the search: a violating state is not expanded.
         }
@@ -63,17 +75,19 @@ fn lockstep<M: Model>(compiled: &M, interp: &Interpreter) -> usize {
         interp.successors(&b, &mut b_out);
         let a_ids: Vec<_> = a_out.iter().map(|s| s.transition).collect();
         let b_ids: Vec<_> = b_out.iter().map(|s| s.transition).collect();
-        assert_eq!(a_ids, b_ids, "enabled transitions of {b:?}");
+        assert_eq!(a_ids, b_ids, "enabled transitions of {a:?}");
         for (x, y) in a_out.drain(..).zip(b_out.drain(..)) {
             match (x.outcome, y.outcome) {
                 (Outcome::Next(p), Outcome::Next(q)) => {
-                    assert_eq!(decode(&p), &*q, "transition {} from {b:?}", x.transition);
+                    same(&p, &q, &|| {
+                        format!("transition {} from {a:?}", x.transition)
+                    });
                     if seen.insert(q.clone()) {
                         queue.push_back((p, q));
                     }
                 }
-                (Outcome::Fault(f), Outcome::Fault(g)) => assert_eq!(f, g, "from {b:?}"),
-                (p, q) => panic!("transition {} from {b:?}: {p:?} vs {q:?}", x.transition),
+                (Outcome::Fault(f), Outcome::Fault(g)) => assert_eq!(f, g, "from {a:?}"),
+                (p, q) => panic!("transition {} from {a:?}: {p:?} vs {q:?}", x.transition),
             }
         }
     }

@@ -10,9 +10,9 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
         if let Ok(interpreter) = Interpreter::from_source(text) {
-            // The interpreter keeps 8 bytes per value of a state (up to 2^17 values): at most
-            // 2,000 states, and fewer for wide ones, so that the states stored stay within
-            // 256 MB, far below libFuzzer's memory limit.
+            // A state takes at most 8 bytes per value (packed, each value takes at most 64
+            // bits; up to 2^17 values): at most 2,000 states, and fewer for wide ones, so
+            // that the states stored stay within 256 MB, far below libFuzzer's memory limit.
             let values = interpreter.info().slots.len().max(1) as u64;
             let max_states = (256 << 20) / (8 * values);
             let checker = Checker::new(interpreter)

@@ -13,7 +13,11 @@ fn steps(source: &str) -> Vec<(u32, Result<Vec<i64>, Fault>)> {
     out.into_iter()
         .map(|s| {
             let outcome = match s.outcome {
-                Outcome::Next(next) => Ok(next.to_vec()),
+                Outcome::Next(next) => {
+                    let mut values = Vec::new();
+                    model.decode(&next, &mut values);
+                    Ok(values)
+                }
                 Outcome::Fault(fault) => Err(fault),
             };
             (s.transition, outcome)

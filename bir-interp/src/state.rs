@@ -1,0 +1,194 @@
+//! Packed states: every value at the width and the place the code generator's
+//! [`Layout`] gives it, so that a state of the interpreter holds exactly the words of the
+//! generated checker's state. Up to [`INLINE_WORDS`] words are stored in the state itself
+//! (no allocation); wider states are boxed.
+//!
+//! A value is stored as `value - lo` in its field's bits (wrapping, so that a 64-bit field
+//! of any range round-trips); a field of width 0 (a single value) takes no bits and reads
+//! as its lower bound.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+use bir_codegen::layout::Layout;
+
+/// Words a state holds inline; a state of a wider layout is boxed. Two words hold the
+/// reference models at the sizes the benchmarks run, and keep a state at 24 bytes.
+pub(crate) const INLINE_WORDS: usize = 2;
+
+/// A state of an interpreted model: the packed words of the generated checker's state for
+/// the same model, in the same layout. Two states compare (and hash) by their words.
+#[derive(Clone)]
+pub struct State(Words);
+
+/// A state's words: inline, or boxed when the layout needs more than [`INLINE_WORDS`].
+#[derive(Clone)]
+enum Words {
+    /// `len` words in front of `words` (the rest are zero).
+    Inline { len: u8, words: [u64; INLINE_WORDS] },
+    /// More words than fit inline.
+    Boxed(Box<[u64]>),
+}
+
+impl State {
+    /// A state of `len` words, all zero.
+    fn zero(len: usize) -> State {
+        if len <= INLINE_WORDS {
+            State(Words::Inline {
+                len: len as u8,
+                words: [0; INLINE_WORDS],
+            })
+        } else {
+            State(Words::Boxed(vec![0; len].into_boxed_slice()))
+        }
+    }
+
+    /// The packed words, as the layout numbers them (word 0 holds the fields placed in
+    /// word 0). A one-word state's word is the generated state's integer, widened to `u64`.
+    pub fn words(&self) -> &[u64] {
+        match &self.0 {
+            Words::Inline { len, words } => &words[..usize::from(*len)],
+            Words::Boxed(words) => words,
+        }
+    }
+
+    /// The packed words, to write.
+    fn words_mut(&mut self) -> &mut [u64] {
+        match &mut self.0 {
+            Words::Inline { len, words } => &mut words[..usize::from(*len)],
+            Words::Boxed(words) => words,
+        }
+    }
+}
+
+impl PartialEq for State {
+    fn eq(&self, other: &State) -> bool {
+        self.words() == other.words()
+    }
+}
+
+impl Eq for State {}
+
+impl Hash for State {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.words().hash(state);
+    }
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("State[")?;
+        for (i, word) in self.words().iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{word:#x}")?;
+        }
+        f.write_str("]")
+    }
+}
+
+/// Where one slot's value lies in a state's words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Place {
+    /// The word.
+    word: u32,
+    /// The bit offset of the value in the word (0 for a field of width 0).
+    shift: u32,
+    /// The value's bits, unshifted (0 for a field of width 0).
+    mask: u64,
+    /// The value stored as 0.
+    offset: i64,
+}
+
+/// How one model's states are packed: the place of every slot (in slot order, the order
+/// `Model::decode` writes them), read off the layout's fields.
+#[derive(Clone, Debug)]
+pub(crate) struct Packing {
+    places: Box<[Place]>,
+    /// Words per state.
+    words: usize,
+    /// Whether every state fits in one word of at most 63 bits (`Model::state_word`).
+    fits_word: bool,
+}
+
+impl Packing {
+    /// The packing of states laid out as `layout`.
+    pub(crate) fn new(layout: &Layout) -> Packing {
+        let mut places = Vec::new();
+        for field in &layout.fields {
+            for i in 0..field.elements {
+                let (word, shift) = field.locate(i);
+                places.push(if field.width == 0 {
+                    Place {
+                        word: 0,
+                        shift: 0,
+                        mask: 0,
+                        offset: field.offset,
+                    }
+                } else {
+                    Place {
+                        word,
+                        shift,
+                        mask: field.mask(),
+                        offset: field.offset,
+                    }
+                });
+            }
+        }
+        Packing {
+            places: places.into(),
+            words: layout.words as usize,
+            fits_word: layout.words == 1 && layout.used_bits < 64,
+        }
+    }
+
+    /// The number of slots of a state.
+    pub(crate) fn slots(&self) -> usize {
+        self.places.len()
+    }
+
+    /// The value of slot `slot` in `state`.
+    #[inline]
+    pub(crate) fn get(&self, state: &State, slot: usize) -> i64 {
+        let place = self.places[slot];
+        let bits = (state.words()[place.word as usize] >> place.shift) & place.mask;
+        (bits as i64).wrapping_add(place.offset)
+    }
+
+    /// Writes `value` to slot `slot` of `state`. The value lies in the slot's domain (the
+    /// interpreter checks every write), so that its bits fit the slot's.
+    #[inline]
+    pub(crate) fn set(&self, state: &mut State, slot: usize, value: i64) {
+        let place = self.places[slot];
+        let bits = value.wrapping_sub(place.offset) as u64;
+        debug_assert_eq!(bits & !place.mask, 0, "{value} is outside slot {slot}");
+        let word = &mut state.words_mut()[place.word as usize];
+        *word = (*word & !(place.mask << place.shift)) | ((bits & place.mask) << place.shift);
+    }
+
+    /// The state holding `values`, one per slot in slot order.
+    pub(crate) fn pack(&self, values: &[i64]) -> State {
+        debug_assert_eq!(values.len(), self.places.len());
+        let mut state = State::zero(self.words);
+        for (slot, &value) in values.iter().enumerate() {
+            self.set(&mut state, slot, value);
+        }
+        state
+    }
+
+    /// Clears `values` and writes the value of every slot of `state`, in slot order.
+    pub(crate) fn unpack(&self, state: &State, values: &mut Vec<i64>) {
+        values.clear();
+        values.extend((0..self.places.len()).map(|slot| self.get(state, slot)));
+    }
+
+    /// `state` as one word when every state fits in 63 bits: the word itself, whose top bit
+    /// is clear (so it is never `u64::MAX`).
+    pub(crate) fn word(&self, state: &State) -> Option<u64> {
+        self.fits_word.then(|| state.words()[0])
+    }
+}
+
+#[cfg(test)]
+mod tests;
