@@ -43,7 +43,9 @@
 //!   `assert_deadlock_free`, `assert_no_errors`, `assert_deadlock`,
 //!   `assert_assertion_failure`, `assert_invariant_violation`, `assert_found`,
 //!   `assert_holds`, `assert_violated`, `assert_reachable`).
-//! - [`Model`]: what the generated code implements, to check hand-written models too.
+//! - [`Model`]: what the generated code implements, to check hand-written models too. The
+//!   model type, named after the system, is the one item `bir!` adds to your module; its
+//!   state type is `<Counter as Model>::State`.
 //! - The repository's README: the command line tool `bir`, the comparison with SPIN, Rumur
 //!   and Stateright, and the design.
 #![warn(missing_docs)]

@@ -125,6 +125,40 @@ fn a_malformed_model_shows_every_error_with_its_place_and_carets() {
     remove_temp_file(&path);
 }
 
+/// A fault that every evaluation of a construct meets (here `a[2]` on `boolean[2] a`, `x / 0`)
+/// is a run-time error (LANGUAGE.md has no compile-time check for it): a finding where the
+/// search reaches it, nothing where it never does.
+#[test]
+fn faults_that_every_evaluation_meets_are_findings_not_compile_errors() {
+    let reached = temp_file(
+        "certain-faults",
+        "reached.bir",
+        "system S {\n  boolean[2] a;\n  active thread T() {\n    loc l: do { a[2] := true; } goto l;\n  }\n}\n",
+    );
+    let (status, stdout, stderr) = bir(&["check", &reached]);
+    assert_eq!(status, 1, "{stdout}\n{stderr}");
+    assert!(
+        stdout.starts_with("S: index error found (depth-first search)\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("index 2 out of bounds in `a[2]`: `a` has 2 elements (line 4)"),
+        "{stdout}"
+    );
+    remove_temp_file(&reached);
+    let unreached = temp_file(
+        "certain-faults-unreached",
+        "unreached.bir",
+        "system S {\n  boolean[2] a;\n  int (0, 3) x;\n  active thread T() {\n    \
+         loc l: when x == 0 do { x := 1; } return;\n           \
+         when x > 1 do { a[2] := true; x := x / 0; x := 5; } goto l;\n  }\n}\n",
+    );
+    let (status, stdout, stderr) = bir(&["check", &unreached]);
+    assert_eq!(status, 0, "{stdout}\n{stderr}");
+    assert!(stdout.starts_with("S: verified: "), "{stdout}");
+    remove_temp_file(&unreached);
+}
+
 #[test]
 fn a_model_that_does_not_tokenize_is_malformed_too() {
     let path = temp_file("untokenized", "open.bir", "system S {\n  boolean x;\n");

@@ -14,17 +14,42 @@ pub struct Diagnostic {
     pub spans: Spans,
     /// The message users read.
     pub message: String,
+    /// Other places the error involves (the first declaration of a duplicate name).
+    pub notes: Vec<Note>,
+}
+
+/// A place an error involves besides the offending tokens, with what it is.
+#[derive(Clone, Debug)]
+pub struct Note {
+    /// The tokens the note points at.
+    pub spans: Spans,
+    /// What they are (`` `x` is first declared here ``).
+    pub message: String,
 }
 
 impl Diagnostic {
-    /// Renders as `::core::compile_error! { "message" }` spanning the offending tokens.
+    /// Renders as `::core::compile_error! { "message" }` spanning the offending tokens,
+    /// followed by one `compile_error!` per note, `note: ` before its text: stable Rust
+    /// gives a macro no other way to point at a second place, and the note comes right
+    /// after its error whatever its position.
     pub fn to_compile_error(&self) -> TokenStream {
-        let Spans { first, last } = self.spans;
-        let path = quote_spanned!(first=> ::core::compile_error!);
-        let message = &self.message;
-        let body = quote_spanned!(last=> { #message });
-        quote_spanned!(last=> #path #body)
+        let mut tokens = compile_error(self.spans, &self.message);
+        for note in &self.notes {
+            tokens.extend(compile_error(
+                note.spans,
+                &format!("note: {}", note.message),
+            ));
+        }
+        tokens
     }
+}
+
+/// `::core::compile_error! { "message" }` spanning `spans`.
+fn compile_error(spans: Spans, message: &str) -> TokenStream {
+    let Spans { first, last } = spans;
+    let path = quote_spanned!(first=> ::core::compile_error!);
+    let body = quote_spanned!(last=> { #message });
+    quote_spanned!(last=> #path #body)
 }
 
 /// Where a diagnostic starts: its first token's line and column.
@@ -46,7 +71,33 @@ impl Diagnostics {
         self.list.push(Diagnostic {
             spans,
             message: message.into(),
+            notes: Vec::new(),
         });
+    }
+
+    /// Records an error on `spans` that also points at `note`'s tokens.
+    pub fn error_with_note(&mut self, spans: Spans, message: impl Into<String>, note: Note) {
+        self.list.push(Diagnostic {
+            spans,
+            message: message.into(),
+            notes: vec![note],
+        });
+    }
+
+    /// Records a duplicate declaration: `message` on the later one (`spans`), and a note
+    /// that `name` is first declared at `first`.
+    pub fn duplicate(
+        &mut self,
+        spans: Spans,
+        message: impl Into<String>,
+        name: &str,
+        first: Spans,
+    ) {
+        let note = Note {
+            spans: first,
+            message: format!("`{name}` is first declared here"),
+        };
+        self.error_with_note(spans, message, note);
     }
 
     /// Records an error on a single token.

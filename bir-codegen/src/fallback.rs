@@ -1,11 +1,13 @@
 //! The expansion of a model with errors: the errors, plus a stub of the system's type
 //! with the same API, so that user code naming it (`Name::checker().run()`) compiles and
-//! the user sees only the errors in the model, not a cascade of "cannot find type".
+//! the user sees only the errors in the model, not a cascade of "cannot find type". The
+//! stub is defined as the real model is (see `crate::names`).
 
 use proc_macro2::{Ident, TokenStream, TokenTree};
-use quote::{format_ident, quote};
+use quote::quote;
 
 use crate::diag::Diagnostics;
+use crate::names;
 
 /// The errors as `compile_error!`s, and a stub model if the system's name can be found.
 pub fn expand(input: &TokenStream, diags: &Diagnostics) -> TokenStream {
@@ -13,10 +15,23 @@ pub fn expand(input: &TokenStream, diags: &Diagnostics) -> TokenStream {
     let Some(model) = system_name(input) else {
         return errors;
     };
-    let state = format_ident!("{}State", model);
+    let module = names::hidden_module(&model, input);
+    let stub = stub(&model);
     quote! {
         #errors
 
+        #[allow(non_snake_case)]
+        mod #module {
+            #stub
+        }
+        #[allow(unused_imports)]
+        pub use #module::#model;
+    }
+}
+
+/// The stub model: the type, `checker()`, and a `Model` implementation that is never run.
+fn stub(model: &Ident) -> TokenStream {
+    quote! {
         /// Stub of a BIR system with errors.
         #[derive(
             ::core::clone::Clone,
@@ -28,9 +43,6 @@ pub fn expand(input: &TokenStream, diags: &Diagnostics) -> TokenStream {
             ::core::hash::Hash
         )]
         pub struct #model;
-
-        /// Stub of the state of a BIR system with errors.
-        pub type #state = ();
 
         impl #model {
             /// Stub: the system has errors.

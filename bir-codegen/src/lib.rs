@@ -22,6 +22,7 @@ mod kw;
 pub mod layout;
 mod lower;
 pub mod ltl;
+mod names;
 pub mod parse;
 mod print;
 pub mod source;
@@ -87,7 +88,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
     let code = lower::lower(&system, &analysis);
     let layout = layout::Layout::new(&system);
     let tables = tables::Tables::new(&system, &layout);
-    emit::emit(&system, &code, &layout, &tables)
+    emit::emit(&system, &code, &layout, &tables, &input)
 }
 
 /// [`parse::parse`], its errors recorded in `diags`.

@@ -1,12 +1,16 @@
 //! Tokens to [`ast::System`](crate::ast::System): a recursive-descent parser over `syn`'s parse streams, one
 //! function per production of the grammar in LANGUAGE.md.
 //!
-//! The parser keeps going after a syntax error so that every mistake is reported at once:
-//! a broken declaration, local, transformation or action is recorded and skipped up to the
-//! next point where parsing can safely resume (the next `;`, `loc`, `when` or `do`).
+//! The parser keeps going after a syntax error so that every mistake is reported at once.
+//! Each level that holds a list resumes at its next element (`recover`): a broken
+//! declaration is skipped through its `;` or braces, or up to the next declaration; a
+//! broken location up to the next `loc`; a broken guard or transformation up to the next
+//! `do`, `when` or `loc`; a broken statement (a constant, a local, an action, a jump), with
+//! the expressions in it, through its `;`. A broken thread or location header is reported
+//! and its body still parsed. Mistakes that are habits from other languages are told apart
+//! (`hints`). At most [`MAX_SYNTAX_ERRORS`] are reported.
 
-use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
-use syn::ext::IdentExt;
+use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::parse::{ParseStream, Parser as _};
 use syn::{bracketed, parenthesized, Ident, Token};
 
@@ -16,11 +20,17 @@ use crate::kw;
 mod docs;
 mod expr;
 mod formula;
+mod hints;
+mod items;
+mod recover;
+mod stmt;
 
 use docs::{docs, inner_docs};
 pub(crate) use expr::expr;
-use expr::unary;
 pub use expr::MAX_EXPR_DEPTH;
+pub(crate) use items::name;
+use items::{enum_decl, starts_type, ty, var_decl};
+use stmt::{action, jump, starts_jump};
 
 /// Parses the body of a `bir!` invocation. On failure returns every syntax error found.
 pub fn parse(tokens: TokenStream) -> Result<System, Vec<syn::Error>> {
@@ -102,13 +112,67 @@ pub fn parse_expr(tokens: TokenStream) -> syn::Result<Expr> {
     .parse2(tokens)
 }
 
+/// Rule: the parser reports at most this many syntax errors; at the next one it stops with
+/// a note saying so. A mistake that confuses recovery can cause a cascade of errors that
+/// are not the user's, and past a screenful the first ones, which are real, scroll away.
+pub const MAX_SYNTAX_ERRORS: usize = 10;
+
 /// Holds the syntax errors recorded so far.
 #[derive(Default)]
 struct Parser {
     errors: Vec<syn::Error>,
+    /// Set when the errors reached [`MAX_SYNTAX_ERRORS`] and one more came: every loop
+    /// stops, leaving the rest of the input unparsed.
+    stopped: bool,
 }
 
+/// The keywords a transformation starts with, or the next location: where parsing
+/// resumes after a broken transformation.
+const TRANSFORM_STARTS: &[&str] = &["loc", "when", "do"];
+
 impl Parser {
+    /// Records a syntax error, or, past [`MAX_SYNTAX_ERRORS`], the note that stops parsing.
+    fn record(&mut self, error: syn::Error) {
+        if self.stopped {
+            return;
+        }
+        if self.errors.len() < MAX_SYNTAX_ERRORS {
+            self.errors.push(error);
+            return;
+        }
+        self.stopped = true;
+        self.errors.push(syn::Error::new(
+            error.span(),
+            format!(
+                "more syntax errors from here on: bir reports the first {MAX_SYNTAX_ERRORS}; \
+                 fix them and compile again"
+            ),
+        ));
+    }
+
+    /// True while `input` has tokens left and parsing has not stopped.
+    fn more(&self, input: ParseStream) -> bool {
+        !self.stopped && !input.is_empty()
+    }
+
+    /// A name where a declaration needs one. A reserved word or raw identifier is reported
+    /// and kept, so that the rest of the declaration is still parsed; anything else than
+    /// an identifier fails.
+    fn name(&mut self, input: ParseStream) -> syn::Result<Name> {
+        let ident = input.cursor().ident().map(|(ident, _)| ident);
+        match name(input) {
+            Ok(name) => Ok(name),
+            Err(error) => {
+                let ident = ident.ok_or_else(|| error.clone())?;
+                self.record(error);
+                Ok(Name {
+                    text: ident.to_string(),
+                    span: ident.span(),
+                })
+            }
+        }
+    }
+
     /// `system = "system" IDENT "{" { decl } "}"`, preceded by doc comments.
     fn system(&mut self, input: ParseStream) -> syn::Result<System> {
         let mut doc = inner_docs(input)?;
@@ -125,16 +189,17 @@ impl Parser {
         let content;
         syn::braced!(content in input);
         let mut decls = Vec::new();
-        while !content.is_empty() {
+        while self.more(&content) {
+            let start = content.cursor();
             match self.decl(&content) {
                 Ok(decl) => decls.push(decl),
                 Err(error) => {
-                    self.errors.push(error);
-                    skip_declaration(&content);
+                    self.record(error);
+                    recover::skip_declaration(&content, start);
                 }
             }
         }
-        if !input.is_empty() {
+        if !self.stopped && !input.is_empty() {
             return Err(input.error("unexpected tokens after the system: `bir!` takes one system"));
         }
         Ok(System { doc, name, decls })
@@ -144,7 +209,7 @@ impl Parser {
     fn system_name(&mut self, input: ParseStream) -> syn::Result<Name> {
         let name = name(input)?;
         if syn::parse_str::<Ident>(&name.text).is_err() {
-            self.errors.push(syn::Error::new(
+            self.record(syn::Error::new(
                 name.span,
                 format!(
                     "`{}` is a Rust keyword; the system's name becomes a Rust type name",
@@ -164,7 +229,7 @@ impl Parser {
             self.const_block(input, doc).map(Decl::Const)
         } else if kw::peek(input, "typealias") {
             kw::parse(input, "typealias")?;
-            let name = name(input)?;
+            let name = self.name(input)?;
             let ty = ty(input)?;
             input.parse::<Token![;]>()?;
             Ok(Decl::Alias(Alias { doc, name, ty }))
@@ -172,7 +237,7 @@ impl Parser {
             enum_decl(input, doc).map(Decl::Enum)
         } else if kw::peek(input, "invariant") {
             let keyword = kw::parse(input, "invariant")?;
-            let name = name(input)?;
+            let name = self.name(input)?;
             input.parse::<Token![:]>()?;
             let expr = expr(input)?;
             input.parse::<Token![;]>()?;
@@ -184,7 +249,7 @@ impl Parser {
             }))
         } else if kw::peek(input, "ltl") && input.peek2(syn::Ident) {
             let keyword = kw::parse(input, "ltl")?;
-            let name = name(input)?;
+            let name = self.name(input)?;
             input.parse::<Token![:]>()?;
             let formula = formula::formula(input)?;
             input.parse::<Token![;]>()?;
@@ -196,7 +261,7 @@ impl Parser {
             }))
         } else if kw::peek(input, "reachable") && input.peek2(syn::Ident) {
             let keyword = kw::parse(input, "reachable")?;
-            let name = name(input)?;
+            let name = self.name(input)?;
             input.parse::<Token![:]>()?;
             let expr = expr(input)?;
             input.parse::<Token![;]>()?;
@@ -209,7 +274,12 @@ impl Parser {
         } else if kw::peek(input, "active") || kw::peek(input, "thread") {
             self.thread(input, doc).map(Decl::Thread)
         } else if starts_type(input) {
-            var_decl(input, doc).map(Decl::Global)
+            // `if`, `while`, ... parse as a type name; say what they are only if the
+            // declaration fails.
+            let habit = hints::control_flow(input);
+            var_decl(input, doc)
+                .map(Decl::Global)
+                .map_err(|error| habit.unwrap_or(error))
         } else {
             Err(input.error(
                 "expected a declaration: `const`, `typealias`, `enum`, a variable, \
@@ -221,11 +291,12 @@ impl Parser {
     /// `const_decl = "const" IDENT "{" { IDENT "=" cexpr ";" } "}"`.
     fn const_block(&mut self, input: ParseStream, doc: String) -> syn::Result<ConstBlock> {
         kw::parse(input, "const")?;
-        let name = name(input)?;
+        let name = self.name(input)?;
         let content;
         syn::braced!(content in input);
         let mut entries = Vec::new();
-        while !content.is_empty() {
+        while self.more(&content) {
+            let start = content.cursor();
             let entry = (|| {
                 let name = self::name(&content)?;
                 if content.peek(Token![:]) && content.peek2(Token![=]) {
@@ -239,8 +310,8 @@ impl Parser {
             match entry {
                 Ok(entry) => entries.push(entry),
                 Err(error) => {
-                    self.errors.push(error);
-                    skip_past_semicolon(&content);
+                    self.record(error);
+                    recover::skip_statement(&content, start, &[]);
                 }
             }
         }
@@ -249,15 +320,17 @@ impl Parser {
 
     /// `thread = [ "active" [ "[" cexpr "]" ] ] "thread" IDENT "(" [ type IDENT ] ")"
     ///            "{" { type IDENT [ ":=" init ] ";" } location { location } "}"`.
+    /// A broken replication count, name or parameter is reported and the body still parsed.
     fn thread(&mut self, input: ParseStream, doc: String) -> syn::Result<Thread> {
         let active = match kw::parse_if(input, "active")? {
             Some(keyword) => {
                 let count = if input.peek(syn::token::Bracket) {
                     let content;
                     bracketed!(content in input);
-                    let count = expr(&content)?;
-                    end_of_group(&content, "the replication count")?;
-                    Some(count)
+                    let count = expr(&content).and_then(|count| {
+                        end_of_group(&content, "the replication count").map(|()| count)
+                    });
+                    count.map_err(|error| self.record(error)).ok()
                 } else {
                     None
                 };
@@ -266,54 +339,42 @@ impl Parser {
             None => None,
         };
         let keyword = kw::parse(input, "thread")?;
-        let name = name(input)?;
-        let params;
-        let parens = parenthesized!(params in input);
-        let param = if params.is_empty() {
-            None
+        let name = self.name(input)?;
+        let (param, param_spans) = if input.peek(syn::token::Paren) {
+            let params;
+            let parens = parenthesized!(params in input);
+            let param = param(&params)
+                .map_err(|error| self.record(error))
+                .ok()
+                .flatten();
+            let spans = Spans {
+                first: parens.span.open(),
+                last: parens.span.close(),
+            };
+            (param, spans)
         } else {
-            let ty = ty(&params)?;
-            let name = self::name(&params)?;
-            if params.peek(Token![,]) {
-                return Err(params.error("a thread takes at most one parameter"));
-            }
-            end_of_group(&params, "the parameter")?;
-            Some(Param { ty, name })
-        };
-        let param_spans = Spans {
-            first: parens.span.open(),
-            last: parens.span.close(),
+            self.record(input.error(format!(
+                "expected `(`: a thread declares its parameter in parentheses, `thread {}()`",
+                name.text
+            )));
+            (None, name.spans())
         };
         let body;
         syn::braced!(body in input);
-        let mut locals = Vec::new();
-        loop {
-            let fork = body.fork();
-            docs(&fork)?;
-            if fork.is_empty() || kw::peek(&fork, "loc") {
-                break;
-            }
-            let doc = docs(&body)?;
-            match var_decl(&body, doc) {
-                Ok(local) => locals.push(local),
-                Err(error) => {
-                    self.errors.push(error);
-                    skip_past_semicolon(&body);
-                }
-            }
-        }
+        let locals = self.locals(&body);
         let mut locations = Vec::new();
-        while !body.is_empty() {
+        while self.more(&body) {
+            let start = body.cursor();
             match self.location(&body) {
                 Ok(location) => locations.push(location),
                 Err(error) => {
-                    self.errors.push(error);
-                    skip_to_any(&body, &["loc"]);
+                    self.record(error);
+                    recover::skip_to(&body, Some(start), &["loc"]);
                 }
             }
         }
         if locations.is_empty() && self.errors.is_empty() {
-            self.errors.push(syn::Error::new(
+            self.record(syn::Error::new(
                 name.span,
                 format!(
                     "thread `{}` has no locations; a thread needs at least one `loc name: ...`",
@@ -333,26 +394,78 @@ impl Parser {
         })
     }
 
+    /// The locals at the start of a thread's body: `{ type IDENT [ ":=" init ] ";" }`, up
+    /// to the first location (or transformation, reported as outside a location).
+    fn locals(&mut self, body: ParseStream) -> Vec<VarDecl> {
+        let mut locals = Vec::new();
+        while !self.stopped {
+            let fork = body.fork();
+            // A broken doc comment is reported when the local is parsed.
+            let _ = docs(&fork);
+            if fork.is_empty() || TRANSFORM_STARTS.iter().any(|word| kw::peek(&fork, word)) {
+                break;
+            }
+            let start = body.cursor();
+            let habit = hints::control_flow(&fork);
+            match docs(body).and_then(|doc| var_decl(body, doc)) {
+                Ok(local) => locals.push(local),
+                Err(error) => {
+                    self.record(habit.unwrap_or(error));
+                    recover::skip_statement(body, start, &["loc"]);
+                }
+            }
+        }
+        locals
+    }
+
     /// `location = "loc" IDENT ":" transform { transform }` (an empty location is reported
-    /// by the checker, on its name).
+    /// by the checker, on its name). A broken name or colon is reported and the
+    /// transformations still parsed.
     fn location(&mut self, input: ParseStream) -> syn::Result<Location> {
         let doc = docs(input)?;
-        let keyword = kw::parse(input, "loc")
-            .map_err(|_| input.error("expected a location: `loc name: when ... do { ... }`"))?;
-        let name = name(input)?;
-        input.parse::<Token![:]>()?;
+        let keyword = kw::parse(input, "loc").map_err(|_| {
+            hints::control_flow(input).unwrap_or_else(|| {
+                input.error("expected a location: `loc name: when ... do { ... }`")
+            })
+        })?;
+        let header = self.name(input).and_then(|name| {
+            if !input.peek(Token![:]) {
+                let message = format!(
+                    "expected `:` after the location's name: `loc {}:`",
+                    name.text
+                );
+                return Err(input.error(message));
+            }
+            input.parse::<Token![:]>()?;
+            Ok(name)
+        });
+        let name = match header {
+            Ok(name) => name,
+            Err(error) => {
+                let name = Name {
+                    text: String::new(),
+                    span: error.span(),
+                };
+                self.record(error);
+                recover::skip_to(input, None, TRANSFORM_STARTS);
+                name
+            }
+        };
         let mut transforms = Vec::new();
-        loop {
+        while !self.stopped {
             let fork = input.fork();
-            docs(&fork)?;
+            // A broken doc comment is reported when the transformation is parsed.
+            let _ = docs(&fork);
             if fork.is_empty() || kw::peek(&fork, "loc") {
                 break;
             }
+            let start = input.cursor();
             match self.transform(input) {
-                Ok(transform) => transforms.push(transform),
+                Ok(Some(transform)) => transforms.push(transform),
+                Ok(None) => {}
                 Err(error) => {
-                    self.errors.push(error);
-                    skip_to_any(input, &["loc", "when", "do"]);
+                    self.record(error);
+                    recover::skip_to(input, Some(start), TRANSFORM_STARTS);
                 }
             }
         }
@@ -364,13 +477,23 @@ impl Parser {
         })
     }
 
-    /// `transform = [ "when" expr ] "do" "{" { action } [ jump ] "}" [ jump ]`.
-    fn transform(&mut self, input: ParseStream) -> syn::Result<Transform> {
+    /// `transform = [ "when" expr ] "do" "{" { action } [ jump ] "}" [ jump ]`. A broken
+    /// guard is reported and skipped up to the transformation's `do` (`Ok(None)` when
+    /// there is none: nothing is left of it to parse).
+    fn transform(&mut self, input: ParseStream) -> syn::Result<Option<Transform>> {
         let doc = docs(input)?;
         let when = kw::parse_if(input, "when")?;
-        let guard = match when {
-            Some(_) => Some(expr(input)?),
+        let guard = match when.map(|_| expr(input)) {
             None => None,
+            Some(Ok(guard)) => Some(guard),
+            Some(Err(error)) => {
+                self.record(error);
+                recover::skip_to(input, None, TRANSFORM_STARTS);
+                if !kw::peek(input, "do") {
+                    return Ok(None);
+                }
+                None
+            }
         };
         if !kw::peek(input, "do") {
             let message = if when.is_some() {
@@ -378,33 +501,25 @@ impl Parser {
             } else if starts_jump(input) {
                 "a second jump: a transformation has exactly one, inside its braces or after them"
             } else {
-                "expected a transformation: `when guard do { ... }` or `do { ... }`"
+                return Err(hints::control_flow(input).unwrap_or_else(|| {
+                    input
+                        .error("expected a transformation: `when guard do { ... }` or `do { ... }`")
+                }));
             };
             return Err(input.error(message));
         }
         let do_keyword = kw::parse(input, "do")?;
         let body;
         let braces = syn::braced!(body in input);
-        let mut actions = Vec::new();
-        let mut inner_jump = None;
-        while !body.is_empty() {
-            if starts_jump(&body) {
-                inner_jump = Some(jump(&body)?);
-                if !body.is_empty() {
-                    return Err(body.error("the jump must be the last statement of the block"));
-                }
-                break;
-            }
-            match action(&body) {
-                Ok(action) => actions.push(action),
-                Err(error) => {
-                    self.errors.push(error);
-                    skip_past_semicolon(&body);
-                }
-            }
-        }
+        let (actions, inner_jump) = self.block(&body);
         let outer_jump = if starts_jump(input) {
-            Some(jump(input)?)
+            let start = input.cursor();
+            jump(input)
+                .map_err(|error| {
+                    self.record(error);
+                    recover::skip_statement(input, start, TRANSFORM_STARTS);
+                })
+                .ok()
         } else {
             None
         };
@@ -413,7 +528,7 @@ impl Parser {
             Some(jump) => jump.spans().last,
             None => braces.span.close(),
         };
-        Ok(Transform {
+        Ok(Some(Transform {
             doc,
             spans: Spans { first, last },
             guard,
@@ -421,308 +536,54 @@ impl Parser {
             actions,
             inner_jump,
             outer_jump,
-        })
+        }))
     }
-}
 
-/// `enum_decl = "enum" IDENT "{" IDENT { "," IDENT } [","] "}"`.
-fn enum_decl(input: ParseStream, doc: String) -> syn::Result<EnumDecl> {
-    kw::parse(input, "enum")?;
-    let name = name(input)?;
-    let content;
-    let braces = syn::braced!(content in input);
-    let mut variants = Vec::new();
-    while !content.is_empty() {
-        variants.push(self::name(&content)?);
-        if content.is_empty() {
-            break;
+    /// The statements in a transformation's braces: `{ action } [ jump ]`. A broken action
+    /// or jump is reported and skipped up to its `;` (or the next jump).
+    fn block(&mut self, body: ParseStream) -> (Vec<Action>, Option<Jump>) {
+        let mut actions = Vec::new();
+        while self.more(body) {
+            let start = body.cursor();
+            if starts_jump(body) {
+                match jump(body) {
+                    Ok(jump) if body.is_empty() => return (actions, Some(jump)),
+                    Ok(jump) => {
+                        self.record(body.error("the jump must be the last statement of the block"));
+                        recover::skip_rest(body);
+                        return (actions, Some(jump));
+                    }
+                    Err(error) => {
+                        self.record(error);
+                        recover::skip_statement(body, start, &["goto", "return"]);
+                    }
+                }
+                continue;
+            }
+            match action(body) {
+                Ok(action) => actions.push(action),
+                Err(error) => {
+                    self.record(error);
+                    recover::skip_statement(body, start, &["goto", "return"]);
+                }
+            }
         }
-        content.parse::<Token![,]>()?;
-    }
-    if variants.is_empty() {
-        return Err(syn::Error::new(
-            braces.span.open(),
-            format!("enum `{}` needs at least one value", name.text),
-        ));
-    }
-    Ok(EnumDecl {
-        doc,
-        name,
-        variants,
-    })
-}
-
-/// `type IDENT [ ":=" init ] ";"`: a global or a local.
-fn var_decl(input: ParseStream, doc: String) -> syn::Result<VarDecl> {
-    let ty = ty(input)?;
-    let name = name(input)?;
-    let init = if input.peek(Token![;]) {
-        None
-    } else {
-        if !input.peek(Token![:]) && !input.peek(Token![=]) {
-            return Err(syn::Error::new(
-                name.span,
-                format!(
-                    "expected `;` after `{}`, or `:=` and an initial value",
-                    name.text
-                ),
-            ));
-        }
-        assign_op(input)?;
-        Some(init(input)?)
-    };
-    input.parse::<Token![;]>()?;
-    Ok(VarDecl {
-        doc,
-        ty,
-        name,
-        init,
-    })
-}
-
-/// `init = cexpr | "{" cexpr { "," cexpr } "}"`.
-fn init(input: ParseStream) -> syn::Result<Init> {
-    if input.peek(syn::token::Brace) {
-        let content;
-        let braces = syn::braced!(content in input);
-        let items = content.parse_terminated(expr, Token![,])?;
-        if items.is_empty() {
-            return Err(syn::Error::new(
-                braces.span.open(),
-                "an array initialiser needs one value per element",
-            ));
-        }
-        Ok(Init::List {
-            spans: Spans {
-                first: braces.span.open(),
-                last: braces.span.close(),
-            },
-            items: items.into_iter().collect(),
-        })
-    } else {
-        Ok(Init::Scalar(expr(input)?))
+        (actions, None)
     }
 }
 
-/// `type = base [ "[" cexpr "]" ]`.
-fn ty(input: ParseStream) -> syn::Result<Type> {
-    let base = base_type(input)?;
-    let first = match &base {
-        BaseType::Boolean(span) | BaseType::Byte(span) | BaseType::Int { span, .. } => *span,
-        BaseType::Named(name) => name.span,
-    };
-    let mut last = match &base {
-        BaseType::Int {
-            range: Some(range), ..
-        } => range.spans.last,
-        _ => first,
-    };
-    let len = if input.peek(syn::token::Bracket) {
-        let content;
-        let brackets = bracketed!(content in input);
-        let len = expr(&content)?;
-        end_of_group(&content, "the array length")?;
-        last = brackets.span.close();
-        if input.peek(syn::token::Bracket) {
-            return Err(input.error("an array's elements are scalars: BIR has no arrays of arrays"));
-        }
-        Some(len)
-    } else {
-        None
-    };
-    Ok(Type {
-        base,
-        len,
-        spans: Spans { first, last },
-    })
-}
-
-/// `base = "boolean" | "byte" | "int" [ ["wrap"] "(" cexpr "," cexpr ")" ] | IDENT`.
-fn base_type(input: ParseStream) -> syn::Result<BaseType> {
-    if let Some(span) = kw::parse_if(input, "boolean")? {
-        return Ok(BaseType::Boolean(span));
+/// The inside of a thread's parentheses: `[ type IDENT ]`.
+fn param(params: ParseStream) -> syn::Result<Option<Param>> {
+    if params.is_empty() {
+        return Ok(None);
     }
-    if let Some(span) = kw::parse_if(input, "byte")? {
-        return Ok(BaseType::Byte(span));
+    let ty = ty(params)?;
+    let name = name(params)?;
+    if params.peek(Token![,]) {
+        return Err(params.error("a thread takes at most one parameter"));
     }
-    if let Some(span) = kw::parse_if(input, "int")? {
-        let wrap = kw::parse_if(input, "wrap")?;
-        if wrap.is_none() && !input.peek(syn::token::Paren) {
-            return Ok(BaseType::Int { span, range: None });
-        }
-        let content;
-        let parens = parenthesized!(content in input);
-        let lo = expr(&content)?;
-        content.parse::<Token![,]>()?;
-        let hi = expr(&content)?;
-        end_of_group(&content, "the range `(lo, hi)`")?;
-        let range = IntRange {
-            wrap: wrap.is_some(),
-            lo,
-            hi,
-            spans: Spans {
-                first: parens.span.open(),
-                last: parens.span.close(),
-            },
-        };
-        return Ok(BaseType::Int {
-            span,
-            range: Some(Box::new(range)),
-        });
-    }
-    if input.cursor().ident().is_some() && !kw::peek(input, "wrap") {
-        return name(input).map(BaseType::Named);
-    }
-    Err(input.error(
-        "expected a type: `boolean`, `byte`, `int`, `int (lo, hi)`, or a typealias or enum name",
-    ))
-}
-
-/// True when the next tokens can start a type.
-fn starts_type(input: ParseStream) -> bool {
-    match input.cursor().ident() {
-        Some((ident, _)) => {
-            let text = ident.to_string();
-            matches!(text.as_str(), "boolean" | "byte" | "int") || !kw::is_reserved(&text)
-        }
-        None => false,
-    }
-}
-
-/// An identifier that is not a reserved word.
-pub(super) fn name(input: ParseStream) -> syn::Result<Name> {
-    if input.cursor().ident().is_none() {
-        return Err(input.error("expected a name"));
-    }
-    let ident = Ident::parse_any(input)?;
-    let text = ident.to_string();
-    if text.starts_with("r#") {
-        return Err(syn::Error::new(
-            ident.span(),
-            "raw identifiers are not BIR names; write the name without `r#`",
-        ));
-    }
-    if kw::is_reserved(&text) {
-        let what = if matches!(text.as_str(), "boolean" | "int" | "byte") {
-            "a built-in type"
-        } else {
-            "a reserved word"
-        };
-        return Err(syn::Error::new(
-            ident.span(),
-            format!("`{text}` is {what} and cannot be used as a name"),
-        ));
-    }
-    Ok(Name {
-        text,
-        span: ident.span(),
-    })
-}
-
-/// `:=`, which Rust tokenizes as `:` `=`.
-fn assign_op(input: ParseStream) -> syn::Result<()> {
-    if input.peek(Token![=]) && !input.peek(Token![==]) {
-        return Err(input.error("BIR assigns with `:=`, not `=`"));
-    }
-    if !(input.peek(Token![:]) && input.peek2(Token![=])) {
-        return Err(input.error("expected `:=`"));
-    }
-    input.parse::<Token![:]>()?;
-    input.parse::<Token![=]>()?;
-    Ok(())
-}
-
-/// True when the next token starts a jump.
-fn starts_jump(input: ParseStream) -> bool {
-    kw::peek(input, "goto") || kw::peek(input, "return")
-}
-
-/// `jump = ( "goto" IDENT | "return" ) ";"`.
-fn jump(input: ParseStream) -> syn::Result<Jump> {
-    if let Some(first) = kw::parse_if(input, "return")? {
-        let semi = input.parse::<Token![;]>()?;
-        return Ok(Jump::Return {
-            spans: Spans {
-                first,
-                last: semi.span,
-            },
-        });
-    }
-    let first = kw::parse(input, "goto")?;
-    let target = name(input)?;
-    let semi = input.parse::<Token![;]>()?;
-    Ok(Jump::Goto {
-        spans: Spans {
-            first,
-            last: semi.span,
-        },
-        target,
-    })
-}
-
-/// `action = lvalue ":=" expr ";" | "assert" "(" expr ")" ";" | "assume" "(" expr ")" ";"
-///         | "start" IDENT "(" [ expr ] ")" ";" | "exit" ";"`.
-fn action(input: ParseStream) -> syn::Result<Action> {
-    if kw::peek(input, "assert") || kw::peek(input, "assume") {
-        let is_assert = kw::peek(input, "assert");
-        let first = Ident::parse_any(input)?.span();
-        if !input.peek(syn::token::Paren) {
-            return Err(input.error("expected `(`: the condition is written in parentheses"));
-        }
-        let content;
-        parenthesized!(content in input);
-        let expr = expr(&content)?;
-        end_of_group(&content, "the condition")?;
-        let semi = input.parse::<Token![;]>()?;
-        let spans = Spans {
-            first,
-            last: semi.span,
-        };
-        return Ok(if is_assert {
-            Action::Assert { expr, spans }
-        } else {
-            Action::Assume { expr, spans }
-        });
-    }
-    if let Some(first) = kw::parse_if(input, "start")? {
-        let thread = name(input)?;
-        let content;
-        parenthesized!(content in input);
-        let args = content.parse_terminated(expr, Token![,])?;
-        let semi = input.parse::<Token![;]>()?;
-        return Ok(Action::Start {
-            thread,
-            args: args.into_iter().collect(),
-            spans: Spans {
-                first,
-                last: semi.span,
-            },
-        });
-    }
-    if let Some(first) = kw::parse_if(input, "exit")? {
-        let semi = input.parse::<Token![;]>()?;
-        return Ok(Action::Exit {
-            spans: Spans {
-                first,
-                last: semi.span,
-            },
-        });
-    }
-    if input.cursor().ident().is_none() {
-        return Err(input.error(
-            "expected an action: `x := e;`, `assert (e);`, `assume (e);`, `start T(..);`, \
-             `exit;`, or a jump",
-        ));
-    }
-    let (target, _) = unary(input, 1)?;
-    assign_op(input)?;
-    let value = expr(input)?;
-    let semi = input.parse::<Token![;]>()?;
-    Ok(Action::Assign {
-        spans: target.spans().to(Spans::one(semi.span)),
-        target,
-        value,
-    })
+    end_of_group(params, "the parameter")?;
+    Ok(Some(Param { ty, name }))
 }
 
 /// Errors unless the group being parsed is finished.
@@ -731,42 +592,6 @@ pub(super) fn end_of_group(content: ParseStream, what: &str) -> syn::Result<()> 
         Ok(())
     } else {
         Err(content.error(format!("unexpected token after {what}")))
-    }
-}
-
-/// Recovery: skips token trees up to and including the next `;`.
-fn skip_past_semicolon(input: ParseStream) {
-    while let Ok(tree) = input.parse::<TokenTree>() {
-        if matches!(&tree, TokenTree::Punct(p) if p.as_char() == ';') {
-            break;
-        }
-    }
-}
-
-/// Recovery inside a system: skips up to the end of the broken declaration (a `;`, or the
-/// brace group that closes a thread, const block or enum).
-fn skip_declaration(input: ParseStream) {
-    while let Ok(tree) = input.parse::<TokenTree>() {
-        match &tree {
-            TokenTree::Punct(p) if p.as_char() == ';' => break,
-            TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => break,
-            _ => {}
-        }
-    }
-}
-
-/// Recovery: skips token trees until one of `keywords` is next (or the input ends); always
-/// consumes at least one token so that parsing makes progress.
-fn skip_to_any(input: ParseStream, keywords: &[&str]) {
-    let mut first = true;
-    while !input.is_empty() {
-        if !first && keywords.iter().any(|keyword| kw::peek(input, keyword)) {
-            break;
-        }
-        first = false;
-        if input.parse::<TokenTree>().is_err() {
-            break;
-        }
     }
 }
 

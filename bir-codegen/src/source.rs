@@ -40,6 +40,7 @@ fn lex_error(source: &str, error: &LexError) -> Diagnostic {
     Diagnostic {
         spans: Spans::one(span),
         message,
+        notes: Vec::new(),
     }
 }
 
@@ -66,13 +67,24 @@ fn render_one(out: &mut String, diagnostic: &Diagnostic, path: &str, source: &st
     out.push_str(&located(diagnostic, path, source));
 }
 
-/// One error's message, then where it is: the file, line and column, the source line and
-/// carets. Lines are 1-based and columns 0-based in spans; printed columns are 1-based.
+/// One error's message and where it is, then its notes (`note: ...` with their own source
+/// lines).
 pub fn located(diagnostic: &Diagnostic, path: &str, source: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", diagnostic.message);
-    let start = diagnostic.spans.first.start();
-    let end = diagnostic.spans.last.end();
+    render_spans(&mut out, &diagnostic.spans, path, source);
+    for note in &diagnostic.notes {
+        let _ = writeln!(out, "note: {}", note.message);
+        render_spans(&mut out, &note.spans, path, source);
+    }
+    out
+}
+
+/// Where `spans` stand: file, line and column, the source line and carets under them.
+/// Lines are 1-based and columns 0-based in spans; printed columns are 1-based.
+fn render_spans(out: &mut String, spans: &Spans, path: &str, source: &str) {
+    let start = spans.first.start();
+    let end = spans.last.end();
     let Some(text) = start
         .line
         .checked_sub(1)
@@ -80,7 +92,7 @@ pub fn located(diagnostic: &Diagnostic, path: &str, source: &str) -> String {
     else {
         // No position (a span without location): name the file only.
         let _ = writeln!(out, " --> {path}");
-        return out;
+        return;
     };
     let number = start.line.to_string();
     let pad = " ".repeat(number.len());
@@ -102,7 +114,6 @@ pub fn located(diagnostic: &Diagnostic, path: &str, source: &str) -> String {
         .map(|c| if c == '\t' { '\t' } else { ' ' })
         .collect();
     let _ = writeln!(out, "{pad} | {indent}{}", "^".repeat(width));
-    out
 }
 
 #[cfg(test)]
@@ -170,6 +181,23 @@ mod tests {
             rest,
             " --> m.bir:4:17\n  |\n4 |     loc l: when x + 1 do {} goto l;\n  |                 ^^^^^\n\n\
              error: aborting due to 1 previous error\n"
+        );
+    }
+
+    #[test]
+    fn a_note_follows_its_error_with_its_own_place() {
+        let source = "system S {\n  boolean x;\n  int x;\n}\n";
+        let text = errors_of(source);
+        assert!(
+            text.contains(
+                "  |       ^\nnote: `x` is first declared here\n --> m.bir:2:11\n  |\n\
+                 2 |   boolean x;\n  |           ^\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("error: aborting due to 1 previous error\n"),
+            "{text}"
         );
     }
 

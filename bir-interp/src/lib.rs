@@ -45,7 +45,8 @@ use bir_runtime::{Fault, InvariantFailure, Model, ModelInfo, PropertyInfo, Succe
 
 use crate::state::Packing;
 
-pub use bir_codegen::diag::Diagnostic;
+pub use bir_codegen::ast::Spans;
+pub use bir_codegen::diag::{Diagnostic, Note};
 pub use bir_codegen::{Override, Overrides};
 pub use state::State;
 

@@ -12,7 +12,7 @@ include!("../../models/families.rs");
 use std::collections::{HashSet, VecDeque};
 use std::fmt::Debug;
 
-use bir::{Checker, Model, ModelInfo, Outcome, Report};
+use bir::{Checker, FindingKind, Model, ModelInfo, Outcome, Report};
 use bir_interp::{Interpreter, Overrides, State};
 
 /// The interpreter of a reference model's text, placed at the lines where `embedding` (the
@@ -288,6 +288,49 @@ fn arithmetic_at_the_edges_of_64_bits() {
         .collect();
     faults.sort();
     assert_eq!(faults.len(), 4, "{faults:?}");
+}
+
+#[test]
+fn faults_that_every_evaluation_meets_are_run_time_errors() {
+    let source = include_str!("reference/certain_faults.bir");
+    let embedding = include_str!("reference/mod.rs");
+    let interp = interpreter_at(source, embedding);
+    // Every step of the initial state faults: it is the only state.
+    let states = agree(
+        reference::certain_faults::CertainFaults,
+        interp.clone(),
+        true,
+    );
+    assert_eq!(states, 1);
+    let report = Checker::new(interp)
+        .keep_going(usize::MAX)
+        .progress(false)
+        .run();
+    let faults: Vec<_> = report
+        .findings()
+        .iter()
+        .map(|finding| (finding.kind(), finding.message().to_string()))
+        .collect();
+    // In source order: two index, two division and three range errors; none of Helper,
+    // never started.
+    let kinds: Vec<_> = faults.iter().map(|(kind, _)| *kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            FindingKind::Index,
+            FindingKind::Index,
+            FindingKind::Division,
+            FindingKind::Division,
+            FindingKind::Range,
+            FindingKind::Range,
+            FindingKind::Range
+        ],
+        "{faults:#?}"
+    );
+    assert!(
+        faults.iter().all(|(_, message)| !message.contains("1 / 0")),
+        "{faults:#?}"
+    );
 }
 
 macro_rules! family_test {

@@ -5,10 +5,11 @@
 // The generator covers every construct of LANGUAGE.md version 1: const blocks, typealiases,
 // enums, booleans, bytes, negative, wrapping and full 32-bit int ranges, arrays of every
 // element type, initialisers, invariants, active, replicated and started threads with
-// locals and parameters, guards, assignments, assert, assume, start, exit, return, `?:`,
-// `T@loc` and `T[i]@loc`, and bounded quantifiers. Expressions may fault at run time
-// (indices out of bounds, division by zero, writes out of range, 32-bit overflow, double
-// starts): those paths are what the comparison is most interested in.
+// locals and parameters, guards, assignments, assert, assume, start, exit (with or without
+// a jump after it), return, `?:`, `T@loc` and `T[i]@loc`, and bounded quantifiers.
+// Expressions may fault at run time (indices out of bounds, division by zero, writes out of
+// range, 32-bit overflow, double starts): those paths are what the comparison is most
+// interested in.
 
 /// A deterministic pseudo-random generator (splitmix64), so that a seed names a model.
 pub struct Rng(u64);
@@ -337,11 +338,15 @@ impl Gen {
         for _ in 0..self.rng.below(4) {
             actions.push(self.action(scope));
         }
-        if self.rng.chance(5) {
+        let exits = self.rng.chance(5);
+        if exits {
             actions.push("exit;".into());
         }
         let thread = &self.threads[scope.thread];
-        let jump = if self.rng.chance(8) {
+        // After `exit` the jump is optional (it would never be taken).
+        let jump = if exits && self.rng.chance(50) {
+            String::new()
+        } else if self.rng.chance(8) {
             "return;".to_string()
         } else {
             format!("goto {};", self.rng.pick(&thread.locations))

@@ -102,6 +102,55 @@ fn dividing_by_zero_is_a_division_error() {
 }
 
 bir! {
+    system CertainFaults {
+        boolean[2] a;
+        int (0, 3) x;
+        active thread T() {
+            loc l: do { a[2] := true; } goto l;
+        }
+        active thread D() {
+            loc l: do { x := x / 0; } goto l;
+        }
+        active thread R() {
+            loc l: do { x := 5; } goto l;
+        }
+    }
+}
+
+bir! {
+    system CertainFaultsNeverReached {
+        boolean[2] a;
+        int (0, 3) x;
+        thread W(int (0, 1) job) { loc w: do {} return; }
+        active thread T() {
+            loc l: when x == 0 do { x := 1; } return;
+                   when x > 1 && a[2] do {} goto l;
+                   when x > 1 do { a[2] := true; x := x / 0; x := 5; start W(2); } goto l;
+        }
+    }
+}
+
+/// A fault that every evaluation of a construct meets (an index outside the array for
+/// every value, a division by the constant zero, an out-of-range constant written) is a
+/// run-time error like any other (LANGUAGE.md, "Steps, states and verdicts"), not a compile
+/// error ("Compile-time checks" has no such check): the model compiles, the search reports
+/// the fault when it reaches it, and a model that never reaches it is verified.
+#[test]
+fn faults_that_every_evaluation_meets_are_run_time_errors_not_compile_errors() {
+    let report = CertainFaults::checker().keep_going(10).run();
+    assert_eq!(report.verdict(), Verdict::Found(FindingKind::Index));
+    assert_eq!(report.first_finding().map(|cx| cx.len()), Some(1));
+    // One state; each thread's step is an error: index, division, range.
+    assert_eq!(
+        (report.states(), report.transitions(), report.errors()),
+        (1, 3, 3)
+    );
+    let report = CertainFaultsNeverReached::checker().run();
+    report.assert_verified();
+    assert_eq!((report.states(), report.transitions()), (2, 1));
+}
+
+bir! {
     system Starts {
         int (0, 9) started;
         thread Worker(int (0, 1) job) {

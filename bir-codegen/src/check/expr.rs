@@ -16,7 +16,7 @@ pub(super) struct Scope {
     /// The thread whose locals and parameter are visible.
     pub thread: Option<ir::ThreadId>,
     /// Quantified variables in scope, innermost last.
-    pub(super) quant: Vec<(String, ir::QuantVarId)>,
+    pub(super) quant: Vec<(Name, ir::QuantVarId)>,
     /// How many of `quant` are bound outside the constant expression being checked (a
     /// quantifier bound sees them, but may not read them).
     pub(super) outer_quant: usize,
@@ -420,7 +420,7 @@ impl<'a> Checker<'a> {
                 self.count_quantifier_steps(head, (hi - lo) as u64, scope);
             }
         }
-        scope.quant.push((var.text.clone(), id));
+        scope.quant.push((var.clone(), id));
         let (body_ir, body_ok) = self.typed(body, scope, Kind::Bool, "a quantifier's body");
         scope.quant.pop();
         scope.quant_weight = outer_weight;

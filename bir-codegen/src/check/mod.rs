@@ -10,6 +10,7 @@ mod expr;
 mod names;
 mod properties;
 mod refs;
+mod suggest;
 mod threads;
 mod types;
 
@@ -136,6 +137,8 @@ struct Checker<'a> {
     /// How many constants and typealiases are being resolved, one inside the other
     /// (bounded by [`MAX_RESOLUTION_DEPTH`]).
     resolving: usize,
+    /// Finds the "did you mean" of unknown names.
+    suggest: suggest::Suggester,
 }
 
 /// Rule: a constant or typealias depends on a chain of at most this many others (`A = C.B;
@@ -167,6 +170,7 @@ impl<'a> Checker<'a> {
             sites: ir::IdVec::new(),
             next_quant_var: ir::QuantVarId(0),
             resolving: 0,
+            suggest: suggest::Suggester::default(),
         }
     }
 

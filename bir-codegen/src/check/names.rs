@@ -46,18 +46,32 @@ impl<'a> Checker<'a> {
                 }
                 Decl::Invariant(_) | Decl::Ltl(_) | Decl::Reachable(_) => continue,
             };
-            if let Some(previous) = self.symbols.get(&name.text) {
-                self.diags.error(
+            if let Some(&previous) = self.symbols.get(&name.text) {
+                let first = self.symbol_name(previous).spans();
+                self.diags.duplicate(
                     name.spans(),
                     format!(
                         "duplicate name `{}`: already declared as {}",
                         name.text,
                         previous.describe()
                     ),
+                    &name.text,
+                    first,
                 );
             } else {
                 self.symbols.insert(name.text.clone(), symbol);
             }
+        }
+    }
+
+    /// The name of the declaration a top-level symbol stands for.
+    pub(super) fn symbol_name(&self, symbol: Symbol) -> &'a Name {
+        match symbol {
+            Symbol::ConstBlock(block) => &self.const_blocks[block].name,
+            Symbol::Alias(alias) => &self.aliases[alias].name,
+            Symbol::Enum(id) => &self.enum_decls[id.index()].name,
+            Symbol::Global(id) => &self.global_decls[id.index()].name,
+            Symbol::Thread(id) => &self.thread_decls[id.index()].name,
         }
     }
 
@@ -67,14 +81,18 @@ impl<'a> Checker<'a> {
             let mut seen = HashMap::new();
             let mut variants = Vec::new();
             for variant in &decl.variants {
-                if seen.insert(variant.text.clone(), ()).is_some() {
-                    self.diags.error(
+                if let Some(&first) = seen.get(&variant.text) {
+                    self.diags.duplicate(
                         variant.spans(),
                         format!(
                             "duplicate value `{}` in enum `{}`",
                             variant.text, decl.name.text
                         ),
+                        &variant.text,
+                        first,
                     );
+                } else {
+                    seen.insert(variant.text.clone(), variant.spans());
                 }
                 variants.push(variant.text.clone());
             }
@@ -92,16 +110,19 @@ impl<'a> Checker<'a> {
         for (block_id, block) in self.const_blocks.clone().into_iter().enumerate() {
             let mut seen = HashMap::new();
             for (entry_id, entry) in block.entries.iter().enumerate() {
-                if seen.insert(entry.name.text.clone(), ()).is_some() {
-                    self.diags.error(
+                if let Some(first) = seen.get(&entry.name.text) {
+                    self.diags.duplicate(
                         entry.name.spans(),
                         format!(
                             "duplicate constant `{}` in const block `{}`",
                             entry.name.text, block.name.text
                         ),
+                        &entry.name.text,
+                        *first,
                     );
                     continue;
                 }
+                seen.insert(entry.name.text.clone(), entry.name.spans());
                 self.const_value(block_id, entry_id, entry.name.spans());
             }
         }
@@ -196,10 +217,12 @@ impl<'a> Checker<'a> {
         {
             Some(entry) => self.const_value(block, entry, owner.spans().to(member.spans())),
             None => {
+                let entries = decl.entries.iter().map(|entry| entry.name.text.as_str());
+                let hint = self.suggest.did_you_mean(&member.text, entries);
                 self.diags.error(
                     member.spans(),
                     format!(
-                        "unknown constant `{}` in const block `{}`",
+                        "unknown constant `{}` in const block `{}`{hint}",
                         member.text, decl.name.text
                     ),
                 );

@@ -25,29 +25,34 @@ impl<'a> Checker<'a> {
     /// says so where one stands for a variable.)
     pub(super) fn check_properties(&mut self) {
         let ast = self.ast;
-        let mut names: HashMap<String, ()> = ast
-            .decls
-            .iter()
-            .filter_map(|decl| match decl {
-                ast::Decl::Invariant(invariant) => Some((invariant.name.text.clone(), ())),
-                _ => None,
-            })
-            .collect();
+        // The first invariant of each name (a later one is reported by `check_invariants`).
+        let mut names: HashMap<String, ast::Spans> = HashMap::new();
+        for decl in &ast.decls {
+            if let ast::Decl::Invariant(invariant) = decl {
+                names
+                    .entry(invariant.name.text.clone())
+                    .or_insert(invariant.name.spans());
+            }
+        }
         for decl in &ast.decls {
             let (name, keyword) = match decl {
                 ast::Decl::Ltl(ltl) => (&ltl.name, ltl.keyword),
                 ast::Decl::Reachable(check) => (&check.name, check.keyword),
                 _ => continue,
             };
-            if names.insert(name.text.clone(), ()).is_some() {
-                self.diags.error(
+            if let Some(&first) = names.get(&name.text) {
+                self.diags.duplicate(
                     name.spans(),
                     format!(
                         "duplicate property `{}`: invariants, `ltl` properties and \
                          `reachable` checks share one namespace",
                         name.text
                     ),
+                    &name.text,
+                    first,
                 );
+            } else {
+                names.insert(name.text.clone(), name.spans());
             }
             let property = match decl {
                 ast::Decl::Ltl(ltl) => self.ltl(ltl),

@@ -5,14 +5,14 @@
 use super::expr::{error, scalar_kind, Scope};
 use super::{Checker, Kind, Symbol};
 use crate::ast::{self, Name, Spans};
-use crate::ir::{self, Expr, FaultKind, Scalar, ThreadKind, VarRef};
+use crate::ir::{self, Expr, FaultKind, Id as _, Scalar, ThreadKind, VarRef};
 
 impl<'a> Checker<'a> {
     /// Rule: a name is, innermost first, a quantified variable, the thread's parameter or
     /// local, or a global; other top-level names (const blocks, enums, types, threads) are
     /// not values. A constant expression reads no variable.
     pub(super) fn name(&mut self, name: &Name, scope: &Scope) -> (Expr, Kind) {
-        if let Some(position) = scope.quant.iter().rposition(|(n, _)| *n == name.text) {
+        if let Some(position) = scope.quant.iter().rposition(|(n, _)| n.text == name.text) {
             if let (Some(what), true) = (scope.constant, position < scope.outer_quant) {
                 self.diags.error(
                     name.spans(),
@@ -127,7 +127,10 @@ impl<'a> Checker<'a> {
                         "unknown name `{text}`: it is {what} of thread `{thread}`, and a thread \
                          reads only its own locals and the globals"
                     ),
-                    (None, ..) => format!("unknown name `{text}`"),
+                    (None, ..) => {
+                        let hint = self.unknown_value_hint(text, scope);
+                        format!("unknown name `{text}`{hint}")
+                    }
                 };
                 self.diags.error(name.spans(), message);
                 None
@@ -166,9 +169,11 @@ impl<'a> Checker<'a> {
                 {
                     Some(ordinal) => (Expr::Int(ordinal as i64), Kind::Enum(id)),
                     None => {
+                        let values = self.enums[id].variants.iter().map(String::as_str);
+                        let hint = self.suggest.did_you_mean(&member.text, values);
                         self.diags.error(
                             member.spans(),
-                            format!("enum `{}` has no value `{}`", owner.text, member.text),
+                            format!("enum `{}` has no value `{}`{hint}", owner.text, member.text),
                         );
                         error()
                     }
@@ -186,9 +191,10 @@ impl<'a> Checker<'a> {
                 error()
             }
             None => {
+                let hint = self.unknown_scope_hint(&owner.text);
                 self.diags.error(
                     owner.spans(),
-                    format!("unknown const block or enum `{}`", owner.text),
+                    format!("unknown const block or enum `{}`{hint}", owner.text),
                 );
                 error()
             }
@@ -297,10 +303,11 @@ impl<'a> Checker<'a> {
         );
         let count = sig.kind.instances();
         let Some(location_id) = location_id else {
+            let hint = self.unknown_location_hint(id, &location.text);
             self.diags.error(
                 location.spans(),
                 format!(
-                    "thread `{}` has no location `{}`",
+                    "thread `{}` has no location `{}`{hint}",
                     thread.text, location.text
                 ),
             );
@@ -361,8 +368,11 @@ impl<'a> Checker<'a> {
                 None
             }
             None => {
-                self.diags
-                    .error(name.spans(), format!("unknown thread `{}`", name.text));
+                let hint = self.unknown_thread_hint(&name.text);
+                self.diags.error(
+                    name.spans(),
+                    format!("unknown thread `{}`{hint}", name.text),
+                );
                 None
             }
         }
@@ -371,16 +381,22 @@ impl<'a> Checker<'a> {
     /// Rule: a local, a parameter or a quantified variable reuses no top-level name and
     /// no name in scope. Returns false (after reporting) when it does.
     pub(super) fn check_new_name(&mut self, name: &Name, scope: &Scope, what: &str) -> bool {
-        let clash = if let Some(symbol) = self.symbols.get(&name.text) {
-            Some(symbol.describe().to_string())
-        } else if scope.quant.iter().any(|(n, _)| *n == name.text) {
-            Some("an enclosing quantified variable".to_string())
+        let text = name.text.as_str();
+        let clash = if let Some(&symbol) = self.symbols.get(text) {
+            Some((symbol.describe(), self.symbol_name(symbol).spans()))
+        } else if let Some((outer, _)) = scope.quant.iter().find(|(n, _)| n.text == text) {
+            Some(("an enclosing quantified variable", outer.spans()))
         } else if let Some(thread) = scope.thread {
             let sig = &self.sigs[thread];
-            if sig.index_param.as_deref() == Some(name.text.as_str()) {
-                Some("the thread's parameter".to_string())
-            } else if sig.locals.iter().any(|local| local.name == name.text) {
-                Some("a local of this thread".to_string())
+            let decl = self.thread_decls[thread.index()];
+            let param = decl.param.as_ref().filter(|param| param.name.text == text);
+            let local = decl.locals.iter().find(|local| local.name.text == text);
+            if sig.index_param.as_deref() == Some(text) {
+                param.map(|param| ("the thread's parameter", param.name.spans()))
+            } else if sig.locals.iter().any(|local| local.name == text) {
+                // A started thread's parameter is its first local.
+                let first = param.map(|p| &p.name).or(local.map(|l| &l.name));
+                first.map(|first| ("a local of this thread", first.spans()))
             } else {
                 None
             }
@@ -388,13 +404,12 @@ impl<'a> Checker<'a> {
             None
         };
         match clash {
-            Some(previous) => {
-                self.diags.error(
+            Some((previous, first)) => {
+                self.diags.duplicate(
                     name.spans(),
-                    format!(
-                        "duplicate name `{}`: {what} may not reuse the name of {previous}",
-                        name.text
-                    ),
+                    format!("duplicate name `{text}`: {what} may not reuse the name of {previous}"),
+                    text,
+                    first,
                 );
                 false
             }

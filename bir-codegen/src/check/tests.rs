@@ -381,3 +381,129 @@ fn runtime_quantifiers_take_at_most_max_quantifier_steps() {
         Vec::<String>::new()
     );
 }
+
+/// The errors of a model with the line of each, and the line of each note.
+fn errors_with_notes(source: &str) -> Vec<(String, usize, Vec<usize>)> {
+    let tokens = TokenStream::from_str(source).expect("tokenizes");
+    let Err(diags) = crate::front_end(tokens) else {
+        return Vec::new();
+    };
+    diags
+        .into_vec()
+        .into_iter()
+        .map(|d| {
+            let notes = d.notes.iter().map(|n| n.spans.first.start().line).collect();
+            (d.message, d.spans.first.start().line, notes)
+        })
+        .collect()
+}
+
+#[test]
+fn a_duplicate_points_at_the_first_declaration() {
+    let found = errors_with_notes(
+        "system S {
+            int x;
+            const C { N = 1; N = 2; }
+            enum E { A, A }
+            boolean x;
+            invariant I: true;
+            invariant I: true;
+            active thread T(int p) {
+                int q;
+                int p;
+                loc l: do { } goto l;
+                loc l: when forall k in 0 .. 2 : (exists k in 0 .. 2 : (true)) do { } goto l;
+            }
+            ltl I: []true;
+        }",
+    );
+    let summary: Vec<(usize, Vec<usize>)> = found
+        .iter()
+        .filter(|(message, ..)| message.starts_with("duplicate"))
+        .map(|(_, line, notes)| (*line, notes.clone()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (3, vec![3]),
+            (4, vec![4]),
+            (5, vec![2]),
+            (7, vec![6]),
+            (10, vec![8]),
+            (12, vec![11]),
+            (12, vec![12]),
+            (14, vec![6]),
+        ],
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn unknown_names_suggest_the_closest_declared_one() {
+    let found = errors(
+        "system S {
+            const Param { N = 3; }
+            enum Color { Red, Green }
+            typealias Level int (0, 3);
+            boolean locked;
+            Levle lv;
+            bool b;
+            int x := Param.Size + Parm.N;
+            Color c := Color.Gren;
+            active thread T() {
+                int count;
+                loc begin:
+                    when lockd do { count := cont; } goto bgin;
+                    when True do { c := Red; count := N; } goto begin;
+                    when Tt@begin || T@bgin do { start Helper(); } goto begin;
+            }
+            thread Worker() { loc w: do { } goto w; }
+        }",
+    );
+    let expected = [
+        "unknown type `Levle`; did you mean `Level`?",
+        "unknown type `bool`; BIR writes the boolean type `boolean`",
+        "unknown constant `Size` in const block `Param`",
+        "unknown const block or enum `Parm`; did you mean `Param`?",
+        "enum `Color` has no value `Gren`; did you mean `Green`?",
+        "unknown name `lockd`; did you mean `locked`?",
+        "unknown name `cont`; did you mean `count`?",
+        "unknown location `bgin` in thread `T`; did you mean `begin`?",
+        "unknown name `True`; BIR writes booleans in lower case: `true`",
+        "unknown name `Red`; did you mean `Color.Red`?",
+        "unknown name `N`; did you mean `Param.N`?",
+        "unknown thread `Tt`; did you mean `T`?",
+        "thread `T` has no location `bgin`; did you mean `begin`?",
+        "unknown thread `Helper`",
+    ];
+    assert_eq!(found.len(), expected.len(), "{found:#?}");
+    for (found, expected) in found.iter().zip(expected) {
+        assert!(
+            found.starts_with(expected),
+            "{found:?} should say {expected:?}"
+        );
+    }
+    assert!(!found[2].contains("did you mean"), "{:?}", found[2]);
+    assert!(!found[13].contains("did you mean"), "{:?}", found[13]);
+}
+
+#[test]
+fn a_transformation_that_exits_needs_no_jump() {
+    let system = checked(
+        "system S {
+            int x;
+            active thread T() {
+                loc a: when x == 0 do { x := 1; exit; } do { exit; x := 2; } goto a;
+            }
+        }",
+    );
+    let thread = &system.threads[ir::ThreadId(0)];
+    assert!(thread.can_end);
+    for transform in thread.transforms.iter() {
+        assert_eq!(transform.destination(), ir::Jump::Return);
+    }
+    // Without `exit`, a jump is still required.
+    let found = errors("system S { active thread T() { loc a: do { } } }");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("has no jump"), "{found:?}");
+}

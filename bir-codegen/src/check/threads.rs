@@ -49,13 +49,16 @@ impl<'a> Checker<'a> {
             }
             for location in &decl.locations {
                 let sig = &mut self.sigs[id];
-                if sig.locations.contains_key(&location.name.text) {
-                    self.diags.error(
+                if let Some(first) = sig.locations.get(&location.name.text) {
+                    let first = decl.locations[first.index()].name.spans();
+                    self.diags.duplicate(
                         location.name.spans(),
                         format!(
                             "duplicate location `{}` in thread `{}`",
                             location.name.text, decl.name.text
                         ),
+                        &location.name.text,
+                        first,
                     );
                 } else {
                     sig.locations.insert(
@@ -276,10 +279,16 @@ impl<'a> Checker<'a> {
     }
 
     /// Rule: a transformation has exactly one jump, inside its braces or after them, and
-    /// `goto` names a location of the same thread.
+    /// `goto` names a location of the same thread; or none when an action is `exit`, which
+    /// ends the instance, so that a jump would never be taken.
     fn jump(&mut self, thread: ir::ThreadId, decl: &ast::Thread, t: &ast::Transform) -> ir::Jump {
+        let exits = t
+            .actions
+            .iter()
+            .any(|action| matches!(action, ast::Action::Exit { .. }));
         let jump = match (&t.inner_jump, &t.outer_jump) {
             (Some(jump), None) | (None, Some(jump)) => jump,
+            (None, None) if exits => return ir::Jump::Return,
             (None, None) => {
                 self.diags.error(
                     ast::Spans::one(t.spans.first),
@@ -312,10 +321,13 @@ impl<'a> Checker<'a> {
                          thread (`{}`)",
                         target.text, self.thread_decls[other].name.text, decl.name.text
                     ),
-                    None => format!(
-                        "unknown location `{}` in thread `{}`",
-                        target.text, decl.name.text
-                    ),
+                    None => {
+                        let hint = self.unknown_location_hint(thread, &target.text);
+                        format!(
+                            "unknown location `{}` in thread `{}`{hint}",
+                            target.text, decl.name.text
+                        )
+                    }
                 };
                 self.diags.error(target.spans(), message);
                 ir::Jump::Return
@@ -551,11 +563,15 @@ impl<'a> Checker<'a> {
             let ast::Decl::Invariant(invariant) = decl else {
                 continue;
             };
-            if names.insert(invariant.name.text.clone(), ()).is_some() {
-                self.diags.error(
+            if let Some(&first) = names.get(&invariant.name.text) {
+                self.diags.duplicate(
                     invariant.name.spans(),
                     format!("duplicate invariant `{}`", invariant.name.text),
+                    &invariant.name.text,
+                    first,
                 );
+            } else {
+                names.insert(invariant.name.text.clone(), invariant.name.spans());
             }
             let cond = self.expr_of(
                 &invariant.expr,

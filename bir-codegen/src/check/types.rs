@@ -69,8 +69,9 @@ impl<'a> Checker<'a> {
                 None
             }
             None => {
+                let hint = self.unknown_type_hint(&name.text);
                 self.diags
-                    .error(name.spans(), format!("unknown type `{}`", name.text));
+                    .error(name.spans(), format!("unknown type `{}`{hint}", name.text));
                 None
             }
         }

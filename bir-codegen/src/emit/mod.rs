@@ -6,8 +6,10 @@
 //! Every name the generated code uses is an absolute path: the runtime through `::bir` (the
 //! facade crate users depend on), the standard library through `::core` and `::std`, down
 //! to primitive types (`::core::primitive::i64`) and derives, so that no item, import or
-//! prelude of the user's can change its meaning; helpers live in a `const _: () = { ... };`
-//! block so that they cannot clash with the user's items.
+//! prelude of the user's can change its meaning. Every item it defines lives in a module
+//! of the expansion's own, and only the model type is re-exported (see `crate::names`),
+//! so that no item of the user's clashes with them; helpers live in a
+//! `const _: () = { ... };` block inside it.
 
 mod expr;
 mod info;
@@ -16,11 +18,12 @@ mod state;
 mod step;
 
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 use crate::ir;
 use crate::layout::Layout;
 use crate::lower::Code;
+use crate::names;
 use crate::tables::Tables;
 
 /// Code generation context for one system.
@@ -34,26 +37,37 @@ pub(crate) struct Gen<'a> {
     tables: &'a Tables,
     /// The model type (the system's name).
     model: Ident,
-    /// The state type (`<name>State`).
+    /// The state type (`<name>State`), in the hidden module.
     state: Ident,
+    /// The module of the expansion's items (`crate::names::hidden_module`).
+    module: Ident,
 }
 
-/// Generates the model checker of a checked system.
-pub fn emit(system: &ir::System, code: &Code, layout: &Layout, tables: &Tables) -> TokenStream {
+/// Generates the model checker of a checked system; `input` is the macro's input, which
+/// names the expansion's module.
+pub fn emit(
+    system: &ir::System,
+    code: &Code,
+    layout: &Layout,
+    tables: &Tables,
+    input: &TokenStream,
+) -> TokenStream {
+    let model = names::model_type(&system.name, system.name_span);
     let gen = Gen {
         system,
         code,
         layout,
         tables,
-        model: Ident::new(&system.name, system.name_span),
-        state: format_ident!("{}State", system.name, span = system.name_span),
+        state: names::state_type(&model),
+        module: names::hidden_module(&model, input),
+        model,
     };
     gen.generate()
 }
 
 impl Gen<'_> {
     fn generate(&self) -> TokenStream {
-        let (model, state) = (&self.model, &self.state);
+        let (model, state, module) = (&self.model, &self.state, &self.module);
         let storage = self.storage_type();
         let initial = self.initial_storage();
         let accessors = self.accessors();
@@ -79,7 +93,7 @@ impl Gen<'_> {
             self.layout.used_bits
         ));
         let (bool, i64) = (prim("bool"), prim("i64"));
-        quote! {
+        let items = quote! {
             #model_doc
             #[derive(
                 ::core::clone::Clone,
@@ -190,6 +204,14 @@ impl Gen<'_> {
                     }
                 }
             };
+        };
+        quote! {
+            #[allow(non_snake_case)]
+            mod #module {
+                #items
+            }
+            #[allow(unused_imports)]
+            pub use #module::#model;
         }
     }
 }

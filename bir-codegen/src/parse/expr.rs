@@ -6,7 +6,7 @@ use syn::ext::IdentExt;
 use syn::parse::ParseStream;
 use syn::{bracketed, parenthesized, Ident, LitInt, Token};
 
-use super::{end_of_group, name};
+use super::{end_of_group, hints, name};
 use crate::ast::*;
 use crate::kw;
 
@@ -89,7 +89,14 @@ fn conditional(
 /// Precedence climbing over `or`, `and`, `cmp`, `add` and `mul`; comparisons do not chain.
 fn binary(input: ParseStream, min_precedence: u8, depth: usize) -> syn::Result<Nested> {
     let (mut lhs, mut lhs_height) = unary(input, depth)?;
-    while let Some((op, op_span, width)) = peek_binop(input) {
+    loop {
+        // No valid token after an operand is an operator of another language.
+        if let Some(error) = hints::after_operand(input) {
+            return Err(error);
+        }
+        let Some((op, op_span, width)) = peek_binop(input) else {
+            break;
+        };
         let precedence = op.precedence();
         if precedence < min_precedence {
             break;
@@ -227,6 +234,9 @@ fn primary(input: ParseStream, depth: usize) -> syn::Result<Nested> {
         if kw::is_reserved(&text) {
             return Err(input.error(format!("expected an expression, found keyword `{text}`")));
         }
+    }
+    if let Some(error) = hints::not_word(input) {
+        return Err(error);
     }
     named(input, depth)
 }

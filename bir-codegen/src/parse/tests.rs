@@ -206,3 +206,130 @@ fn empty_input_and_trailing_tokens_are_errors() {
     assert!(syntax_errors("system S {} system T {}")[0].contains("one system"));
     assert!(syntax_errors("system S { active thread T() { } }")[0].contains("no locations"));
 }
+
+#[test]
+fn an_error_in_braces_does_not_hide_the_next_declaration() {
+    // The enum's braces end the broken declaration: `int x = 1;` is parsed, not skipped.
+    let errors = syntax_errors("system S { enum E { A B } int x = 1; boolean b; }");
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert!(errors[0].contains("expected `,`"));
+    assert!(errors[1].contains("`:=`, not `=`"));
+    // A declaration that breaks before its `;` is skipped up to the next declaration.
+    let errors = syntax_errors("system S { int x y invariant I: ; }");
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert!(errors[1].contains("expected an expression"));
+    // A declaration's name that is a reserved word is reported, and the rest parsed.
+    let errors = syntax_errors("system S { typealias byte int (0, 255); enum E { A B } }");
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert!(errors[0].contains("built-in type"));
+    assert!(errors[1].contains("between the values of enum `E`"));
+}
+
+#[test]
+fn broken_headers_do_not_hide_their_bodies() {
+    let errors = syntax_errors(
+        "system S {
+            active [] thread T(int a, int b) {
+                loc a do { x = 1; } goto a;
+                loc b: when x > do { } goto b;
+                       do { x := 1; } goto b;
+            }
+            thread U { loc u: do { x := } goto u; }
+        }",
+    );
+    let expected = [
+        "expected an expression",
+        "at most one parameter",
+        "expected `:` after the location's name: `loc a:`",
+        "`:=`, not `=`",
+        "expected an expression",
+        "expected `(`",
+        "expected an expression",
+    ];
+    assert_eq!(errors.len(), expected.len(), "{errors:#?}");
+    for (error, expected) in errors.iter().zip(expected) {
+        assert!(
+            error.contains(expected),
+            "{error:?} should say {expected:?}"
+        );
+    }
+}
+
+#[test]
+fn broken_statements_do_not_hide_the_next_ones() {
+    let errors = syntax_errors(
+        "system S {
+            active thread T() {
+                int a := ;
+                int b;
+                loc l: do { goto ; } when b > 1 do { b := ; a := (1 + ) ; goto l; }
+                       do { } return
+            }
+            const C { N := 1; M = ; }
+        }",
+    );
+    let expected = [
+        "expected an expression",
+        "expected a name",
+        "expected an expression",
+        "expected an expression",
+        "expected `;`",
+        "defined with `=`, not `:=`",
+        "expected an expression",
+    ];
+    assert_eq!(errors.len(), expected.len(), "{errors:#?}");
+    for (error, expected) in errors.iter().zip(expected) {
+        assert!(
+            error.contains(expected),
+            "{error:?} should say {expected:?}"
+        );
+    }
+}
+
+#[test]
+fn syntax_errors_stop_at_the_cap_with_a_note() {
+    let transforms = "do { x = 1; } goto l; ".repeat(MAX_SYNTAX_ERRORS + 5);
+    let errors = syntax_errors(&format!(
+        "system S {{ int x; active thread T() {{ loc l: {transforms} }} }}"
+    ));
+    assert_eq!(errors.len(), MAX_SYNTAX_ERRORS + 1, "{errors:#?}");
+    assert!(errors[..MAX_SYNTAX_ERRORS]
+        .iter()
+        .all(|e| e.contains("`:=`, not `=`")));
+    assert!(errors[MAX_SYNTAX_ERRORS].contains("bir reports the first 10"));
+    // Exactly the cap: no note.
+    let transforms = "do { x = 1; } goto l; ".repeat(MAX_SYNTAX_ERRORS);
+    let errors = syntax_errors(&format!(
+        "system S {{ int x; active thread T() {{ loc l: {transforms} }} }}"
+    ));
+    assert_eq!(errors.len(), MAX_SYNTAX_ERRORS, "{errors:#?}");
+}
+
+#[test]
+fn habits_from_other_languages_get_hints() {
+    let first = |body: &str| {
+        let errors = syntax_errors(&format!(
+            "system S {{ int x; boolean and; active thread T() {{ loc l: {body} }} }}"
+        ));
+        errors.first().cloned().unwrap_or_default()
+    };
+    assert!(first("when x = 1 do { } goto l;").contains("did you mean `==`?"));
+    assert!(first("when x => 1 do { } goto l;").contains("did you mean `>=`?"));
+    assert!(first("when (x = 1) do { } goto l;").contains("did you mean `==`?"));
+    assert!(first("do { assert (x = 1); } goto l;").contains("did you mean `==`?"));
+    assert!(first("when x > 1 and x < 3 do { } goto l;").contains("`&&`"));
+    assert!(first("when x > 1 or x < 3 do { } goto l;").contains("`||`"));
+    assert!(first("when x > 1 & x < 3 do { } goto l;").contains("`&&`"));
+    assert!(first("when not and do { } goto l;").contains("`!`"));
+    assert!(first("when x <> 1 do { } goto l;").contains("write `!=`"));
+    assert!(first("do { x == 1; } goto l;").contains("assigns with `:=`"));
+    assert!(first("do { x += 1; } goto l;").contains("`x := x + e;`"));
+    assert!(first("do { x++; } goto l;").contains("`x := x + 1;`"));
+    assert!(first("do { if x > 1 { x := 1; } else { x := 2; } } goto l;").contains("no `if`"));
+    assert!(first("while x > 1 do { } goto l;").contains("no `while`"));
+    // A name that is a keyword elsewhere is still a name where one fits.
+    assert!(first("when and do { and := !and; } goto l;").is_empty());
+    let errors =
+        syntax_errors("system S { int if; active thread T() { loc l: do { if := 1; } goto l; } }");
+    assert!(errors.is_empty(), "{errors:#?}");
+}

@@ -9,7 +9,7 @@ use bir_codegen::layout::{Field, Layout, Placement};
 use bir_codegen::Overrides;
 
 use super::*;
-use crate::source::front_end;
+use bir_codegen::source::front_end;
 
 /// The layout of a model's source.
 fn layout_of(source: &str) -> Layout {

@@ -1,9 +1,9 @@
 //! The seven reference models compiled by `bir!`: the examples themselves, each of which
 //! embeds `models/<name>.bir` byte for byte (the root crate's `tests/suite/verbatim.rs`
 //! checks that), included here as modules; `differential.rs` gives the interpreter the same
-//! text at the same lines, so that line numbers in the tables agree. Plus `features.bir`
-//! and `arithmetic.bir`, embedded below; not formatted by rustfmt (`#[rustfmt::skip]` where this module is
-//! declared), which would indent it.
+//! text at the same lines, so that line numbers in the tables agree. Plus `features.bir`,
+//! `arithmetic.bir` and `certain_faults.bir`, embedded below; not formatted by rustfmt
+//! (`#[rustfmt::skip]` where this module is declared), which would indent it.
 
 /// `examples/two_dining_philosophers.rs` (its `main` is unused here).
 #[allow(dead_code)]
@@ -131,6 +131,42 @@ system Arithmetic {
       when step == 3 do { x := x / d; } goto l;
       when step == 3 do { x := x % d; } goto l;
       when step == 3 do { exit; step := 0; } goto l;
+  }
+}
+}
+}
+
+/// `certain_faults.bir` beside this file.
+pub mod certain_faults {
+    use bir::bir;
+
+bir! {
+// Faults that every evaluation of a construct meets are run-time errors, as any other
+// (LANGUAGE.md has no compile-time check for them), for the differential test: an index
+// outside the array for every value, in a write and in a guard; division by the constant
+// zero and remainder by x - x; an out-of-range constant written; a start argument outside the
+// parameter's type; a product past 64 bits. Each is reached from the initial state.
+// Helper's steps are never reached: its faults are never reported.
+system CertainFaults {
+  boolean[2] a;
+  int (0, 3) x;
+  int y;
+
+  thread W(int (0, 1) job) { loc w: do {} return; }
+
+  active thread T() {
+    loc l:
+      do { a[2] := true; } goto l;
+      when a[x + 2] do {} goto l;
+      do { x := x / 0; } goto l;
+      do { x := x % (x - x); } goto l;
+      do { x := 5; } goto l;
+      do { start W(2); } goto l;
+      do { y := (x + 2147483647) * 2147483647 * 4 % 2; } goto l;
+  }
+
+  thread Helper() {
+    loc h: do { a[2] := true; x := 1 / 0; x := 7; } return;
   }
 }
 }

@@ -1,0 +1,15 @@
+use bir::bir;
+
+bir! {
+    system S {
+        thread Worker() {
+            loc w: do {} return;
+        }
+
+        active thread Main() {
+            loc m: do { start Worke(); } return;
+        }
+    }
+}
+
+fn main() {}

@@ -1,0 +1,15 @@
+use bir::bir;
+
+bir! {
+    system M {
+        boolean b;
+    }
+}
+
+bir! {
+    system M {
+        int x;
+    }
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use bir::bir;
+
+bir! {
+    system S {
+        bool done;
+    }
+}
+
+fn main() {}
