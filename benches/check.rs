@@ -2,7 +2,7 @@
 //! breadth-first, every reachable state explored (past the deadlock of the dining
 //! philosophers). Throughput is in states, so criterion reports states per second.
 //!
-//! `cargo bench --bench check` (a few minutes); `cargo bench --bench check -- peterson` for
+//! `cargo bench -p bir-bench --bench check` (a few minutes); `cargo bench -p bir-bench --bench check -- peterson` for
 //! one family. The whole-process comparison with SPIN, Rumur and Stateright is
 //! `scripts/compare`.
 

@@ -6,7 +6,7 @@
 //! 100-thread model must stay well under 100 ms, and a 10-operator formula's share of it
 //! well under 50 ms.
 //!
-//! `cargo bench --bench expand`. This is the library, optimised; the proc-macro runs the
+//! `cargo bench -p bir-bench --bench expand`. This is the library, optimised; the proc-macro runs the
 //! same code, built with the dev profile's optimisation level unless the user's
 //! `Cargo.toml` sets `[profile.dev.package.bir-codegen] opt-level = 3`.
 

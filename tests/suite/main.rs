@@ -3,6 +3,7 @@
 //! and the compile-fail suite.
 
 mod allocation;
+mod dependencies;
 mod families;
 mod files;
 mod layout;
@@ -14,3 +15,9 @@ mod traces;
 mod ui;
 mod verbatim;
 mod verdicts;
+
+/// The repository's root (this package is its `tests/` directory): where `peers/`,
+/// `models/` and the workspace's `Cargo.toml` are.
+fn repo_root() -> &'static std::path::Path {
+    std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}

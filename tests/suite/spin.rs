@@ -28,7 +28,7 @@ struct Counts {
 
 /// Generates, compiles and runs pan for `peers/<model>` with `N = n`.
 fn pan(model: &str, n: u32, defines: &[&str]) -> Counts {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::repo_root();
     let dir = std::env::temp_dir().join(format!("bir-spin-{model}-{n}-{}", defines.join("")));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temporary directory");

@@ -417,7 +417,7 @@ fn bir_binary() -> &'static Path {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let mut build = Command::new(cargo);
         build
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .current_dir(crate::repo_root())
             .args([
                 "build",
                 "-q",
@@ -942,7 +942,7 @@ fn differential(spec: Spec) {
         spec,
         seed,
         dir,
-        root: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+        root: crate::repo_root().to_path_buf(),
     };
     differential.run(count);
     // Kept when the run panicked, for the files the failure message names.
