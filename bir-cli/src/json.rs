@@ -256,6 +256,7 @@ fn reason_name(reason: IncompleteReason) -> &'static str {
         IncompleteReason::StateLimit => "state_limit",
         IncompleteReason::TimeLimit => "time_limit",
         IncompleteReason::MemoryLimit => "memory_limit",
+        IncompleteReason::Cancelled => "cancelled",
         IncompleteReason::HashCompaction => "hash_compaction",
         IncompleteReason::Bitstate => "bitstate",
         IncompleteReason::Simulation => "simulation",
