@@ -12,8 +12,11 @@
 //! Usage: bir <COMMAND>
 //!
 //! Commands:
-//!   check  Explore every reachable state of a model; report errors and deadlocks
-//!   help   Print this message or the help of the given subcommand(s)
+//!   check     Explore every reachable state of a model; report errors and deadlocks
+//!   explore   Walk a model in the browser: states, steps, charts, checks, the state graph
+//!   graph     Write the state graph of a small model as DOT (or JSON)
+//!   simulate  Run a model step by step: random walks, or choose each step (--guided)
+//!   help      Print this message or the help of the given subcommand(s)
 //!
 //! Options:
 //!   -h, --help     Print help
@@ -71,6 +74,8 @@
 //!       --full-trace              Print every step of a long counterexample (default: the
 //!                                 first 10 and the last 20 of more than 40)
 //!       --json                    Print one JSON object instead of the text report
+//!       --html <FILE>             Also write the report as one self-contained HTML page:
+//!                                 verdict, statistics, counterexamples as charts and tables
 //!   -h, --help                    Print help
 //!
 //! Exit status:
