@@ -126,9 +126,33 @@ pub fn request(
         // The server may answer (413) and close before reading all of a large body.
         let _ = stream.write_all(body);
     }
+    parse_reply(&read_reply(&mut stream))
+}
+
+/// The bytes of one response: up to the end of its body as its headers give it (a server
+/// may keep the connection open), or to the end of the stream.
+fn read_reply(stream: &mut TcpStream) -> Vec<u8> {
     let mut raw = Vec::new();
-    let _ = stream.read_to_end(&mut raw);
-    parse_reply(&raw)
+    let mut buffer = [0u8; 16384];
+    loop {
+        if let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            let body = &raw[split + 4..];
+            match length {
+                Some(length) if body.len() >= length => return raw,
+                None if head.contains("chunked") && body.ends_with(b"0\r\n\r\n") => return raw,
+                _ => {}
+            }
+        }
+        match stream.read(&mut buffer) {
+            Ok(0) | Err(_) => return raw,
+            Ok(n) => raw.extend_from_slice(&buffer[..n]),
+        }
+    }
 }
 
 /// A JSON request as a page of the server would send it.
