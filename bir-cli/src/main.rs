@@ -187,10 +187,12 @@ fn main() -> ExitCode {
 /// Runs the command line; returns the exit status.
 fn run(args: &[OsString]) -> u8 {
     match args::parse(args) {
-        Parsed::Run(Command::Check(options)) => check(&options),
-        Parsed::Run(Command::Explore(options)) => explore::run(&options),
-        Parsed::Run(Command::Graph(options)) => graph(&options),
-        Parsed::Run(Command::Simulate(options)) => simulate(&options),
+        Parsed::Run(command) => match *command {
+            Command::Check(options) => check(&options),
+            Command::Explore(options) => explore::run(&options),
+            Command::Graph(options) => graph(&options),
+            Command::Simulate(options) => simulate(&options),
+        },
         Parsed::Print(text) => {
             // A reader that stops early (`bir --help | head`) is no error.
             let _ = write!(std::io::stdout().lock(), "{text}");
