@@ -1,6 +1,10 @@
 //! `bir`, the command line tool: checks a BIR model file with the reference interpreter
 //! (`bir-interp`) and the runtime's search, and prints the report exactly as the runtime's
-//! `Display` prints it, or as one JSON object.
+//! `Display` prints it, or as one JSON object (`bir check --html FILE` also writes it as a
+//! self-contained page, `html.rs`). `bir explore` serves the model to a browser
+//! (`explore/`), `bir simulate --guided` walks it in the terminal (`guided.rs`), both over
+//! one guided-simulation session (`session.rs`); `bir graph` writes its state graph
+//! (`graph.rs`); paths are drawn as message-sequence charts by `msc.rs`.
 //!
 //! The command line is declared once, with `clap` (`args.rs`), and `bir --help` and
 //! `bir check --help` print (a test keeps this copy and the README's equal to them):
