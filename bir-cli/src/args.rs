@@ -56,6 +56,158 @@ pub enum Command {
     // Negative numbers are values, so that `--max-states -1` says what is wrong with -1.
     #[command(after_help = EXIT_STATUS, allow_negative_numbers = true)]
     Check(CheckOptions),
+    /// Walk a model in the browser: states, steps, charts, checks, the state graph
+    #[command(allow_negative_numbers = true)]
+    Explore(ExploreOptions),
+    /// Write the state graph of a small model as DOT (or JSON)
+    #[command(allow_negative_numbers = true)]
+    Graph(GraphOptions),
+    /// Run a model step by step: random walks, or choose each step (--guided)
+    #[command(allow_negative_numbers = true)]
+    Simulate(SimulateOptions),
+}
+
+/// The options of `bir explore`.
+#[derive(Debug, Args)]
+pub struct ExploreOptions {
+    /// The model file.
+    #[arg(
+        value_name = "MODEL.bir",
+        help = "The model file: BIR text of at most 16 MiB"
+    )]
+    pub model: PathBuf,
+
+    /// The port.
+    #[arg(
+        long,
+        value_name = "P",
+        default_value = "8470",
+        value_parser = whole_number::<u16>,
+        help = "The port to serve on (0: any free port)"
+    )]
+    pub port: u16,
+
+    /// The address to listen on.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        help = "Listen on this address instead of 127.0.0.1 (e.g. 0.0.0.0:\n\
+                every machine that reaches this one may then use the page)"
+    )]
+    pub listen: Option<std::net::IpAddr>,
+
+    /// Constants replaced with `--set`.
+    #[arg(
+        long = "set",
+        value_name = "Block.NAME=VALUE",
+        value_parser = constant,
+        help = "Replace a constant, e.g. --set Param.N=12 (repeatable)"
+    )]
+    pub set: Vec<Override>,
+}
+
+/// The options of `bir graph`.
+#[derive(Debug, Args)]
+pub struct GraphOptions {
+    /// The model file.
+    #[arg(
+        value_name = "MODEL.bir",
+        help = "The model file: BIR text of at most 16 MiB"
+    )]
+    pub model: PathBuf,
+
+    /// The most states drawn.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "2000",
+        value_parser = graph_states,
+        help = "Refuse models with more than N reachable states (1 to 1000000)"
+    )]
+    pub max_states: usize,
+
+    /// JSON instead of DOT.
+    #[arg(
+        long,
+        help = "Print the states and steps as one JSON object instead of DOT"
+    )]
+    pub json: bool,
+
+    /// Constants replaced with `--set`.
+    #[arg(
+        long = "set",
+        value_name = "Block.NAME=VALUE",
+        value_parser = constant,
+        help = "Replace a constant, e.g. --set Param.N=12 (repeatable)"
+    )]
+    pub set: Vec<Override>,
+}
+
+/// The options of `bir simulate`.
+#[derive(Debug, Args)]
+pub struct SimulateOptions {
+    /// The model file.
+    #[arg(
+        value_name = "MODEL.bir",
+        help = "The model file: BIR text of at most 16 MiB"
+    )]
+    pub model: PathBuf,
+
+    /// Choose each step in the terminal.
+    #[arg(
+        long,
+        help = "Choose each step from numbered lines in the terminal (a number\n\
+                takes that transition; b back, f forward, r random, q quit)"
+    )]
+    pub guided: bool,
+
+    /// The seed of the random choices.
+    #[arg(
+        long,
+        value_name = "S",
+        default_value = "0",
+        value_parser = whole_number::<u64>,
+        help = "Seed of the random choices (the same seed, the same walks)"
+    )]
+    pub seed: u64,
+
+    /// How many walks.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "100",
+        value_parser = whole_number::<u64>,
+        help = "Random walks to run (without --guided)"
+    )]
+    pub walks: u64,
+
+    /// How long each walk is.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "1000",
+        value_parser = whole_number::<u32>,
+        help = "The most steps of a walk (without --guided)"
+    )]
+    pub steps: u32,
+
+    /// Constants replaced with `--set`.
+    #[arg(
+        long = "set",
+        value_name = "Block.NAME=VALUE",
+        value_parser = constant,
+        help = "Replace a constant, e.g. --set Param.N=12 (repeatable)"
+    )]
+    pub set: Vec<Override>,
+}
+
+/// The constants replaced with `--set` (a later one for the same constant wins).
+pub fn overrides(set: &[Override]) -> Overrides {
+    let mut overrides = Overrides::default();
+    for o in set {
+        overrides.push(o.clone());
+    }
+    overrides
 }
 
 /// The options of `bir check`. Each help text is laid out by hand (clap is built without
@@ -244,16 +396,21 @@ pub struct CheckOptions {
     /// Print JSON.
     #[arg(long, help = "Print one JSON object instead of the text report")]
     pub json: bool,
+
+    /// Also write the report as an HTML page.
+    #[arg(
+        long,
+        value_name = "FILE",
+        help = "Also write the report as one self-contained HTML page:\n\
+                verdict, statistics, counterexamples as charts and tables"
+    )]
+    pub html: Option<PathBuf>,
 }
 
 impl CheckOptions {
     /// The constants replaced with `--set` (a later one for the same constant wins).
     pub fn overrides(&self) -> Overrides {
-        let mut overrides = Overrides::default();
-        for o in &self.set {
-            overrides.push(o.clone());
-        }
-        overrides
+        overrides(&self.set)
     }
 }
 
@@ -261,7 +418,7 @@ impl CheckOptions {
 #[derive(Debug)]
 pub enum Parsed {
     /// Run this command.
-    Run(Command),
+    Run(Box<Command>),
     /// Print this text on stdout and exit with status 0 (`--help`, `--version`).
     Print(String),
     /// The arguments are wrong: this one-line message, which ends by naming the help to
@@ -279,7 +436,7 @@ where
         .chain(args.into_iter().map(Into::into))
         .collect();
     match Cli::try_parse_from(&args) {
-        Ok(cli) => Parsed::Run(cli.command),
+        Ok(cli) => Parsed::Run(Box::new(cli.command)),
         Err(error) => match error.kind() {
             clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
                 Parsed::Print(error.render().to_string())
@@ -289,10 +446,11 @@ where
                 let command = args[1..]
                     .iter()
                     .find(|arg| !arg.to_string_lossy().starts_with('-'));
-                let help = if command.is_some_and(|command| command == "check") {
-                    "bir check --help"
-                } else {
-                    "bir --help"
+                let help = match command.and_then(|c| c.to_str()) {
+                    Some(c @ ("check" | "explore" | "graph" | "simulate")) => {
+                        format!("bir {c} --help")
+                    }
+                    _ => "bir --help".to_string(),
                 };
                 Parsed::Error(format!("{} (see `{help}`)", one_line(&text)))
             }
@@ -321,14 +479,22 @@ fn one_line(text: &str) -> String {
 }
 
 /// A whole number; `_` may separate digits (`1_000_000`).
-fn whole_number<T: std::str::FromStr>(text: &str) -> Result<T, String> {
+pub(crate) fn whole_number<T: std::str::FromStr>(text: &str) -> Result<T, String> {
     text.replace('_', "")
         .parse()
         .map_err(|_| format!("expected a whole number, found `{text}`"))
 }
 
+/// `bir graph --max-states`: 1 to a million.
+fn graph_states(text: &str) -> Result<usize, String> {
+    match whole_number(text)? {
+        n @ 1..=1_000_000 => Ok(n),
+        n => Err(format!("a graph has 1 to 1000000 states, not {n}")),
+    }
+}
+
 /// `--max-states`: at least 1.
-fn max_states(text: &str) -> Result<u64, String> {
+pub(crate) fn max_states(text: &str) -> Result<u64, String> {
     match whole_number(text)? {
         0 => Err("a search stores at least the initial state: N must be at least 1".to_string()),
         n => Ok(n),
@@ -346,7 +512,7 @@ fn threads(text: &str) -> Result<usize, String> {
 }
 
 /// `--memory-limit`: at least 1 MiB; returns bytes.
-fn memory_limit(text: &str) -> Result<usize, String> {
+pub(crate) fn memory_limit(text: &str) -> Result<usize, String> {
     let mib: usize = whole_number(text)?;
     if mib == 0 {
         return Err("the limit is at least 1 MiB".to_string());
@@ -386,7 +552,7 @@ fn bitstate_hashes(text: &str) -> Result<u32, String> {
 }
 
 /// `--time-limit`: a positive, finite number of seconds that is not zero as a `Duration`.
-fn seconds(text: &str) -> Result<Duration, String> {
+pub(crate) fn seconds(text: &str) -> Result<Duration, String> {
     let error = || format!("expected a positive number of seconds, found `{text}`");
     let value: f64 = text.parse().map_err(|_| error())?;
     if value.is_nan() || value <= 0.0 {
@@ -409,7 +575,10 @@ mod tests {
 
     fn check(args: &[&str]) -> CheckOptions {
         match parse(args) {
-            Parsed::Run(Command::Check(options)) => options,
+            Parsed::Run(command) => match *command {
+                Command::Check(options) => options,
+                other => panic!("{other:?}"),
+            },
             other => panic!("{other:?}"),
         }
     }

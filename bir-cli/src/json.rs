@@ -235,7 +235,7 @@ pub fn verdict_name(verdict: Verdict) -> &'static str {
     }
 }
 
-fn kind_name(kind: FindingKind) -> &'static str {
+pub(crate) fn kind_name(kind: FindingKind) -> &'static str {
     match kind {
         FindingKind::Deadlock => "deadlock",
         FindingKind::Invariant => "invariant",
@@ -256,6 +256,7 @@ fn reason_name(reason: IncompleteReason) -> &'static str {
         IncompleteReason::StateLimit => "state_limit",
         IncompleteReason::TimeLimit => "time_limit",
         IncompleteReason::MemoryLimit => "memory_limit",
+        IncompleteReason::Cancelled => "cancelled",
         IncompleteReason::HashCompaction => "hash_compaction",
         IncompleteReason::Bitstate => "bitstate",
         IncompleteReason::Simulation => "simulation",
@@ -318,7 +319,7 @@ fn state(info: &ModelInfo, values: &[i64]) -> BTreeMap<String, Value> {
 }
 
 /// `x`, `fork[3]`, `Philosopher[1]` (a status), `P[2].level`.
-fn slot_name(slot: &SlotInfo) -> String {
+pub(crate) fn slot_name(slot: &SlotInfo) -> String {
     match slot.element {
         Some(index) => format!("{}[{index}]", slot.name),
         None => slot.name.to_string(),
@@ -328,7 +329,7 @@ fn slot_name(slot: &SlotInfo) -> String {
 /// A value in the model's terms: a boolean, a number, `"Enum.Variant"`, or for a status the
 /// location's name, `"ended"` or `"not started"`. A value outside its slot's kind (which a
 /// correct model never produces) is its number.
-fn value(slot: &SlotInfo, v: i64) -> Value {
+pub(crate) fn value(slot: &SlotInfo, v: i64) -> Value {
     let index = usize::try_from(v).ok();
     match &slot.kind {
         SlotKind::Bool if v == 0 || v == 1 => Value::Bool(v == 1),

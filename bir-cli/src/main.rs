@@ -1,6 +1,10 @@
 //! `bir`, the command line tool: checks a BIR model file with the reference interpreter
 //! (`bir-interp`) and the runtime's search, and prints the report exactly as the runtime's
-//! `Display` prints it, or as one JSON object.
+//! `Display` prints it, or as one JSON object (`bir check --html FILE` also writes it as a
+//! self-contained page, `html.rs`). `bir explore` serves the model to a browser
+//! (`explore/`), `bir simulate --guided` walks it in the terminal (`guided.rs`), both over
+//! one guided-simulation session (`session.rs`); `bir graph` writes its state graph
+//! (`graph.rs`); paths are drawn as message-sequence charts by `msc.rs`.
 //!
 //! The command line is declared once, with `clap` (`args.rs`), and `bir --help` and
 //! `bir check --help` print (a test keeps this copy and the README's equal to them):
@@ -12,8 +16,11 @@
 //! Usage: bir <COMMAND>
 //!
 //! Commands:
-//!   check  Explore every reachable state of a model; report errors and deadlocks
-//!   help   Print this message or the help of the given subcommand(s)
+//!   check     Explore every reachable state of a model; report errors and deadlocks
+//!   explore   Walk a model in the browser: states, steps, charts, checks, the state graph
+//!   graph     Write the state graph of a small model as DOT (or JSON)
+//!   simulate  Run a model step by step: random walks, or choose each step (--guided)
+//!   help      Print this message or the help of the given subcommand(s)
 //!
 //! Options:
 //!   -h, --help     Print help
@@ -71,6 +78,8 @@
 //!       --full-trace              Print every step of a long counterexample (default: the
 //!                                 first 10 and the last 20 of more than 40)
 //!       --json                    Print one JSON object instead of the text report
+//!       --html <FILE>             Also write the report as one self-contained HTML page:
+//!                                 verdict, statistics, counterexamples as charts and tables
 //!   -h, --help                    Print help
 //!
 //! Exit status:
@@ -140,7 +149,13 @@
 //! name, `"ended"` or `"not started"`.
 
 mod args;
+mod explore;
+mod graph;
+mod guided;
+mod html;
 mod json;
+mod msc;
+mod session;
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -151,7 +166,9 @@ use std::process::ExitCode;
 use bir_interp::Interpreter;
 use bir_runtime::{Checker, Report, Verdict};
 
-use crate::args::{CheckOptions, Command, Parsed};
+use crate::args::{CheckOptions, Command, GraphOptions, Parsed, SimulateOptions};
+use crate::graph::StateGraph;
+use crate::session::Session;
 
 /// Exit status: the model is malformed or the arguments are wrong.
 const MALFORMED: u8 = 2;
@@ -174,7 +191,12 @@ fn main() -> ExitCode {
 /// Runs the command line; returns the exit status.
 fn run(args: &[OsString]) -> u8 {
     match args::parse(args) {
-        Parsed::Run(Command::Check(options)) => check(&options),
+        Parsed::Run(command) => match *command {
+            Command::Check(options) => check(&options),
+            Command::Explore(options) => explore::run(&options),
+            Command::Graph(options) => graph(&options),
+            Command::Simulate(options) => simulate(&options),
+        },
         Parsed::Print(text) => {
             // A reader that stops early (`bir --help | head`) is no error.
             let _ = write!(std::io::stdout().lock(), "{text}");
@@ -187,22 +209,81 @@ fn run(args: &[OsString]) -> u8 {
     }
 }
 
-/// `bir check`: read, check and search the model, print the report.
-fn check(options: &CheckOptions) -> u8 {
-    let path = options.model.display().to_string();
-    let source = match read_model(&options.model) {
+/// Reads and checks the model file with the constants of `--set` replaced; on an error,
+/// prints it (every diagnostic, as rustc does) and returns the exit status.
+fn load(file: &Path, overrides: &bir_interp::Overrides) -> Result<Interpreter, u8> {
+    let path = file.display().to_string();
+    let source = match read_model(file) {
         Ok(source) => source,
         Err(error) => {
             eprintln!("bir: error: {}", error.message(&path));
-            return MALFORMED;
+            return Err(MALFORMED);
         }
     };
-    let model = match Interpreter::from_source_with(&source, &options.overrides()) {
+    Interpreter::from_source_with(&source, overrides).map_err(|errors| {
+        eprint!("{}", bir_codegen::source::render(&errors, &path, &source));
+        MALFORMED
+    })
+}
+
+/// `bir graph`: the state graph as DOT or JSON, or a refusal past the limit (status 3).
+fn graph(options: &GraphOptions) -> u8 {
+    let model = match load(&options.model, &args::overrides(&options.set)) {
         Ok(model) => model,
-        Err(errors) => {
-            eprint!("{}", bir_codegen::source::render(&errors, &path, &source));
-            return MALFORMED;
+        Err(status) => return status,
+    };
+    let graph = match StateGraph::build(&model, options.max_states) {
+        Ok(graph) => graph,
+        Err(too_large) => {
+            eprintln!("bir: error: {too_large}");
+            return 3;
         }
+    };
+    let text = if options.json {
+        match serde_json::to_string_pretty(&graph) {
+            Ok(text) => text + "\n",
+            Err(error) => {
+                eprintln!("bir: error: cannot write the JSON graph: {error}");
+                return MALFORMED;
+            }
+        }
+    } else {
+        graph.dot()
+    };
+    let _ = write!(std::io::stdout().lock(), "{text}");
+    0
+}
+
+/// `bir simulate`: random walks (the runtime's simulation, reported as `bir check`
+/// reports), or with `--guided` a walk chosen step by step on stdin.
+fn simulate(options: &SimulateOptions) -> u8 {
+    let model = match load(&options.model, &args::overrides(&options.set)) {
+        Ok(model) => model,
+        Err(status) => return status,
+    };
+    if options.guided {
+        let mut session = Session::new(Checker::new(model).progress(false));
+        let stdin = std::io::stdin();
+        return match guided::run(&mut session, options.seed, stdin.lock(), std::io::stdout()) {
+            Ok(()) => 0,
+            Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => 0,
+            Err(error) => {
+                eprintln!("bir: error: {error}");
+                MALFORMED
+            }
+        };
+    }
+    let report = Checker::new(model).simulate(options.walks, options.steps, options.seed);
+    let _ = writeln!(std::io::stdout().lock(), "{report}");
+    exit_status(&report)
+}
+
+/// `bir check`: read, check and search the model, print the report.
+fn check(options: &CheckOptions) -> u8 {
+    let path = options.model.display().to_string();
+    let model = match load(&options.model, &options.overrides()) {
+        Ok(model) => model,
+        Err(status) => return status,
     };
     let checker = checker(model, options);
     // Options that cannot run together are refused before anything runs.
@@ -227,6 +308,12 @@ fn check(options: &CheckOptions) -> u8 {
     // A reader that stops early (`bir check m.bir | head`) is not an error of the check:
     // the verdict's exit status stands.
     let _ = writeln!(std::io::stdout().lock(), "{text}");
+    if let Some(file) = &options.html {
+        if let Err(error) = std::fs::write(file, html::render(&report, &path)) {
+            eprintln!("bir: error: cannot write `{}`: {error}", file.display());
+            return MALFORMED;
+        }
+    }
     exit_status(&report)
 }
 
@@ -285,7 +372,7 @@ fn read_capped(reader: impl Read, cap: u64) -> Result<String, ReadError> {
 }
 
 /// The search the options describe.
-fn checker(model: Interpreter, options: &CheckOptions) -> Checker<Interpreter> {
+pub(crate) fn checker(model: Interpreter, options: &CheckOptions) -> Checker<Interpreter> {
     let mut checker = Checker::new(model).deadlock_detection(!options.no_deadlock);
     if options.bfs {
         checker = checker.bfs();

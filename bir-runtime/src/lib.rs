@@ -149,7 +149,8 @@ pub mod __private;
 mod test_models;
 
 pub use checker::{
-    Checker, ConfigError, Plan, Storage, BITSTATE_HASHES, BITSTATE_LOG2_BITS, MAX_THREADS,
+    Checker, ConfigError, Plan, Progress, Storage, Watch, BITSTATE_HASHES, BITSTATE_LOG2_BITS,
+    MAX_THREADS,
 };
 pub use coverage::{Coverage, Unfired};
 pub use model::{
@@ -160,6 +161,6 @@ pub use property::{
     Automaton, AutomatonEdge, AutomatonState, Fairness, PropertyInfo, PropertyKind,
 };
 pub use render::StateDisplay;
-pub use replay::ReplayError;
+pub use replay::{replay_steps, replay_string, ReplayError};
 pub use report::{IncompleteReason, Report, Stats, Strategy, Verdict};
 pub use trace::{Change, Counterexample, FindingKind, Step};

@@ -130,8 +130,27 @@ impl Path {
     }
 }
 
-/// Formats transition ids as a replay string.
-pub(crate) fn replay_string(path: &[TransitionId]) -> String {
+/// Reads a replay string without executing it: its transition ids in order (a stutter step
+/// is [`STUTTER`]) and, for a lasso, the index of its cycle's first step. For tools that
+/// walk a path themselves (an explorer loading a pasted string); whether the ids are
+/// enabled is for them to check, as [`Checker::replay`](crate::Checker::replay) does.
+///
+/// ```
+/// assert_eq!(bir_runtime::replay_steps("bir1:0.4"), Ok((vec![0, 4], None)));
+/// assert_eq!(bir_runtime::replay_steps("bir1:0@1.2"), Ok((vec![0, 1, 2], Some(1))));
+/// assert!(bir_runtime::replay_steps("0.4").is_err());
+/// ```
+pub fn replay_steps(text: &str) -> Result<(Vec<TransitionId>, Option<usize>), ReplayError> {
+    parse_replay(text).map(|path| (path.steps, path.cycle))
+}
+
+/// Formats transition ids as a replay string (`bir1:0.4`), the form reports print and
+/// [`Checker::replay`](crate::Checker::replay) reads.
+///
+/// ```
+/// assert_eq!(bir_runtime::replay_string(&[0, 4]), "bir1:0.4");
+/// ```
+pub fn replay_string(path: &[TransitionId]) -> String {
     path_string(&Path::linear(path))
 }
 

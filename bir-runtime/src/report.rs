@@ -55,6 +55,8 @@ pub enum IncompleteReason {
     TimeLimit,
     /// The memory limit would have been exceeded.
     MemoryLimit,
+    /// The search was cancelled through its [`Watch`](crate::Watch).
+    Cancelled,
     /// The run was a random simulation, which samples paths and proves nothing.
     Simulation,
     /// States were stored as 64-bit fingerprints: two states may have been taken for one.
@@ -72,6 +74,7 @@ impl IncompleteReason {
             IncompleteReason::StateLimit => "state limit reached",
             IncompleteReason::TimeLimit => "time limit reached",
             IncompleteReason::MemoryLimit => "memory limit reached",
+            IncompleteReason::Cancelled => "cancelled",
             IncompleteReason::Simulation => "random simulation",
             IncompleteReason::HashCompaction => "hash compaction",
             IncompleteReason::Bitstate => "bitstate hashing",

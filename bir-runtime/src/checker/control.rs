@@ -12,6 +12,7 @@ use crate::report::IncompleteReason;
 use crate::seen::lock;
 
 use super::memory::RssReader;
+use super::watch::Watch;
 use super::Options;
 
 /// How often the resident set is read while the search runs.
@@ -36,6 +37,8 @@ pub(crate) struct Control {
     pub(crate) started: Instant,
     deadline: Option<Instant>,
     progress: bool,
+    /// The handle another thread follows and cancels the run with.
+    watch: Option<Watch>,
     stop: AtomicBool,
     ending: Mutex<Ending>,
     /// States that may still be stored (the state limit), handed out in chunks.
@@ -74,6 +77,7 @@ impl Control {
                 .time_limit
                 .map(|limit| started.checked_add(limit).unwrap_or(started + limit / 2)),
             progress: options.progress,
+            watch: options.watch.clone(),
             stop: AtomicBool::new(false),
             ending: Mutex::new(Ending::default()),
             quota: AtomicU64::new(options.max_states.unwrap_or(u64::MAX)),
@@ -171,6 +175,9 @@ impl Control {
         if self.deadline.is_some_and(|deadline| now >= deadline) {
             self.hit_limit(IncompleteReason::TimeLimit);
         }
+        if self.watch.as_ref().is_some_and(Watch::is_cancelled) {
+            self.hit_limit(IncompleteReason::Cancelled);
+        }
         let memory = &self.memory;
         let since_start = (now - self.started).as_nanos() as u64;
         let last = memory.last_reading.load(Ordering::Relaxed);
@@ -211,6 +218,9 @@ impl Control {
         self.states.fetch_add(states, Ordering::Relaxed);
         self.transitions.fetch_add(transitions, Ordering::Relaxed);
         self.depth.fetch_max(depth, Ordering::Relaxed);
+        if let Some(watch) = &self.watch {
+            watch.publish(states, transitions, depth);
+        }
     }
 
     /// The progress line, every [`PROGRESS_EVERY`]: totals, the current rate, memory.

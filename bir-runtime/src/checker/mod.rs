@@ -22,6 +22,7 @@ mod plan;
 mod product;
 mod shorten;
 mod simulation;
+mod watch;
 
 use std::fmt;
 use std::sync::Arc;
@@ -34,6 +35,7 @@ use crate::report::{Report, Strategy};
 use crate::trace::{self, Counterexample};
 
 pub use plan::{ConfigError, Plan, Storage, BITSTATE_HASHES, BITSTATE_LOG2_BITS, MAX_THREADS};
+pub use watch::{Progress, Watch};
 
 use self::core::Run;
 use control::Control;
@@ -63,6 +65,8 @@ pub(crate) struct Options {
     pub(crate) por: bool,
     /// Shorten the traces of a depth-first, parallel or random search afterwards.
     pub(crate) shortest: bool,
+    /// A handle another thread follows and cancels the search with.
+    pub(crate) watch: Option<Watch>,
 }
 
 /// A property the checker searches for, by name.
@@ -91,6 +95,7 @@ impl Default for Options {
             fairness: Fairness::None,
             por: false,
             shortest: true,
+            watch: None,
         }
     }
 }
@@ -220,6 +225,14 @@ impl<M: Model> Checker<M> {
     /// the first finding.
     pub fn keep_going(mut self, max_counterexamples: usize) -> Self {
         self.options.keep_going = Some(max_counterexamples);
+        self
+    }
+
+    /// Publishes the search's counts to `watch` as it runs, and stops it, with the verdict
+    /// [`IncompleteReason::Cancelled`](crate::IncompleteReason::Cancelled), once
+    /// [`Watch::cancel`] is called (from another thread). Every limit still applies.
+    pub fn watch(mut self, watch: Watch) -> Self {
+        self.options.watch = Some(watch);
         self
     }
 

@@ -458,3 +458,29 @@ fn the_ignoring_trap_is_found_in_every_frontier() {
         );
     }
 }
+
+#[test]
+fn a_watched_search_publishes_its_counts_and_stops_when_cancelled() {
+    let watch = Watch::new();
+    let report = Checker::new(Philosophers::new(4, true))
+        .progress(false)
+        .watch(watch.clone())
+        .run();
+    report.assert_verified();
+    // The last stretch of work may be published after the last look, never more.
+    let progress = watch.progress();
+    assert!(progress.states <= report.states(), "{progress:?}");
+    for strategy in [Strategy::DepthFirst, Strategy::BreadthFirst] {
+        let watch = Watch::new();
+        watch.cancel();
+        let mut checker = Checker::new(Philosophers::new(6, true))
+            .progress(false)
+            .watch(watch);
+        if strategy == Strategy::BreadthFirst {
+            checker = checker.bfs();
+        }
+        let report = checker.run();
+        assert_eq!(report.verdict(), incomplete(IncompleteReason::Cancelled));
+        assert!(report.states() < 1000, "{}", report.states());
+    }
+}

@@ -1,0 +1,69 @@
+//! `bir explore`: the model in the browser. A small local web server (tiny_http, one
+//! request at a time; a check runs on a thread of its own) serves one page, embedded in the
+//! binary (`page.html`, `page.js`, `page.css`: nothing is fetched from elsewhere), and a
+//! JSON API the page drives: the guided simulation of [`crate::session`], the path as a
+//! message-sequence chart, the state graph of a small model, and checks with the same
+//! engine and limits as `bir check`.
+//!
+//! Safe by default: the server listens on 127.0.0.1 unless `--listen` says otherwise;
+//! it answers only requests whose `Host` is an IP address or `localhost` (a page on another
+//! site that rebinds its DNS name to 127.0.0.1 still sends its own name), and refuses a
+//! request whose `Origin` is not the server itself. Every input is checked: a bad
+//! transition id, a bad replay string, a body over [`guard::MAX_BODY`] bytes or not JSON is a
+//! 4xx answer with a message, never a panic.
+
+mod api;
+mod check;
+mod guard;
+
+use std::io::Write as _;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+use crate::args::{overrides, ExploreOptions};
+
+/// Runs the server until the process is stopped; returns the exit status if it cannot start.
+pub fn run(options: &ExploreOptions) -> u8 {
+    let model = match crate::load(&options.model, &overrides(&options.set)) {
+        Ok(model) => model,
+        Err(status) => return status,
+    };
+    let ip = options.listen.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    let server = match tiny_http::Server::http(SocketAddr::new(ip, options.port)) {
+        Ok(server) => server,
+        Err(error) => {
+            eprintln!(
+                "bir: error: cannot listen on {}: {error} (choose another with --port, or --port 0 for any free one)",
+                SocketAddr::new(ip, options.port)
+            );
+            return 2;
+        }
+    };
+    let port = match server.server_addr().to_ip() {
+        Some(address) => address.port(),
+        None => options.port,
+    };
+    let shown = if ip.is_unspecified() || ip.is_loopback() {
+        IpAddr::V4(Ipv4Addr::LOCALHOST)
+    } else {
+        ip
+    };
+    let url = match shown {
+        IpAddr::V6(v6) => format!("http://[{v6}]:{port}/"),
+        IpAddr::V4(v4) => format!("http://{v4}:{port}/"),
+    };
+    let file = options.model.display().to_string();
+    let mut app = api::App::new(model, file, port);
+    {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "bir explore: {} at {url}", app.name());
+        let _ = writeln!(
+            out,
+            "open that address in a browser; Ctrl-C stops the server"
+        );
+        let _ = out.flush();
+    }
+    for request in server.incoming_requests() {
+        app.handle(request);
+    }
+    0
+}

@@ -1,0 +1,174 @@
+//! `bir check --html FILE`: the report as one self-contained HTML page (inline style, inline
+//! SVG, no script, nothing fetched): the verdict, the statistics, and each counterexample
+//! as a message-sequence chart and as a table of steps with what each changed.
+
+use std::fmt::Write as _;
+
+use bir_runtime::{Counterexample, ModelInfo, Report, StateDisplay, Verdict, STUTTER};
+
+use crate::json::{slot_name, value, verdict_name};
+use crate::msc::{self, escape};
+
+/// The page's style.
+const STYLE: &str = "\
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#111827}\
+h1{font-size:1.5em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.6em}\
+.verdict{display:inline-block;padding:.3em .8em;border-radius:6px;font-weight:600}\
+.verdict.ok{background:#dcfce7;color:#166534}.verdict.bad{background:#fee2e2;color:#991b1b}.verdict.open{background:#fef3c7;color:#92400e}\
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #e5e7eb;padding:.25em .6em;text-align:left;vertical-align:top}\
+th{background:#f9fafb}code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}\
+.fails{color:#b91c1c;font-weight:600}.chart{overflow-x:auto;border:1px solid #e5e7eb;border-radius:6px;padding:.5em;margin:.5em 0}\
+.replay{background:#f3f4f6;padding:.2em .5em;border-radius:4px}";
+
+/// The page for `report` on the model in `file`.
+pub fn render(report: &Report, file: &str) -> String {
+    let text = report.to_string();
+    let headline = text.lines().next().unwrap_or_default();
+    let stats_line = text
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("states:"))
+        .unwrap_or_default();
+    let class = match report.verdict() {
+        Verdict::Verified | Verdict::Reached => "ok",
+        Verdict::Found(_) | Verdict::Unreachable => "bad",
+        _ => "open",
+    };
+    let stats = report.stats();
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>bir: {name}: {verdict}</title><style>{STYLE}</style></head><body>\
+         <h1>{name}</h1><p class=\"mono\">{file}</p>\
+         <p><span class=\"verdict {class}\" id=\"verdict\" data-verdict=\"{verdict}\">{headline}</span></p>\
+         <h2>Statistics</h2><table id=\"stats\">\
+         <tr><th>states</th><td>{states}</td></tr><tr><th>transitions</th><td>{transitions}</td></tr>\
+         <tr><th>errors</th><td>{errors}</td></tr><tr><th>deadlocks</th><td>{deadlocks}</td></tr>\
+         <tr><th>max depth</th><td>{depth}</td></tr><tr><th>time</th><td>{seconds:.3} s</td></tr>\
+         <tr><th>strategy</th><td>{strategy}</td></tr></table><p class=\"mono\">{stats_line}</p>",
+        name = escape(report.name()),
+        verdict = verdict_name(report.verdict()),
+        file = escape(file),
+        headline = escape(headline),
+        states = stats.states,
+        transitions = stats.transitions,
+        errors = stats.errors,
+        deadlocks = stats.deadlocks,
+        depth = stats.max_depth,
+        seconds = stats.elapsed.as_secs_f64(),
+        strategy = report.strategy().describe(),
+        stats_line = escape(stats_line),
+    );
+    if !report.notes().is_empty() {
+        out.push_str("<h2>Notes</h2><ul>");
+        for note in report.notes() {
+            let _ = write!(out, "<li>{}</li>", escape(note));
+        }
+        out.push_str("</ul>");
+    }
+    for (index, found) in report.findings().iter().enumerate() {
+        counterexample(&mut out, report.info(), found, index + 1);
+    }
+    out.push_str("</body></html>\n");
+    out
+}
+
+/// One counterexample: message, chart, table of steps, final state, replay string.
+fn counterexample(out: &mut String, info: &ModelInfo, found: &Counterexample, number: usize) {
+    let _ = write!(
+        out,
+        "<section class=\"counterexample\"><h2>{number}. {kind} after {len} steps</h2>\
+         <p class=\"fails\">{message}</p>\
+         <p>initial state: <span class=\"mono\">{initial}</span></p>\
+         <div class=\"chart\">{chart}</div>\
+         <table class=\"steps\"><tr><th>#</th><th>instance</th><th>move</th><th>BIR</th>\
+         <th>line</th><th>changes</th></tr>",
+        kind = found.kind().describe(),
+        len = found.len(),
+        message = escape(found.message()),
+        initial = escape(&StateDisplay::new(info, found.initial_state()).to_string()),
+        chart = msc::render(
+            info,
+            found.initial_state(),
+            found.steps(),
+            found.cycle_start()
+        ),
+    );
+    for (index, step) in found.steps().iter().enumerate() {
+        if found.cycle_start() == Some(index) {
+            out.push_str("<tr><td colspan=\"6\"><em>the cycle, repeated forever:</em></td></tr>");
+        }
+        let changes: Vec<String> = step
+            .changes
+            .iter()
+            .filter_map(|c| {
+                let slot = info.slots.get(c.slot as usize)?;
+                Some(format!(
+                    "{}: {} → {}",
+                    slot_name(slot),
+                    value(slot, c.old),
+                    value(slot, c.new)
+                ))
+            })
+            .collect();
+        let (thread, moved, text, line) = match info.transitions.get(step.transition as usize) {
+            _ if step.transition == STUTTER => (String::new(), "stutter".into(), String::new(), 0),
+            Some(t) => (
+                t.thread.to_string(),
+                format!("{} → {}", t.from, t.to),
+                t.text.to_string(),
+                t.line,
+            ),
+            None => (String::new(), String::new(), String::new(), 0),
+        };
+        let fails = if step.fault.is_some() {
+            "<span class=\"fails\">FAILS</span> "
+        } else {
+            ""
+        };
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"mono\">{fails}{}</td><td>{line}</td>\
+             <td class=\"mono\">{}</td></tr>",
+            index + 1,
+            escape(&thread),
+            escape(&moved),
+            escape(&text),
+            escape(&changes.join(", "))
+        );
+    }
+    let _ = write!(
+        out,
+        "</table><p>final state: <span class=\"mono\">{}</span></p>\
+         <p>replay: <code class=\"replay\">{}</code></p></section>",
+        escape(&StateDisplay::new(info, found.final_state()).to_string()),
+        escape(found.replay())
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use bir_interp::Interpreter;
+    use bir_runtime::Checker;
+
+    use super::*;
+
+    #[test]
+    fn the_page_has_the_verdict_the_chart_and_the_table_and_fetches_nothing() {
+        let source = include_str!("../../models/two_dining_philosophers.bir");
+        let model = Interpreter::from_source(source).unwrap();
+        let report = Checker::new(model).bfs().progress(false).run();
+        let page = render(&report, "two.bir");
+        assert!(page.contains("data-verdict=\"deadlock\""), "{page}");
+        assert!(page.contains("deadlock found (breadth-first search)"));
+        assert_eq!(page.matches("class=\"msc-arrow\"").count(), 2);
+        assert_eq!(page.matches("<tr><td>").count(), 2);
+        assert!(page.contains("bir1:0.4"));
+        for remote in ["http://", "https://", "<script", "<link"] {
+            let outside_svg = page.replace("http://www.w3.org/2000/svg", "");
+            assert!(!outside_svg.contains(remote), "{remote}");
+        }
+    }
+}

@@ -1,0 +1,333 @@
+//! A path drawn as a message-sequence chart, in SVG: one lifeline per thread instance (and
+//! one for the shared variables when the model has any), the steps in order down the page.
+//! A step that changes shared variables is an arrow from its instance to the shared
+//! lifeline, labelled with the changes; a step that changes only what its instance owns
+//! (its location, its locals) is an arrow from the lifeline back to itself. A failing step
+//! is drawn in red. Each step is one `path.msc-arrow`, with the step's BIR text and source
+//! line as its tooltip. The SVG carries its own style, so an exported file looks the same.
+
+use std::fmt::Write as _;
+
+use bir_runtime::{ModelInfo, SlotKind, Step, STUTTER};
+
+use crate::json::{slot_name, value};
+
+/// Horizontal distance between lifelines.
+const COLUMN: usize = 190;
+/// Vertical distance between steps.
+const ROW: usize = 46;
+/// Where the first lifeline is.
+const LEFT: usize = 120;
+/// Where the lifelines start, below their names.
+const TOP: usize = 56;
+/// The longest label drawn in full; longer ones are cut (the tooltip has all).
+const LABEL_CHARS: usize = 44;
+
+/// The style of every chart.
+const STYLE: &str = "\
+text{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;fill:#1f2937}\
+.msc-head rect{fill:#eef2ff;stroke:#6366f1}.msc-head text{font-weight:600;text-anchor:middle}\
+.msc-life{stroke:#9ca3af;stroke-dasharray:4 4}\
+.msc-arrow{stroke:#2563eb;stroke-width:1.6;fill:none;marker-end:url(#msc-tip)}\
+.msc-fail .msc-arrow{stroke:#dc2626;marker-end:url(#msc-tip-fail)}.msc-fail text{fill:#dc2626}\
+.msc-number{fill:#6b7280;text-anchor:end}.msc-final{text-anchor:middle;fill:#374151}\
+.msc-cycle{stroke:#d97706;stroke-dasharray:6 3}.msc-cycle-label{fill:#d97706}";
+
+/// The lifelines of a model: its instances in slot order, then the shared variables.
+struct Lifelines {
+    /// The name of each instance and the slot of its status.
+    instances: Vec<(String, usize)>,
+    /// The model has shared (global) variables.
+    shared: bool,
+}
+
+impl Lifelines {
+    fn of(info: &ModelInfo) -> Lifelines {
+        let instances: Vec<(String, usize)> = info
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, slot)| matches!(slot.kind, SlotKind::Status { .. }))
+            .map(|(index, slot)| (slot_name(slot), index))
+            .collect();
+        let lifelines = Lifelines {
+            instances,
+            shared: false,
+        };
+        let shared = (0..info.slots.len()).any(|slot| lifelines.owner(info, slot).is_none());
+        Lifelines {
+            shared,
+            ..lifelines
+        }
+    }
+
+    /// The instance that owns a slot (its status or one of its locals), or `None` for a
+    /// shared variable.
+    fn owner(&self, info: &ModelInfo, slot: usize) -> Option<usize> {
+        let name = &info.slots.get(slot)?.name;
+        self.instances.iter().position(|(instance, status)| {
+            *status == slot
+                || name
+                    .strip_prefix(instance.as_str())
+                    .is_some_and(|rest| rest.starts_with('.'))
+        })
+    }
+
+    fn count(&self) -> usize {
+        self.instances.len() + usize::from(self.shared)
+    }
+
+    fn x(&self, lifeline: usize) -> usize {
+        LEFT + lifeline * COLUMN
+    }
+}
+
+/// The chart of the path that starts in `initial` and takes `steps` (a lasso's cycle, if
+/// any, starts at step `cycle`).
+pub fn render(info: &ModelInfo, initial: &[i64], steps: &[Step], cycle: Option<usize>) -> String {
+    let lines = Lifelines::of(info);
+    let width = lines.x(lines.count().max(1) - 1) + COLUMN;
+    let bottom = TOP + 24 + steps.len() * ROW;
+    let height = bottom + 40;
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"msc\" width=\"{width}\" \
+         height=\"{height}\" viewBox=\"0 0 {width} {height}\" data-steps=\"{}\">\
+         <style>{STYLE}</style><defs>\
+         <marker id=\"msc-tip\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" \
+         markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#2563eb\"/></marker>\
+         <marker id=\"msc-tip-fail\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" \
+         markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#dc2626\"/></marker>\
+         </defs>",
+        steps.len()
+    );
+    let names = lines
+        .instances
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .chain(lines.shared.then_some("shared variables"));
+    for (index, name) in names.enumerate() {
+        let x = lines.x(index);
+        let _ = write!(
+            svg,
+            "<g class=\"msc-head\"><rect x=\"{}\" y=\"8\" width=\"{}\" height=\"26\" rx=\"4\"/>\
+             <text x=\"{x}\" y=\"26\">{}</text></g>\
+             <line class=\"msc-life\" x1=\"{x}\" y1=\"34\" x2=\"{x}\" y2=\"{bottom}\"/>",
+            x - COLUMN / 2 + 8,
+            COLUMN - 16,
+            escape(&cut(name, 24))
+        );
+    }
+    let mut values = initial.to_vec();
+    for (index, step) in steps.iter().enumerate() {
+        let y = TOP + 24 + index * ROW;
+        if cycle == Some(index) {
+            let _ = write!(
+                svg,
+                "<line class=\"msc-cycle\" x1=\"4\" y1=\"{0}\" x2=\"{width}\" y2=\"{0}\"/>\
+                 <text class=\"msc-cycle-label\" x=\"{1}\" y=\"{2}\">cycle: repeats forever from here</text>",
+                y - ROW / 2,
+                LEFT,
+                y - ROW / 2 - 4
+            );
+        }
+        draw_step(&mut svg, info, &lines, &mut values, step, index, y);
+    }
+    // Where each instance ends up.
+    for (index, &(_, status)) in lines.instances.iter().enumerate() {
+        if let (Some(slot), Some(&v)) = (info.slots.get(status), values.get(status)) {
+            let at = match value(slot, v) {
+                serde_json::Value::String(text) => text,
+                other => other.to_string(),
+            };
+            let _ = write!(
+                svg,
+                "<text class=\"msc-final\" x=\"{}\" y=\"{}\">@ {}</text>",
+                lines.x(index),
+                bottom + 18,
+                escape(&cut(&at, 24))
+            );
+        }
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+/// One step: its arrow, its number and its labels; updates `values` to the state after it.
+fn draw_step(
+    svg: &mut String,
+    info: &ModelInfo,
+    lines: &Lifelines,
+    values: &mut [i64],
+    step: &Step,
+    index: usize,
+    y: usize,
+) {
+    let transition = info.transitions.get(step.transition as usize);
+    let instance = transition.and_then(|t| {
+        lines
+            .instances
+            .iter()
+            .position(|(name, _)| *name == *t.thread)
+    });
+    let mut shared = Vec::new();
+    let mut own = Vec::new();
+    for change in &step.changes {
+        let slot = change.slot as usize;
+        if let Some(v) = values.get_mut(slot) {
+            *v = change.new;
+        }
+        let Some(info_slot) = info.slots.get(slot) else {
+            continue;
+        };
+        let text = format!(
+            "{}: {} → {}",
+            slot_name(info_slot),
+            value(info_slot, change.old),
+            value(info_slot, change.new)
+        )
+        .replace('"', "");
+        match lines.owner(info, slot) {
+            None => shared.push(text),
+            Some(owner) if Some(owner) == instance && slot == lines.instances[owner].1 => {}
+            Some(_) => own.push(text),
+        }
+    }
+    let (class, title) = match transition {
+        _ if step.transition == STUTTER => {
+            ("msc-step", "stutter: the final state repeats".to_string())
+        }
+        Some(t) => (
+            if step.fault.is_some() {
+                "msc-step msc-fail"
+            } else {
+                "msc-step"
+            },
+            format!(
+                "{} {} -> {}   {}   (line {})",
+                t.thread, t.from, t.to, t.text, t.line
+            ),
+        ),
+        None => ("msc-step", format!("transition {}", step.transition)),
+    };
+    let _ = write!(
+        svg,
+        "<g class=\"{class}\" data-step=\"{}\"><title>{}</title>\
+         <text class=\"msc-number\" x=\"{}\" y=\"{}\">#{}</text>",
+        index + 1,
+        escape(&title),
+        LEFT - COLUMN / 2 + 4,
+        y + 4,
+        index + 1
+    );
+    let x = lines.x(instance.unwrap_or(0));
+    let moved = transition.map_or(String::new(), |t| format!("{} → {}", t.from, t.to));
+    let fails = if step.fault.is_some() { "FAILS: " } else { "" };
+    if !shared.is_empty() && lines.shared {
+        let target = lines.x(lines.count() - 1);
+        let (from, to) = if target > x {
+            (x + 4, target - 4)
+        } else {
+            (x - 4, target + 4)
+        };
+        let _ = write!(
+            svg,
+            "<path class=\"msc-arrow\" d=\"M{from},{y}L{to},{y}\"/>\
+             <text x=\"{}\" y=\"{}\">{}</text><text x=\"{}\" y=\"{}\">{}</text>",
+            from.min(to) + 8,
+            y - 6,
+            escape(&cut(&shared.join(", "), LABEL_CHARS)),
+            from.min(to) + 8,
+            y + 15,
+            escape(&cut(
+                &format!("{fails}{moved} {}", own.join(", ")),
+                LABEL_CHARS
+            ))
+        );
+    } else {
+        let label = if step.transition == STUTTER {
+            "(stutter)".to_string()
+        } else {
+            format!("{fails}{moved} {}", own.join(", "))
+        };
+        let _ = write!(
+            svg,
+            "<path class=\"msc-arrow\" d=\"M{},{}h34v18h-30\"/>\
+             <text x=\"{}\" y=\"{}\">{}</text>",
+            x + 2,
+            y - 9,
+            x + 42,
+            y + 4,
+            escape(&cut(label.trim(), LABEL_CHARS))
+        );
+    }
+    svg.push_str("</g>");
+}
+
+/// At most `max` characters of `text`, with `…` when cut.
+fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        let mut short: String = text.chars().take(max - 1).collect();
+        short.push('…');
+        short
+    }
+}
+
+/// Text made safe inside XML and HTML elements and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use bir_interp::Interpreter;
+    use bir_runtime::{Checker, Model};
+
+    use super::*;
+
+    const TWO: &str = include_str!("../../models/two_dining_philosophers.bir");
+
+    #[test]
+    fn the_deadlock_of_two_philosophers_is_two_arrows_to_the_shared_forks() {
+        let model = Interpreter::from_source(TWO).unwrap();
+        let checker = Checker::new(model);
+        let found = checker.replay("bir1:0.4").unwrap();
+        let svg = render(
+            checker.model().info(),
+            found.initial_state(),
+            found.steps(),
+            None,
+        );
+        assert_eq!(svg.matches("class=\"msc-arrow\"").count(), 2, "{svg}");
+        assert!(svg.contains(">Philosopher1</text>"), "{svg}");
+        assert!(svg.contains(">shared variables</text>"), "{svg}");
+        assert!(svg.contains("fork1: false → true"), "{svg}");
+        assert!(svg.contains("fork2: false → true"), "{svg}");
+        assert!(svg.contains(">@ loc1</text>"), "{svg}");
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    }
+
+    #[test]
+    fn labels_are_escaped_and_cut() {
+        assert_eq!(
+            escape("a < b && \"c\""),
+            "a &lt; b &amp;&amp; &quot;c&quot;"
+        );
+        assert_eq!(cut("abcdef", 4), "abc…");
+        assert_eq!(cut("abc", 4), "abc");
+    }
+}
