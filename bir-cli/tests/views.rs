@@ -164,7 +164,8 @@ fn guided_simulation_in_a_pseudo_terminal() {
             }
         }
     };
-    wait_for("> ", &mut seen);
+    // The prompt starts a line; "> " alone also matches the arrows of "loc0 -> loc1".
+    wait_for("\n> ", &mut seen);
     assert!(
         seen.contains("step 0: fork1 = false, fork2 = false, Philosopher1 @ loc0"),
         "{seen}"
