@@ -140,7 +140,10 @@
 //! name, `"ended"` or `"not started"`.
 
 mod args;
+mod cache;
+mod errors;
 mod json;
+mod replay;
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -148,13 +151,11 @@ use std::io::{Read, Write as _};
 use std::path::Path;
 use std::process::ExitCode;
 
+use bir_codegen::{ir, Overrides};
+use bir_driver::MALFORMED;
 use bir_interp::Interpreter;
-use bir_runtime::{Checker, Report, Verdict};
 
 use crate::args::{CheckOptions, Command, Parsed};
-
-/// Exit status: the model is malformed or the arguments are wrong.
-const MALFORMED: u8 = 2;
 
 /// The stack of the thread that does the work: the parser recurses on nested expressions,
 /// and a deeply nested model must be an error, not a stack overflow.
@@ -175,6 +176,7 @@ fn main() -> ExitCode {
 fn run(args: &[OsString]) -> u8 {
     match args::parse(args) {
         Parsed::Run(Command::Check(options)) => check(&options),
+        Parsed::Run(Command::Replay(options)) => replay::replay(&options),
         Parsed::Print(text) => {
             // A reader that stops early (`bir --help | head`) is no error.
             let _ = write!(std::io::stdout().lock(), "{text}");
@@ -187,47 +189,66 @@ fn run(args: &[OsString]) -> u8 {
     }
 }
 
-/// `bir check`: read, check and search the model, print the report.
-fn check(options: &CheckOptions) -> u8 {
-    let path = options.model.display().to_string();
-    let source = match read_model(&options.model) {
+/// A model read and checked: its text and its checked form.
+pub struct Loaded {
+    /// The model text.
+    pub source: String,
+    /// The checked system, constants replaced.
+    pub system: ir::System,
+}
+
+/// Reads the model at `path` and checks it with `overrides`; on failure prints the errors
+/// (also as JSON with `json`) and returns the exit status.
+pub fn load(path: &Path, overrides: &Overrides, json: bool) -> Result<Loaded, u8> {
+    let shown = path.display().to_string();
+    let source = match read_model(path) {
         Ok(source) => source,
         Err(error) => {
-            eprintln!("bir: error: {}", error.message(&path));
-            return MALFORMED;
+            errors::one_line(&error.message(&shown), &shown, json);
+            return Err(MALFORMED);
         }
     };
-    let model = match Interpreter::from_source_with(&source, &options.overrides()) {
-        Ok(model) => model,
-        Err(errors) => {
-            eprint!("{}", bir_codegen::source::render(&errors, &path, &source));
-            return MALFORMED;
+    match bir_codegen::source::front_end(&source, overrides) {
+        Ok(system) => Ok(Loaded { source, system }),
+        Err(found) => {
+            errors::model_errors(&found, &shown, &source, json);
+            Err(MALFORMED)
         }
+    }
+}
+
+/// `bir check`: read and check the model, search it with the compiled engine (or the
+/// interpreter), print the report.
+fn check(options: &CheckOptions) -> u8 {
+    let overrides = options.overrides();
+    let loaded = match load(&options.model, &overrides, options.json) {
+        Ok(loaded) => loaded,
+        Err(status) => return status,
     };
-    let checker = checker(model, options);
-    // Options that cannot run together are refused before anything runs.
+    let search = options.search();
+    // Options that cannot run together are refused before anything runs or compiles: the
+    // plan depends on the model's description, which both engines share.
+    let checker = bir_driver::configure(Interpreter::new(&loaded.system), &search);
     if let Err(error) = checker.plan() {
-        eprintln!("bir: error: {error}");
+        errors::one_line(&error.to_string(), &search.file, options.json);
         return MALFORMED;
     }
-    let report = checker.run();
-    let text = if options.json {
-        match serde_json::to_string_pretty(&json::JsonReport::new(&report, &path)) {
-            Ok(text) => text,
-            Err(error) => {
-                eprintln!("bir: error: cannot write the JSON report: {error}");
-                return MALFORMED;
+    if !options.interpret {
+        let compiled = cache::check(
+            options.cache.as_deref(),
+            &loaded.source,
+            &overrides,
+            &loaded.system,
+            &search,
+        );
+        match compiled {
+            Ok(status) => return status,
+            Err(cache::Unavailable(why)) => {
+                eprintln!("bir: note: {why}; checking with the interpreter");
             }
         }
-    } else if options.full_trace {
-        format!("{report:#}")
-    } else {
-        report.to_string()
-    };
-    // A reader that stops early (`bir check m.bir | head`) is not an error of the check:
-    // the verdict's exit status stands.
-    let _ = writeln!(std::io::stdout().lock(), "{text}");
-    exit_status(&report)
+    }
+    bir_driver::run_checker(&checker, &search)
 }
 
 /// Why a model file was not read.
@@ -282,66 +303,6 @@ fn read_capped(reader: impl Read, cap: u64) -> Result<String, ReadError> {
         return Err(ReadError::TooLarge(cap));
     }
     String::from_utf8(bytes).map_err(|e| ReadError::NotUtf8(e.utf8_error().valid_up_to()))
-}
-
-/// The search the options describe.
-fn checker(model: Interpreter, options: &CheckOptions) -> Checker<Interpreter> {
-    let mut checker = Checker::new(model).deadlock_detection(!options.no_deadlock);
-    if options.bfs {
-        checker = checker.bfs();
-    }
-    if let Some(n) = options.keep_going {
-        checker = checker.keep_going(n);
-    }
-    if let Some(n) = options.max_states {
-        checker = checker.max_states(n);
-    }
-    if let Some(n) = options.max_depth {
-        checker = checker.max_depth(n);
-    }
-    if let Some(limit) = options.time_limit {
-        checker = checker.time_limit(limit);
-    }
-    if let Some(bytes) = options.memory_limit {
-        checker = checker.memory_limit(bytes);
-    }
-    if let Some(threads) = options.threads {
-        checker = checker.threads(threads);
-    }
-    if options.hash_compaction {
-        checker = checker.hash_compaction();
-    }
-    if let Some(log2_bits) = options.bitstate {
-        checker = checker.bitstate(log2_bits, options.bitstate_hashes);
-    }
-    if options.por {
-        checker = checker.por(true);
-    }
-    if options.no_shorten {
-        checker = checker.shortest(false);
-    }
-    if let Some(name) = &options.ltl {
-        checker = checker.ltl(name);
-    }
-    if options.weak_fairness {
-        checker = checker.weak_fairness();
-    }
-    if options.strong_fairness {
-        checker = checker.strong_fairness();
-    }
-    if let Some(name) = &options.reachable {
-        checker = checker.reachable(name);
-    }
-    checker
-}
-
-/// 0 verified (or reached), 1 something found (or unreachable), 3 incomplete.
-fn exit_status(report: &Report) -> u8 {
-    match report.verdict() {
-        Verdict::Verified | Verdict::Reached => 0,
-        Verdict::Found(_) | Verdict::Unreachable => 1,
-        _ => 3,
-    }
 }
 
 #[cfg(test)]
