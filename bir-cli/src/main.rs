@@ -1,6 +1,18 @@
-//! `bir`, the command line tool: checks a BIR model file with the reference interpreter
-//! (`bir-interp`) and the runtime's search, and prints the report exactly as the runtime's
-//! `Display` prints it, or as one JSON object.
+//! `bir`, the command line tool: checks a BIR model file with the runtime's search, and
+//! prints the report exactly as the runtime's `Display` prints it, or as one JSON object.
+//!
+//! `bir check` has two engines, which read the same options and print the same reports
+//! (both go through `bir-driver`; a test runs every CLI test under both and compares):
+//!
+//! * by default, as SPIN does with `pan.c`, a checker generated from the model (after
+//!   `--set`) by the code generator `bir!` uses, built once in release mode with cargo into
+//!   a cached binary and run (`cache.rs`); the first check of a model says on stderr that it
+//!   is compiling, a second one runs the cached binary at once;
+//! * with `--interpret`, or where the compiled engine is unavailable (no cargo, a failed
+//!   build, the sources the tool was built from gone; a note on stderr says why), the
+//!   reference interpreter (`bir-interp`).
+//!
+//! `bir replay MODEL.bir STRING` re-executes a replay string from a report (`replay.rs`).
 //!
 //! The command line is declared once, with `clap` (`args.rs`), and `bir --help` and
 //! `bir check --help` print (a test keeps this copy and the README's equal to them):
@@ -12,8 +24,9 @@
 //! Usage: bir <COMMAND>
 //!
 //! Commands:
-//!   check  Explore every reachable state of a model; report errors and deadlocks
-//!   help   Print this message or the help of the given subcommand(s)
+//!   check   Explore every reachable state of a model; report errors and deadlocks
+//!   replay  Re-execute a replay string from a report; print its counterexample
+//!   help    Print this message or the help of the given subcommand(s)
 //!
 //! Options:
 //!   -h, --help     Print help
@@ -70,7 +83,12 @@
 //!                                 shortened by a breadth-first search to the same finding)
 //!       --full-trace              Print every step of a long counterexample (default: the
 //!                                 first 10 and the last 20 of more than 40)
-//!       --json                    Print one JSON object instead of the text report
+//!       --json                    Print one JSON object instead of the text report (a
+//!                                 malformed model's errors too)
+//!       --interpret               Check with the interpreter instead of a checker compiled
+//!                                 from the model (no compiler needed; slower)
+//!       --cache <DIR>             Keep compiled checkers in DIR (default: $XDG_CACHE_HOME/bir
+//!                                 or ~/.cache/bir)
 //!   -h, --help                    Print help
 //!
 //! Exit status:
@@ -89,7 +107,8 @@
 //! and one line on stderr.
 //!
 //! A malformed model is reported as rustc reports compile errors, every error with its
-//! `path:line:column`, the source line and carets under the offending tokens, then a count.
+//! `path:line:column`, the source line and carets under the offending tokens, then a count;
+//! with `--json`, also as one object on stdout (`errors.rs`).
 //!
 //! # Exit status
 //!
