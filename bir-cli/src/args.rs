@@ -414,8 +414,8 @@ fn overrides(set: &[Override]) -> Overrides {
 /// What the command line asks for, or the error to print.
 #[derive(Debug)]
 pub enum Parsed {
-    /// Run this command.
-    Run(Command),
+    /// Run this command (boxed: the options are large).
+    Run(Box<Command>),
     /// Print this text on stdout and exit with status 0 (`--help`, `--version`).
     Print(String),
     /// The arguments are wrong: this one-line message, which ends by naming the help to
@@ -433,7 +433,7 @@ where
         .chain(args.into_iter().map(Into::into))
         .collect();
     match Cli::try_parse_from(&args) {
-        Ok(cli) => Parsed::Run(cli.command),
+        Ok(cli) => Parsed::Run(Box::new(cli.command)),
         Err(error) => match error.kind() {
             clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
                 Parsed::Print(error.render().to_string())
@@ -562,7 +562,10 @@ mod tests {
 
     fn check(args: &[&str]) -> CheckOptions {
         match parse(args) {
-            Parsed::Run(Command::Check(options)) => options,
+            Parsed::Run(command) => match *command {
+                Command::Check(options) => options,
+                other => panic!("{other:?}"),
+            },
             other => panic!("{other:?}"),
         }
     }

@@ -323,7 +323,7 @@ fn estimate(root: &Path, first: bool) -> u64 {
             log.lines()
                 .filter(|line| line.ends_with(kind))
                 .filter_map(|line| line.split_whitespace().nth(1)?.parse::<f64>().ok())
-                .last()
+                .next_back()
         });
     match last {
         Some(seconds) => seconds.ceil().max(1.0) as u64,

@@ -152,9 +152,9 @@ mod tests {
     #[test]
     fn spans_are_one_based() {
         let source = "system S {\n  boolean x;\n  int x;\n}\n";
-        let errors = bir_codegen::source::front_end(source, &Default::default())
-            .err()
-            .expect("a duplicate");
+        let Err(errors) = bir_codegen::source::front_end(source, &Default::default()) else {
+            panic!("a duplicate");
+        };
         let span = span(&errors[0].spans).expect("a place");
         assert_eq!((span.start.line, span.start.column), (3, 7));
         assert_eq!((span.end.line, span.end.column), (3, 8));

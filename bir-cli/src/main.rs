@@ -194,8 +194,10 @@ fn main() -> ExitCode {
 /// Runs the command line; returns the exit status.
 fn run(args: &[OsString]) -> u8 {
     match args::parse(args) {
-        Parsed::Run(Command::Check(options)) => check(&options),
-        Parsed::Run(Command::Replay(options)) => replay::replay(&options),
+        Parsed::Run(command) => match *command {
+            Command::Check(options) => check(&options),
+            Command::Replay(options) => replay::replay(&options),
+        },
         Parsed::Print(text) => {
             // A reader that stops early (`bir --help | head`) is no error.
             let _ = write!(std::io::stdout().lock(), "{text}");

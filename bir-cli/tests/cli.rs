@@ -39,10 +39,10 @@ fn test_cache() -> PathBuf {
 fn bir(args: &[&str]) -> (i32, String, String) {
     let compiled = run_bir(args, &[]);
     let timing = |flag: &str| args.contains(&flag);
-    let deterministic = !timing("--time-limit")
-        && !timing("--memory-limit")
-        && !(timing("--threads") && timing("--max-states"));
-    if args.first() == Some(&"check") && deterministic {
+    let limited = timing("--time-limit")
+        || timing("--memory-limit")
+        || (timing("--threads") && timing("--max-states"));
+    if args.first() == Some(&"check") && !limited {
         let mut interpret = args.to_vec();
         interpret.push("--interpret");
         let interpreted = run_bir(&interpret, &[]);
