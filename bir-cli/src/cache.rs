@@ -268,6 +268,8 @@ fn build(root: &Path, dir: &Path, key: &str) -> Result<PathBuf, Unavailable> {
         .arg(dir.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(&target)
+        // The binary is run here: built for this machine, where the cache expects it.
+        .env_remove("CARGO_BUILD_TARGET")
         .stdin(Stdio::null())
         .output()
         .map_err(|error| {

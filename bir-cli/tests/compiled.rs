@@ -181,6 +181,32 @@ fn without_cargo_the_interpreter_checks_with_a_note() {
             && err.contains("; checking with the interpreter"),
         "{err}"
     );
+    // A build that fails: the same, with where cargo's output went.
+    let failing = if Path::new("/bin/false").exists() {
+        "/bin/false"
+    } else {
+        return;
+    };
+    let (status, out, err) = bir_with(
+        &[
+            "check",
+            &model("two_dining_philosophers.bir"),
+            "--cache",
+            &cache.display().to_string(),
+        ],
+        &[("CARGO", failing)],
+    );
+    assert_eq!(status, 1, "{out}{err}");
+    assert!(
+        out.starts_with("TwoDiningPhilosophers: deadlock found"),
+        "{out}"
+    );
+    assert!(
+        err.contains("bir: note: compiling the model failed")
+            && err.contains("build.log")
+            && err.contains("; checking with the interpreter"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(cache);
 }
 

@@ -173,8 +173,8 @@ pub fn run_checker<M: Model>(checker: &Checker<M>, options: &SearchOptions) -> u
 /// The `main` of a generated checker's binary: reads the [`SearchOptions`] from the first
 /// argument (JSON, as `bir check` writes them) and [`run`]s the search on `model`.
 pub fn serve<M: Model>(model: M) -> ExitCode {
-    let argument = std::env::args().nth(1).unwrap_or_default();
-    match serde_json::from_str::<SearchOptions>(&argument) {
+    let argument = std::env::args_os().nth(1).unwrap_or_default();
+    match serde_json::from_str::<SearchOptions>(&argument.to_string_lossy()) {
         Ok(options) => ExitCode::from(run(model, &options)),
         Err(error) => {
             eprintln!(
