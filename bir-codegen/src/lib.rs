@@ -63,7 +63,7 @@ pub fn front_end_with(
 
 /// Expands the body of a `bir!` invocation into the generated model checker, or into the
 /// errors found and a stub of the system's type. A body `file = "path"` reads the model from
-/// that file, relative to `base` (see [`file`]).
+/// that file, relative to `base` (see [`mod@file`]).
 pub fn expand_in(input: TokenStream, base: &std::path::Path) -> TokenStream {
     if file::is_file_argument(&input) {
         file::expand(input, base)
