@@ -17,7 +17,9 @@
 //! The key hashes everything the binary depends on: the generated code (the model text and
 //! its substitutions, as the code generator of this `bir` expands them), this `bir`'s
 //! version, the sources of the runtime and the driver it links, and the compiler's version.
-//! A second check of the same model finds the marker and runs the binary without cargo.
+//! No option of `bir check` but `--set` changes the generated code: the binary reads the
+//! others when it runs, so one build serves every search of the model. A second check of
+//! the same model finds the marker and runs the binary without cargo.
 //!
 //! The crate depends on `bir-runtime` and `bir-driver` by path, in the workspace this tool
 //! was built from (recorded at build time); when those sources are gone, or cargo is
