@@ -8,6 +8,7 @@ use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use bir_driver::SearchOptions;
 use bir_interp::{Override, Overrides};
 use clap::{Args, Parser, Subcommand};
 
@@ -65,6 +66,107 @@ pub enum Command {
     /// Run a model step by step: random walks, or choose each step (--guided)
     #[command(allow_negative_numbers = true)]
     Simulate(SimulateOptions),
+    /// Re-execute a replay string from a report; print its counterexample
+    #[command(after_help = REPLAY_EXIT_STATUS, allow_negative_numbers = true)]
+    Replay(ReplayOptions),
+}
+
+/// What `bir replay --help` ends with.
+const REPLAY_EXIT_STATUS: &str = "\
+Exit status:
+  0  the string replays to its finding, which is printed
+  2  the model is malformed or cannot be read, the arguments are wrong, or the string
+     does not replay on this model (the error says at which step)";
+
+/// The options of `bir replay`.
+#[derive(Debug, Args)]
+pub struct ReplayOptions {
+    /// The model file.
+    #[arg(
+        value_name = "MODEL.bir",
+        help = "The model file: BIR text of at most 16 MiB"
+    )]
+    pub model: PathBuf,
+
+    /// The replay string.
+    #[arg(
+        value_name = "STRING",
+        help = "A replay string as a report prints it (`bir1:0.4.8`)"
+    )]
+    pub replay: String,
+
+    /// The LTL property a lasso violates.
+    #[arg(
+        long,
+        value_name = "NAME",
+        conflicts_with = "reachable",
+        help = "The string is a lasso that violates the LTL property NAME"
+    )]
+    pub ltl: Option<String>,
+
+    /// Weak fairness for the LTL check.
+    #[arg(
+        long,
+        requires = "ltl",
+        conflicts_with = "strong_fairness",
+        help = "With --ltl: the lasso is weakly fair"
+    )]
+    pub weak_fairness: bool,
+
+    /// Strong fairness for the LTL check.
+    #[arg(
+        long,
+        requires = "ltl",
+        help = "With --ltl: the lasso is strongly fair"
+    )]
+    pub strong_fairness: bool,
+
+    /// The reachability check whose witness the string is.
+    #[arg(
+        long,
+        value_name = "NAME",
+        help = "The string is a witness of `reachable NAME: predicate;`"
+    )]
+    pub reachable: Option<String>,
+
+    /// Constants replaced with `--set`, in the order given.
+    #[arg(
+        long = "set",
+        value_name = "Block.NAME=VALUE",
+        value_parser = constant,
+        help = "Replace a constant, as `bir check --set` did when it\n\
+                printed the string (repeatable)"
+    )]
+    pub set: Vec<Override>,
+
+    /// Print every step of long counterexamples.
+    #[arg(long, help = "Print every step of a long counterexample")]
+    pub full_trace: bool,
+
+    /// Print JSON.
+    #[arg(long, help = "Print the counterexample as one JSON object")]
+    pub json: bool,
+}
+
+impl ReplayOptions {
+    /// The constants replaced with `--set` (a later one for the same constant wins).
+    pub fn overrides(&self) -> Overrides {
+        overrides(&self.set)
+    }
+
+    /// The options of the search whose counterexample is replayed: its property.
+    pub fn search(&self) -> SearchOptions {
+        SearchOptions {
+            file: self.model.display().to_string(),
+            ltl: self.ltl.clone(),
+            weak_fairness: self.weak_fairness,
+            strong_fairness: self.strong_fairness,
+            reachable: self.reachable.clone(),
+            full_trace: self.full_trace,
+            json: self.json,
+            ..SearchOptions::default()
+        }
+    }
 }
 
 /// The options of `bir explore`.
@@ -394,8 +496,29 @@ pub struct CheckOptions {
     pub full_trace: bool,
 
     /// Print JSON.
-    #[arg(long, help = "Print one JSON object instead of the text report")]
+    #[arg(
+        long,
+        help = "Print one JSON object instead of the text report (a\n\
+                malformed model's errors too)"
+    )]
     pub json: bool,
+
+    /// Check with the interpreter instead of generated code.
+    #[arg(
+        long,
+        help = "Check with the interpreter instead of a checker compiled\n\
+                from the model (no compiler needed; slower)"
+    )]
+    pub interpret: bool,
+
+    /// Where compiled checkers are kept.
+    #[arg(
+        long,
+        value_name = "DIR",
+        help = "Keep compiled checkers in DIR (default: $XDG_CACHE_HOME/bir\n\
+                or ~/.cache/bir)"
+    )]
+    pub cache: Option<PathBuf>,
 
     /// Also write the report as an HTML page.
     #[arg(
@@ -411,6 +534,33 @@ impl CheckOptions {
     /// The constants replaced with `--set` (a later one for the same constant wins).
     pub fn overrides(&self) -> Overrides {
         overrides(&self.set)
+    }
+
+    /// The options of the search, as both engines read them.
+    pub fn search(&self) -> SearchOptions {
+        SearchOptions {
+            file: self.model.display().to_string(),
+            bfs: self.bfs,
+            keep_going: self.keep_going,
+            max_states: self.max_states,
+            max_depth: self.max_depth,
+            time_limit: self.time_limit,
+            memory_limit: self.memory_limit,
+            no_deadlock: self.no_deadlock,
+            threads: self.threads,
+            hash_compaction: self.hash_compaction,
+            bitstate: self.bitstate,
+            bitstate_hashes: self.bitstate_hashes,
+            por: self.por,
+            ltl: self.ltl.clone(),
+            weak_fairness: self.weak_fairness,
+            strong_fairness: self.strong_fairness,
+            reachable: self.reachable.clone(),
+            no_shorten: self.no_shorten,
+            full_trace: self.full_trace,
+            json: self.json,
+            html: self.html.clone(),
+        }
     }
 }
 
@@ -447,7 +597,7 @@ where
                     .iter()
                     .find(|arg| !arg.to_string_lossy().starts_with('-'));
                 let help = match command.and_then(|c| c.to_str()) {
-                    Some(c @ ("check" | "explore" | "graph" | "simulate")) => {
+                    Some(c @ ("check" | "explore" | "graph" | "replay" | "simulate")) => {
                         format!("bir {c} --help")
                     }
                     _ => "bir --help".to_string(),

@@ -12,7 +12,7 @@ use bir_runtime::{Model, ModelInfo, Outcome, StateDisplay, TransitionId};
 use serde::Serialize;
 
 use crate::json::kind_name;
-use crate::msc::escape;
+use bir_driver::msc::escape;
 
 /// The default and the largest number of states `bir graph` draws.
 pub const DEFAULT_MAX_STATES: usize = 2_000;

@@ -1,10 +1,23 @@
-//! `bir`, the command line tool: checks a BIR model file with the reference interpreter
-//! (`bir-interp`) and the runtime's search, and prints the report exactly as the runtime's
-//! `Display` prints it, or as one JSON object (`bir check --html FILE` also writes it as a
-//! self-contained page, `html.rs`). `bir explore` serves the model to a browser
-//! (`explore/`), `bir simulate --guided` walks it in the terminal (`guided.rs`), both over
-//! one guided-simulation session (`session.rs`); `bir graph` writes its state graph
-//! (`graph.rs`); paths are drawn as message-sequence charts by `msc.rs`.
+//! `bir`, the command line tool: checks a BIR model file with the runtime's search, and
+//! prints the report exactly as the runtime's `Display` prints it, or as one JSON object
+//! (`bir check --html FILE` also writes it as a self-contained page).
+//!
+//! `bir check` has two engines, which read the same options and print the same reports
+//! (both go through `bir-driver`; a test runs every CLI test under both and compares):
+//!
+//! * by default, as SPIN does with `pan.c`, a checker generated from the model (after
+//!   `--set`) by the code generator `bir!` uses, built once in release mode with cargo into
+//!   a cached binary and run (`cache.rs`); the first check of a model says on stderr that it
+//!   is compiling, a second one runs the cached binary at once;
+//! * with `--interpret`, or where the compiled engine is unavailable (no cargo, a failed
+//!   build, the sources the tool was built from gone; a note on stderr says why), the
+//!   reference interpreter (`bir-interp`).
+//!
+//! `bir replay MODEL.bir STRING` re-executes a replay string from a report (`replay.rs`).
+//! `bir explore` serves the model to a browser (`explore/`), `bir simulate --guided` walks
+//! it in the terminal (`guided.rs`), both over one guided-simulation session
+//! (`session.rs`); `bir graph` writes its state graph (`graph.rs`); paths are drawn as
+//! message-sequence charts by `bir_driver::msc`.
 //!
 //! The command line is declared once, with `clap` (`args.rs`), and `bir --help` and
 //! `bir check --help` print (a test keeps this copy and the README's equal to them):
@@ -20,6 +33,7 @@
 //!   explore   Walk a model in the browser: states, steps, charts, checks, the state graph
 //!   graph     Write the state graph of a small model as DOT (or JSON)
 //!   simulate  Run a model step by step: random walks, or choose each step (--guided)
+//!   replay    Re-execute a replay string from a report; print its counterexample
 //!   help      Print this message or the help of the given subcommand(s)
 //!
 //! Options:
@@ -77,7 +91,12 @@
 //!                                 shortened by a breadth-first search to the same finding)
 //!       --full-trace              Print every step of a long counterexample (default: the
 //!                                 first 10 and the last 20 of more than 40)
-//!       --json                    Print one JSON object instead of the text report
+//!       --json                    Print one JSON object instead of the text report (a
+//!                                 malformed model's errors too)
+//!       --interpret               Check with the interpreter instead of a checker compiled
+//!                                 from the model (no compiler needed; slower)
+//!       --cache <DIR>             Keep compiled checkers in DIR (default: $XDG_CACHE_HOME/bir
+//!                                 or ~/.cache/bir)
 //!       --html <FILE>             Also write the report as one self-contained HTML page:
 //!                                 verdict, statistics, counterexamples as charts and tables
 //!   -h, --help                    Print help
@@ -149,12 +168,13 @@
 //! name, `"ended"` or `"not started"`.
 
 mod args;
+mod cache;
+mod errors;
 mod explore;
 mod graph;
 mod guided;
-mod html;
 mod json;
-mod msc;
+mod replay;
 mod session;
 
 use std::ffi::OsString;
@@ -163,15 +183,14 @@ use std::io::{Read, Write as _};
 use std::path::Path;
 use std::process::ExitCode;
 
+use bir_codegen::{ir, Overrides};
+use bir_driver::{exit_status, MALFORMED};
 use bir_interp::Interpreter;
-use bir_runtime::{Checker, Report, Verdict};
+use bir_runtime::Checker;
 
 use crate::args::{CheckOptions, Command, GraphOptions, Parsed, SimulateOptions};
 use crate::graph::StateGraph;
 use crate::session::Session;
-
-/// Exit status: the model is malformed or the arguments are wrong.
-const MALFORMED: u8 = 2;
 
 /// The stack of the thread that does the work: the parser recurses on nested expressions,
 /// and a deeply nested model must be an error, not a stack overflow.
@@ -195,6 +214,7 @@ fn run(args: &[OsString]) -> u8 {
             Command::Check(options) => check(&options),
             Command::Explore(options) => explore::run(&options),
             Command::Graph(options) => graph(&options),
+            Command::Replay(options) => replay::replay(&options),
             Command::Simulate(options) => simulate(&options),
         },
         Parsed::Print(text) => {
@@ -209,26 +229,76 @@ fn run(args: &[OsString]) -> u8 {
     }
 }
 
-/// Reads and checks the model file with the constants of `--set` replaced; on an error,
-/// prints it (every diagnostic, as rustc does) and returns the exit status.
-fn load(file: &Path, overrides: &bir_interp::Overrides) -> Result<Interpreter, u8> {
-    let path = file.display().to_string();
-    let source = match read_model(file) {
+/// A model read and checked: its text and its checked form.
+pub struct Loaded {
+    /// The model text.
+    pub source: String,
+    /// The checked system, constants replaced.
+    pub system: ir::System,
+}
+
+/// Reads the model at `path` and checks it with `overrides`; on failure prints the errors
+/// (also as JSON with `json`) and returns the exit status.
+pub fn load(path: &Path, overrides: &Overrides, json: bool) -> Result<Loaded, u8> {
+    let shown = path.display().to_string();
+    let source = match read_model(path) {
         Ok(source) => source,
         Err(error) => {
-            eprintln!("bir: error: {}", error.message(&path));
+            errors::one_line(&error.message(&shown), &shown, json);
             return Err(MALFORMED);
         }
     };
-    Interpreter::from_source_with(&source, overrides).map_err(|errors| {
-        eprint!("{}", bir_codegen::source::render(&errors, &path, &source));
-        MALFORMED
-    })
+    match bir_codegen::source::front_end(&source, overrides) {
+        Ok(system) => Ok(Loaded { source, system }),
+        Err(found) => {
+            errors::model_errors(&found, &shown, &source, json);
+            Err(MALFORMED)
+        }
+    }
+}
+
+/// [`load`] for the commands that walk the model step by step: its interpreter.
+pub fn load_interpreter(path: &Path, overrides: &Overrides) -> Result<Interpreter, u8> {
+    load(path, overrides, false).map(|loaded| Interpreter::new(&loaded.system))
+}
+
+/// `bir check`: read and check the model, search it with the compiled engine (or the
+/// interpreter), print the report.
+fn check(options: &CheckOptions) -> u8 {
+    let overrides = options.overrides();
+    let loaded = match load(&options.model, &overrides, options.json) {
+        Ok(loaded) => loaded,
+        Err(status) => return status,
+    };
+    let search = options.search();
+    // Options that cannot run together are refused before anything runs or compiles: the
+    // plan depends on the model's description, which both engines share.
+    let checker = bir_driver::configure(Interpreter::new(&loaded.system), &search);
+    if let Err(error) = checker.plan() {
+        errors::one_line(&error.to_string(), &search.file, options.json);
+        return MALFORMED;
+    }
+    if !options.interpret {
+        let compiled = cache::check(
+            options.cache.as_deref(),
+            &loaded.source,
+            &overrides,
+            &loaded.system,
+            &search,
+        );
+        match compiled {
+            Ok(status) => return status,
+            Err(cache::Unavailable(why)) => {
+                eprintln!("bir: note: {why}; checking with the interpreter");
+            }
+        }
+    }
+    bir_driver::run_checker(&checker, &search)
 }
 
 /// `bir graph`: the state graph as DOT or JSON, or a refusal past the limit (status 3).
 fn graph(options: &GraphOptions) -> u8 {
-    let model = match load(&options.model, &args::overrides(&options.set)) {
+    let model = match load_interpreter(&options.model, &args::overrides(&options.set)) {
         Ok(model) => model,
         Err(status) => return status,
     };
@@ -257,7 +327,7 @@ fn graph(options: &GraphOptions) -> u8 {
 /// `bir simulate`: random walks (the runtime's simulation, reported as `bir check`
 /// reports), or with `--guided` a walk chosen step by step on stdin.
 fn simulate(options: &SimulateOptions) -> u8 {
-    let model = match load(&options.model, &args::overrides(&options.set)) {
+    let model = match load_interpreter(&options.model, &args::overrides(&options.set)) {
         Ok(model) => model,
         Err(status) => return status,
     };
@@ -275,45 +345,6 @@ fn simulate(options: &SimulateOptions) -> u8 {
     }
     let report = Checker::new(model).simulate(options.walks, options.steps, options.seed);
     let _ = writeln!(std::io::stdout().lock(), "{report}");
-    exit_status(&report)
-}
-
-/// `bir check`: read, check and search the model, print the report.
-fn check(options: &CheckOptions) -> u8 {
-    let path = options.model.display().to_string();
-    let model = match load(&options.model, &options.overrides()) {
-        Ok(model) => model,
-        Err(status) => return status,
-    };
-    let checker = checker(model, options);
-    // Options that cannot run together are refused before anything runs.
-    if let Err(error) = checker.plan() {
-        eprintln!("bir: error: {error}");
-        return MALFORMED;
-    }
-    let report = checker.run();
-    let text = if options.json {
-        match serde_json::to_string_pretty(&json::JsonReport::new(&report, &path)) {
-            Ok(text) => text,
-            Err(error) => {
-                eprintln!("bir: error: cannot write the JSON report: {error}");
-                return MALFORMED;
-            }
-        }
-    } else if options.full_trace {
-        format!("{report:#}")
-    } else {
-        report.to_string()
-    };
-    // A reader that stops early (`bir check m.bir | head`) is not an error of the check:
-    // the verdict's exit status stands.
-    let _ = writeln!(std::io::stdout().lock(), "{text}");
-    if let Some(file) = &options.html {
-        if let Err(error) = std::fs::write(file, html::render(&report, &path)) {
-            eprintln!("bir: error: cannot write `{}`: {error}", file.display());
-            return MALFORMED;
-        }
-    }
     exit_status(&report)
 }
 
@@ -369,66 +400,6 @@ fn read_capped(reader: impl Read, cap: u64) -> Result<String, ReadError> {
         return Err(ReadError::TooLarge(cap));
     }
     String::from_utf8(bytes).map_err(|e| ReadError::NotUtf8(e.utf8_error().valid_up_to()))
-}
-
-/// The search the options describe.
-pub(crate) fn checker(model: Interpreter, options: &CheckOptions) -> Checker<Interpreter> {
-    let mut checker = Checker::new(model).deadlock_detection(!options.no_deadlock);
-    if options.bfs {
-        checker = checker.bfs();
-    }
-    if let Some(n) = options.keep_going {
-        checker = checker.keep_going(n);
-    }
-    if let Some(n) = options.max_states {
-        checker = checker.max_states(n);
-    }
-    if let Some(n) = options.max_depth {
-        checker = checker.max_depth(n);
-    }
-    if let Some(limit) = options.time_limit {
-        checker = checker.time_limit(limit);
-    }
-    if let Some(bytes) = options.memory_limit {
-        checker = checker.memory_limit(bytes);
-    }
-    if let Some(threads) = options.threads {
-        checker = checker.threads(threads);
-    }
-    if options.hash_compaction {
-        checker = checker.hash_compaction();
-    }
-    if let Some(log2_bits) = options.bitstate {
-        checker = checker.bitstate(log2_bits, options.bitstate_hashes);
-    }
-    if options.por {
-        checker = checker.por(true);
-    }
-    if options.no_shorten {
-        checker = checker.shortest(false);
-    }
-    if let Some(name) = &options.ltl {
-        checker = checker.ltl(name);
-    }
-    if options.weak_fairness {
-        checker = checker.weak_fairness();
-    }
-    if options.strong_fairness {
-        checker = checker.strong_fairness();
-    }
-    if let Some(name) = &options.reachable {
-        checker = checker.reachable(name);
-    }
-    checker
-}
-
-/// 0 verified (or reached), 1 something found (or unreachable), 3 incomplete.
-fn exit_status(report: &Report) -> u8 {
-    match report.verdict() {
-        Verdict::Verified | Verdict::Reached => 0,
-        Verdict::Found(_) | Verdict::Unreachable => 1,
-        _ => 3,
-    }
 }
 
 #[cfg(test)]

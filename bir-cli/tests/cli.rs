@@ -7,21 +7,90 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// Runs `bir` with `args`; returns (exit status, stdout, stderr).
-fn bir(args: &[&str]) -> (i32, String, String) {
+/// Runs `bir` with `args` and the environment `envs`; returns (exit status, stdout,
+/// stderr). Compiled checkers go to the tests' cache unless `envs` says otherwise.
+fn run_bir(args: &[&str], envs: &[(&str, &Path)]) -> (i32, String, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bir"));
+    command.args(args).env("XDG_CACHE_HOME", test_cache());
+    for (name, value) in envs {
+        command.env(name, value);
+    }
     let Output {
         status,
         stdout,
         stderr,
-    } = Command::new(env!("CARGO_BIN_EXE_bir"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
+    } = command.output().expect("the binary runs");
     (
         status.code().expect("an exit status, not a signal"),
         String::from_utf8_lossy(&stdout).into_owned(),
         String::from_utf8_lossy(&stderr).into_owned(),
     )
+}
+
+/// Where the tests' compiled checkers are kept, across runs (`$XDG_CACHE_HOME/bir`).
+fn test_cache() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache")
+}
+
+/// Runs `bir` with `args`; returns (exit status, stdout, stderr). A `bir check` runs with
+/// the default engine, the compiled checker, and then once more with `--interpret`: both
+/// must give the same exit status and the same report (but for times and memory), unless
+/// the result depends on them (a time or memory limit, a state limit on several threads).
+fn bir(args: &[&str]) -> (i32, String, String) {
+    let compiled = run_bir(args, &[]);
+    let timing = |flag: &str| args.contains(&flag);
+    let limited = timing("--time-limit")
+        || timing("--memory-limit")
+        || (timing("--threads") && timing("--max-states"));
+    if args.first() == Some(&"check") && !limited {
+        let mut interpret = args.to_vec();
+        interpret.push("--interpret");
+        let interpreted = run_bir(&interpret, &[]);
+        // A parallel search's depths depend on the schedule.
+        let parallel = timing("--threads");
+        assert_eq!(
+            (compiled.0, comparable(&compiled.1, parallel)),
+            (interpreted.0, comparable(&interpreted.1, parallel)),
+            "{args:?}: the compiled checker (left) and the interpreter (right) differ\n{}\n{}",
+            compiled.2,
+            interpreted.2
+        );
+    }
+    compiled
+}
+
+/// A report without what differs from run to run: times, rates and memory, and with
+/// `parallel` the largest depth.
+fn comparable(report: &str, parallel: bool) -> String {
+    if let Ok(mut json) = serde_json::from_str::<Value>(report) {
+        if let Some(object) = json.as_object_mut() {
+            for field in [
+                "seconds",
+                "seen_set_bytes",
+                "peak_memory_bytes",
+                "max_depth",
+            ] {
+                if field != "max_depth" || parallel {
+                    object.remove(field);
+                }
+            }
+        }
+        return json.to_string();
+    }
+    report
+        .lines()
+        .map(|line| {
+            let stats = line.starts_with("states: ") || line.starts_with("walks: ");
+            let end = if parallel { ", max depth: " } else { " s, " };
+            match line.find(end).filter(|_| stats) {
+                // `..., max depth: 6, 0.000 s, 22,231 states/s, seen set: ...`
+                Some(end) if parallel => &line[..end],
+                Some(end) => line[..end].rsplit_once(", ").map_or(line, |(keep, _)| keep),
+                None => line,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn models() -> PathBuf {

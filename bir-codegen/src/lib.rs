@@ -63,7 +63,7 @@ pub fn front_end_with(
 
 /// Expands the body of a `bir!` invocation into the generated model checker, or into the
 /// errors found and a stub of the system's type. A body `file = "path"` reads the model from
-/// that file, relative to `base` (see [`file`]).
+/// that file, relative to `base` (see [`mod@file`]).
 pub fn expand_in(input: TokenStream, base: &std::path::Path) -> TokenStream {
     if file::is_file_argument(&input) {
         file::expand(input, base)
@@ -75,11 +75,18 @@ pub fn expand_in(input: TokenStream, base: &std::path::Path) -> TokenStream {
 /// Expands the body of a `bir!` invocation (a `system`) into the generated model checker,
 /// or into the errors found and a stub of the system's type.
 pub fn expand(input: TokenStream) -> TokenStream {
+    expand_with(input, &Overrides::default())
+}
+
+/// Like [`expand`], with the named constants of `overrides` replaced by their values (see
+/// [`Overrides`]): what `bir check --set` compiles, so that the generated checker and the
+/// interpreter check the same model.
+pub fn expand_with(input: TokenStream, overrides: &Overrides) -> TokenStream {
     let mut diags = Diagnostics::default();
     let Some(ast) = parse(input.clone(), &mut diags) else {
         return fallback::expand(&input, &diags);
     };
-    let Some(system) = check::check(&ast, &mut diags) else {
+    let Some(system) = check::check_with(&ast, overrides, &mut diags) else {
         return fallback::expand(&input, &diags);
     };
     let Some(analysis) = analyse::analyse(&system, &mut diags) else {

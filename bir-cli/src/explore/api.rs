@@ -130,7 +130,7 @@ impl App {
                 Some(report) => Answer::with(
                     200,
                     "text/html; charset=utf-8",
-                    crate::html::render(&report, &self.file),
+                    bir_driver::html::render(&report, &self.file),
                 ),
                 None => Answer::refusal(Refusal::new(404, "no check has finished yet")),
             },
@@ -353,7 +353,7 @@ impl App {
     fn chart(&self) -> String {
         let session = &self.session;
         let initial = session.values(&session.states()[0]);
-        crate::msc::render(session.model().info(), &initial, &session.steps(), None)
+        bir_driver::msc::render(session.model().info(), &initial, &session.steps(), None)
     }
 
     fn graph_view(&mut self) -> Answer {

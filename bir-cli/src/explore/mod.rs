@@ -23,7 +23,7 @@ use crate::args::{overrides, ExploreOptions};
 
 /// Runs the server until the process is stopped; returns the exit status if it cannot start.
 pub fn run(options: &ExploreOptions) -> u8 {
-    let model = match crate::load(&options.model, &overrides(&options.set)) {
+    let model = match crate::load_interpreter(&options.model, &overrides(&options.set)) {
         Ok(model) => model,
         Err(status) => return status,
     };

@@ -1,0 +1,423 @@
+//! The compiled engine of `bir check`, as SPIN's `pan.c`: the model (after `--set`) is
+//! expanded by the code generator `bir!` uses into a small crate, built once in release
+//! mode with cargo, and run; the binary links `bir-driver`, so it reads the same options and
+//! prints the same report as the interpreter path.
+//!
+//! The crates live in a cache directory (`--cache DIR`, else `$XDG_CACHE_HOME/bir`, else
+//! `~/.cache/bir`):
+//!
+//! ```text
+//! DIR/models/<key>/Cargo.toml, Cargo.lock, src/main.rs, src/model.rs   one crate per model
+//! DIR/models/<key>/built       the marker: written after a successful build
+//! DIR/models/<key>/build.log   cargo's output when a build failed
+//! DIR/target/                  one target directory: the runtime is compiled once
+//! DIR/builds.log               one line per build: `<key> <seconds> <first|model>`
+//! ```
+//!
+//! The key hashes everything the binary depends on: the generated code (the model text and
+//! its substitutions, as the code generator of this `bir` expands them), this `bir`'s
+//! version, the sources of the runtime and the driver it links, and the compiler's version.
+//! No option of `bir check` but `--set` changes the generated code: the binary reads the
+//! others when it runs, so one build serves every search of the model. A second check of
+//! the same model finds the marker and runs the binary without cargo.
+//!
+//! The crate depends on `bir-runtime` and `bir-driver` by path, in the workspace this tool
+//! was built from (recorded at build time); when those sources are gone, or cargo is
+//! missing or fails, [`check`] says why and the caller checks with the interpreter.
+
+use std::ffi::OsString;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::str::FromStr;
+use std::time::Instant;
+
+use bir_codegen::{ir, Overrides};
+use bir_driver::SearchOptions;
+use proc_macro2::TokenStream;
+
+/// Bumped when the layout of the cached crate changes.
+const FORMAT: &str = "bir-model-cache 1";
+
+/// The marker of a built crate, in its directory: holds the binary's path.
+const MARKER: &str = "built";
+
+/// The build history, in the cache directory: one line per build.
+pub const BUILDS_LOG: &str = "builds.log";
+
+/// Why the compiled engine cannot check a model here: a sentence for a note, after which
+/// the model is checked with the interpreter.
+#[derive(Debug)]
+pub struct Unavailable(pub String);
+
+/// Checks the model `source` (whose checked form is `system`) with `overrides` applied,
+/// with a checker compiled from it (built on first use, then taken from the cache `dir`,
+/// or the default cache when `None`); the binary prints the report. Returns its exit
+/// status.
+pub fn check(
+    dir: Option<&Path>,
+    source: &str,
+    overrides: &Overrides,
+    system: &ir::System,
+    options: &SearchOptions,
+) -> Result<u8, Unavailable> {
+    let root = cache_root(dir)?;
+    let workspace = workspace()?;
+    let code = generate(source, overrides)?;
+    let key = key(&workspace, &code)?;
+    let crate_dir = root.join("models").join(&key);
+    let binary = match built(&crate_dir, &code) {
+        Some(binary) => binary,
+        None => {
+            write_crate(&crate_dir, &workspace, &key, &system.name, &code)?;
+            build(&root, &crate_dir, &key)?
+        }
+    };
+    let options = serde_json::to_string(options)
+        .map_err(|error| Unavailable(format!("cannot pass the options: {error}")))?;
+    let status = Command::new(&binary)
+        .arg(options)
+        .status()
+        .map_err(|error| Unavailable(format!("cannot run `{}`: {error}", binary.display())))?;
+    Ok(match status.code() {
+        Some(code) => u8::try_from(code).unwrap_or(101),
+        None => {
+            eprintln!("bir: error: the compiled checker was stopped by a signal ({status})");
+            101
+        }
+    })
+}
+
+/// The cache directory: `dir`, `$XDG_CACHE_HOME/bir` or `~/.cache/bir`, as an absolute
+/// path (cargo runs elsewhere).
+pub fn cache_root(dir: Option<&Path>) -> Result<PathBuf, Unavailable> {
+    let nonempty = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+    let root = match dir {
+        Some(dir) => dir.to_path_buf(),
+        None => match (nonempty("XDG_CACHE_HOME"), nonempty("HOME")) {
+            (Some(xdg), _) if Path::new(&xdg).is_absolute() => PathBuf::from(xdg).join("bir"),
+            (_, Some(home)) => PathBuf::from(home).join(".cache").join("bir"),
+            _ => {
+                return Err(Unavailable(
+                    "no cache directory: neither XDG_CACHE_HOME nor HOME is set (give one \
+                     with --cache DIR)"
+                        .to_string(),
+                ))
+            }
+        },
+    };
+    std::path::absolute(&root).map_err(|error| {
+        Unavailable(format!(
+            "the cache directory `{}` has no absolute path: {error}",
+            root.display()
+        ))
+    })
+}
+
+/// The workspace this tool was built from, whose `bir-runtime` and `bir-driver` the cached
+/// crates depend on.
+fn workspace() -> Result<PathBuf, Unavailable> {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let workspace = manifest.parent().unwrap_or(manifest).to_path_buf();
+    for member in ["bir-runtime", "bir-driver"] {
+        if !workspace.join(member).join("Cargo.toml").is_file() {
+            return Err(Unavailable(format!(
+                "compiled checkers need the sources of `{member}` that this `bir` was built \
+                 from, and `{}` is gone",
+                workspace.join(member).display()
+            )));
+        }
+    }
+    Ok(workspace)
+}
+
+/// The generated checker's Rust code for `source` with `overrides`.
+fn generate(source: &str, overrides: &Overrides) -> Result<String, Unavailable> {
+    let tokens = TokenStream::from_str(source)
+        .map_err(|error| Unavailable(format!("the model does not tokenize: {error}")))?;
+    Ok(bir_codegen::expand_with(tokens, overrides).to_string())
+}
+
+/// The cache key: a hash of everything the binary depends on (see the module docs).
+fn key(workspace: &Path, code: &str) -> Result<String, Unavailable> {
+    let mut hash = Fnv::default();
+    hash.field(FORMAT.as_bytes());
+    hash.field(env!("CARGO_PKG_VERSION").as_bytes());
+    hash.field(rustc_version()?.as_bytes());
+    hash.field(workspace.as_os_str().as_encoded_bytes());
+    for file in ["Cargo.toml", "Cargo.lock"] {
+        hash.field(&std::fs::read(workspace.join(file)).unwrap_or_default());
+    }
+    for member in ["bir-runtime", "bir-driver"] {
+        hash_tree(&mut hash, &workspace.join(member).join("src"));
+        hash.field(&std::fs::read(workspace.join(member).join("Cargo.toml")).unwrap_or_default());
+    }
+    hash.field(code.as_bytes());
+    Ok(format!("{:016x}", hash.0))
+}
+
+/// Feeds every file under `dir` (names and contents, in sorted order) to `hash`.
+fn hash_tree(hash: &mut Fnv, dir: &Path) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    entries.sort();
+    for path in entries {
+        hash.field(path.as_os_str().as_encoded_bytes());
+        if path.is_dir() {
+            hash_tree(hash, &path);
+        } else {
+            hash.field(&std::fs::read(&path).unwrap_or_default());
+        }
+    }
+}
+
+/// `rustc -vV`: the compiler cargo will build with (`$RUSTC`, else `rustc`).
+fn rustc_version() -> Result<String, Unavailable> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| OsString::from("rustc"));
+    let output = Command::new(&rustc)
+        .arg("-vV")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|error| {
+            Unavailable(format!(
+                "cannot run the Rust compiler `{}`: {error}",
+                rustc.to_string_lossy()
+            ))
+        })?;
+    if !output.status.success() {
+        return Err(Unavailable(format!(
+            "`{} -vV` failed: {}",
+            rustc.to_string_lossy(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        )));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// The binary of the crate in `dir` if it was built from `code`.
+fn built(dir: &Path, code: &str) -> Option<PathBuf> {
+    let binary = PathBuf::from(std::fs::read_to_string(dir.join(MARKER)).ok()?.trim_end());
+    let same = std::fs::read_to_string(dir.join("src").join("model.rs")).ok()? == code;
+    (same && binary.is_file()).then_some(binary)
+}
+
+/// Writes the crate of the model `name` with the generated `code` into `dir`.
+fn write_crate(
+    dir: &Path,
+    workspace: &Path,
+    key: &str,
+    name: &str,
+    code: &str,
+) -> Result<(), Unavailable> {
+    let manifest = format!(
+        "# Written by `bir check`: the checker of the model `{name}`, compiled from generated code.\n\
+         [package]\n\
+         name = \"bir-model-{key}\"\n\
+         version = \"0.0.0\"\n\
+         edition = \"2021\"\n\
+         publish = false\n\n\
+         [dependencies]\n\
+         bir = {{ package = \"bir-runtime\", path = {} }}\n\
+         bir-driver = {{ path = {} }}\n\n\
+         # Not a member of any workspace around the cache directory.\n\
+         [workspace]\n",
+        toml_string(&workspace.join("bir-runtime")),
+        toml_string(&workspace.join("bir-driver")),
+    );
+    let main = format!(
+        "//! The checker of the model `{name}`, written by `bir check`; `bir check` runs it\n\
+         //! with its options as JSON.\n\
+         #![allow(warnings, clippy::all)]\n\n\
+         mod model;\n\n\
+         fn main() -> ::std::process::ExitCode {{\n    \
+             ::bir_driver::serve(model::{name})\n\
+         }}\n"
+    );
+    // The workspace's lock file: the versions this tool was built and tested with, and no
+    // registry query.
+    let lock = std::fs::read(workspace.join("Cargo.lock")).unwrap_or_default();
+    let files = [
+        (dir.join("Cargo.toml"), manifest.into_bytes()),
+        (dir.join("Cargo.lock"), lock),
+        (dir.join("src").join("main.rs"), main.into_bytes()),
+        (dir.join("src").join("model.rs"), code.as_bytes().to_vec()),
+    ];
+    for (path, contents) in files {
+        // An identical file is left alone: a check of the same model running at the same
+        // time may be building it, and a new modification time would make cargo build again.
+        if std::fs::read(&path).is_ok_and(|old| old == contents) {
+            continue;
+        }
+        write_atomically(&path, &contents)
+            .map_err(|error| Unavailable(format!("cannot write `{}`: {error}", path.display())))?;
+    }
+    Ok(())
+}
+
+/// Builds the crate in `dir` into the cache's target directory; returns the binary.
+fn build(root: &Path, dir: &Path, key: &str) -> Result<PathBuf, Unavailable> {
+    let target = root.join("target");
+    let first = !target.join("release").is_dir();
+    let estimate = estimate(root, first);
+    if first {
+        eprintln!(
+            "bir: compiling the model and, once for this cache, the runtime (first run, \
+             ~{estimate} s) ..."
+        );
+    } else {
+        eprintln!("bir: compiling the model (first run, ~{estimate} s) ...");
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
+    let start = Instant::now();
+    let output = Command::new(&cargo)
+        .args(["build", "--release", "--quiet", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target)
+        // The binary is run here: built for this machine, where the cache expects it.
+        .env_remove("CARGO_BUILD_TARGET")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|error| {
+            Unavailable(format!(
+                "cannot run cargo (`{}`) to compile the model: {error}",
+                cargo.to_string_lossy()
+            ))
+        })?;
+    let seconds = start.elapsed().as_secs_f64();
+    if !output.status.success() {
+        let log = dir.join("build.log");
+        let _ = std::fs::write(&log, &output.stderr);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let last = stderr
+            .lines()
+            .rev()
+            .find(|line| line.trim_start().starts_with("error"))
+            .unwrap_or("")
+            .trim();
+        return Err(Unavailable(format!(
+            "compiling the model failed ({last}; cargo's output is in `{}`)",
+            log.display()
+        )));
+    }
+    let binary = target
+        .join("release")
+        .join(format!("bir-model-{key}{}", std::env::consts::EXE_SUFFIX));
+    if !binary.is_file() {
+        return Err(Unavailable(format!(
+            "cargo built the model but `{}` is missing",
+            binary.display()
+        )));
+    }
+    let marker = binary.as_os_str().as_encoded_bytes().to_vec();
+    write_atomically(&dir.join(MARKER), &marker)
+        .map_err(|error| Unavailable(format!("cannot write the cache's marker: {error}")))?;
+    let kind = if first { "first" } else { "model" };
+    let _ = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(root.join(BUILDS_LOG))
+        .and_then(|mut log| writeln!(log, "{key} {seconds:.1} {kind}"));
+    Ok(binary)
+}
+
+/// How long a build will take, in whole seconds: the last one of its kind in this cache
+/// (`first`: with the runtime), or what it took on a loaded 2-core machine.
+fn estimate(root: &Path, first: bool) -> u64 {
+    let kind = if first { "first" } else { "model" };
+    let last = std::fs::read_to_string(root.join(BUILDS_LOG))
+        .ok()
+        .and_then(|log| {
+            log.lines()
+                .filter(|line| line.ends_with(kind))
+                .filter_map(|line| line.split_whitespace().nth(1)?.parse::<f64>().ok())
+                .next_back()
+        });
+    match last {
+        Some(seconds) => seconds.ceil().max(1.0) as u64,
+        None if first => 45,
+        None => 15,
+    }
+}
+
+/// Writes `contents` to `path` through a temporary file and a rename, so that a reader (a
+/// check of the same model running at the same time) never sees half a file.
+fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(format!(".{}.tmp", std::process::id()));
+    std::fs::write(&temporary, contents)?;
+    std::fs::rename(&temporary, path)
+}
+
+/// A TOML basic string holding `path`.
+fn toml_string(path: &Path) -> String {
+    let mut out = String::from("\"");
+    for c in path.to_string_lossy().chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// 64-bit FNV-1a; each field is followed by its length, so that fields cannot run into
+/// each other.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 ^= u64::from(byte);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn field(&mut self, bytes: &[u8]) {
+        self.write(bytes);
+        self.write(&(bytes.len() as u64).to_le_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_quoted_for_toml() {
+        assert_eq!(toml_string(Path::new("/a b/c")), "\"/a b/c\"");
+        assert_eq!(toml_string(Path::new("/a\"b\\c")), "\"/a\\\"b\\\\c\"");
+    }
+
+    #[test]
+    fn fields_do_not_run_into_each_other() {
+        let hash = |fields: &[&str]| {
+            let mut hash = Fnv::default();
+            for field in fields {
+                hash.field(field.as_bytes());
+            }
+            hash.0
+        };
+        assert_ne!(hash(&["ab", "c"]), hash(&["a", "bc"]));
+        assert_eq!(hash(&["ab", "c"]), hash(&["ab", "c"]));
+    }
+
+    #[test]
+    fn the_cache_directory_is_absolute() {
+        let root = cache_root(Some(Path::new("relative/dir"))).expect("a directory");
+        assert!(root.is_absolute() && root.ends_with("relative/dir"));
+    }
+}

@@ -1,0 +1,402 @@
+//! The report as one JSON object (`bir check --json`); the schema is documented in the
+//! command line tool's crate docs (`bir-cli/src/main.rs`) and in the README's "Command line"
+//! section.
+
+use std::collections::BTreeMap;
+
+use bir_runtime::{
+    Counterexample, Coverage, Fairness, FindingKind, IncompleteReason, ModelInfo, Plan, Report,
+    SlotInfo, SlotKind, Storage, Strategy, Verdict, STUTTER,
+};
+use serde::Serialize;
+use serde_json::Value;
+
+/// The whole report.
+#[derive(Serialize)]
+pub struct JsonReport {
+    /// The system's name.
+    model: String,
+    /// The model file as given.
+    file: String,
+    /// `depth-first`, `breadth-first`, `parallel`, `nested-depth-first` or `fair-cycles`.
+    strategy: &'static str,
+    /// What ran, as the plan resolved the options.
+    plan: JsonPlan,
+    /// `verified`, a finding kind, or `incomplete`.
+    verdict: &'static str,
+    /// Every reachable state was explored.
+    complete: bool,
+    /// What cut the search short, if anything.
+    incomplete_reason: Option<&'static str>,
+    states: u64,
+    transitions: u64,
+    errors: u64,
+    deadlocks: u64,
+    max_depth: u32,
+    seconds: f64,
+    /// The seen set's memory, and the process's peak resident memory (null where unknown).
+    seen_set_bytes: usize,
+    peak_memory_bytes: Option<usize>,
+    /// With lossy storage, the estimated probability that a state was missed.
+    omission_probability: Option<f64>,
+    /// The kept counterexamples, the first finding first.
+    counterexamples: Vec<JsonCounterexample>,
+    /// Notes on how the run went.
+    notes: Vec<String>,
+    /// After a complete search of the model: what never happened (null otherwise).
+    coverage: Option<JsonCoverage>,
+}
+
+/// What a complete search never saw happen.
+#[derive(Serialize)]
+struct JsonCoverage {
+    /// Every transformation fired, every instance took a step, every location was reached.
+    full: bool,
+    transformations: usize,
+    fired_transformations: usize,
+    /// Transformations no instance executed.
+    never_fired: Vec<JsonUnfired>,
+    /// Instances that never took a step.
+    never_stepped: Vec<String>,
+    /// Locations no instance stood at, as `Thread@location`.
+    never_reached: Vec<String>,
+}
+
+/// A transformation that never fired.
+#[derive(Serialize)]
+struct JsonUnfired {
+    thread: String,
+    from: String,
+    text: String,
+    line: u32,
+}
+
+/// The plan: what actually ran.
+#[derive(Serialize)]
+struct JsonPlan {
+    strategy: &'static str,
+    threads: usize,
+    /// `exact`, `hash-compaction` or `bitstate`.
+    storage: &'static str,
+    /// For bitstate hashing: log2 of the array's bits, and bits per state.
+    bitstate_log2_bits: Option<u32>,
+    bitstate_hashes: Option<u32>,
+    /// How the seen set lays states out.
+    layout: &'static str,
+    /// Whether a complete search under this plan may say verified (false for lossy storage).
+    can_verify: bool,
+    /// The LTL property or reachability check, and the fairness assumed.
+    property: Option<String>,
+    fairness: &'static str,
+    notes: Vec<String>,
+}
+
+/// One counterexample (also what `bir replay --json` prints).
+#[derive(Serialize)]
+pub struct JsonCounterexample {
+    kind: &'static str,
+    message: String,
+    initial_state: BTreeMap<String, Value>,
+    steps: Vec<JsonStep>,
+    /// For a lasso, the index in `steps` where its cycle starts (the steps from there on
+    /// repeat forever, back to `final_state`).
+    cycle_start: Option<usize>,
+    /// When this trace replaced the search's own as a shorter one, the original's length.
+    shortened_from: Option<usize>,
+    final_state: BTreeMap<String, Value>,
+    replay: String,
+}
+
+/// One step of a counterexample.
+#[derive(Serialize)]
+struct JsonStep {
+    transition: u32,
+    thread: String,
+    from: String,
+    to: String,
+    text: String,
+    line: u32,
+    /// The step is the failing last one: it changes nothing.
+    fails: bool,
+    /// The step repeats a final state (a lasso's run that ends stutters): no thread moves.
+    stutter: bool,
+    changes: Vec<JsonChange>,
+}
+
+/// One variable a step changed.
+#[derive(Serialize)]
+struct JsonChange {
+    variable: String,
+    old: Value,
+    new: Value,
+}
+
+impl JsonReport {
+    /// The JSON form of `report` on the model in `file`.
+    pub fn new(report: &Report, file: &str) -> JsonReport {
+        let stats = report.stats();
+        JsonReport {
+            model: report.name().to_string(),
+            file: file.to_string(),
+            strategy: strategy_name(report.strategy()),
+            plan: plan(report.plan()),
+            verdict: verdict_name(report.verdict()),
+            complete: report.is_complete(),
+            incomplete_reason: report.incomplete_reason().map(reason_name),
+            states: stats.states,
+            transitions: stats.transitions,
+            errors: stats.errors,
+            deadlocks: stats.deadlocks,
+            max_depth: stats.max_depth,
+            seconds: stats.elapsed.as_secs_f64(),
+            seen_set_bytes: stats.seen_bytes,
+            peak_memory_bytes: stats.peak_memory,
+            omission_probability: stats.omission_probability,
+            counterexamples: report
+                .findings()
+                .iter()
+                .map(|c| counterexample(report.info(), c))
+                .collect(),
+            notes: report.notes().to_vec(),
+            coverage: report.coverage().map(coverage),
+        }
+    }
+}
+
+fn coverage(coverage: &Coverage) -> JsonCoverage {
+    let (fired, all) = coverage.transformations();
+    JsonCoverage {
+        full: coverage.is_full(),
+        transformations: all,
+        fired_transformations: fired,
+        never_fired: coverage
+            .unfired()
+            .iter()
+            .map(|u| JsonUnfired {
+                thread: u.thread.clone(),
+                from: u.from.clone(),
+                text: u.text.clone(),
+                line: u.line,
+            })
+            .collect(),
+        never_stepped: coverage.idle_instances().to_vec(),
+        never_reached: coverage
+            .unreached_locations()
+            .iter()
+            .map(|(thread, location)| format!("{thread}@{location}"))
+            .collect(),
+    }
+}
+
+fn strategy_name(strategy: Strategy) -> &'static str {
+    match strategy {
+        Strategy::DepthFirst => "depth-first",
+        Strategy::BreadthFirst => "breadth-first",
+        Strategy::Parallel => "parallel",
+        Strategy::Simulation => "simulation",
+        Strategy::NestedDepthFirst => "nested-depth-first",
+        Strategy::FairCycles => "fair-cycles",
+        _ => "other",
+    }
+}
+
+fn plan(plan: &Plan) -> JsonPlan {
+    let (storage, log2_bits, hashes) = match plan.storage {
+        Storage::Bitstate { log2_bits, hashes } => ("bitstate", Some(log2_bits), Some(hashes)),
+        Storage::HashCompaction => ("hash-compaction", None, None),
+        _ => ("exact", None, None),
+    };
+    JsonPlan {
+        strategy: strategy_name(plan.strategy),
+        threads: plan.threads,
+        storage,
+        bitstate_log2_bits: log2_bits,
+        bitstate_hashes: hashes,
+        layout: plan.layout,
+        can_verify: plan.can_verify(),
+        property: plan.property.clone(),
+        fairness: match plan.fairness {
+            Fairness::Weak => "weak",
+            Fairness::Strong => "strong",
+            _ => "none",
+        },
+        notes: plan.notes.clone(),
+    }
+}
+
+/// `verified`, `deadlock`, `assertion`, `invariant`, `range`, `index`, `division`,
+/// `start` or `incomplete`.
+pub fn verdict_name(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Verified => "verified",
+        Verdict::Found(kind) => kind_name(kind),
+        Verdict::Reached => "reached",
+        Verdict::Unreachable => "unreachable",
+        _ => "incomplete",
+    }
+}
+
+/// The JSON name of a finding kind (`deadlock`, `invariant`, ...).
+pub fn kind_name(kind: FindingKind) -> &'static str {
+    match kind {
+        FindingKind::Deadlock => "deadlock",
+        FindingKind::Invariant => "invariant",
+        FindingKind::Assertion => "assertion",
+        FindingKind::Range => "range",
+        FindingKind::Index => "index",
+        FindingKind::Division => "division",
+        FindingKind::Start => "start",
+        FindingKind::Property => "property",
+        FindingKind::Reached => "witness",
+        _ => "error",
+    }
+}
+
+fn reason_name(reason: IncompleteReason) -> &'static str {
+    match reason {
+        IncompleteReason::DepthLimit => "depth_limit",
+        IncompleteReason::StateLimit => "state_limit",
+        IncompleteReason::TimeLimit => "time_limit",
+        IncompleteReason::MemoryLimit => "memory_limit",
+        IncompleteReason::Cancelled => "cancelled",
+        IncompleteReason::HashCompaction => "hash_compaction",
+        IncompleteReason::Bitstate => "bitstate",
+        IncompleteReason::Simulation => "simulation",
+        _ => "other",
+    }
+}
+
+impl JsonCounterexample {
+    /// The JSON form of `c`, a counterexample of the model `info` describes.
+    pub fn new(info: &ModelInfo, c: &Counterexample) -> JsonCounterexample {
+        counterexample(info, c)
+    }
+}
+
+fn counterexample(info: &ModelInfo, c: &Counterexample) -> JsonCounterexample {
+    let steps = c
+        .steps()
+        .iter()
+        .map(|step| {
+            let t = info.transitions.get(step.transition as usize);
+            let text = |f: fn(&bir_runtime::TransitionInfo) -> &str| {
+                t.map(|t| f(t).to_string()).unwrap_or_default()
+            };
+            JsonStep {
+                transition: step.transition,
+                thread: text(|t| t.thread.as_ref()),
+                from: text(|t| t.from.as_ref()),
+                to: text(|t| t.to.as_ref()),
+                text: text(|t| t.text.as_ref()),
+                line: t.map_or(0, |t| t.line),
+                fails: step.fault.is_some(),
+                stutter: step.transition == STUTTER,
+                changes: step
+                    .changes
+                    .iter()
+                    .filter_map(|change| {
+                        let slot = info.slots.get(change.slot as usize)?;
+                        Some(JsonChange {
+                            variable: slot_name(slot),
+                            old: value(slot, change.old),
+                            new: value(slot, change.new),
+                        })
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    JsonCounterexample {
+        kind: kind_name(c.kind()),
+        message: c.message().to_string(),
+        initial_state: state(info, c.initial_state()),
+        steps,
+        cycle_start: c.cycle_start(),
+        shortened_from: c.shortened_from(),
+        final_state: state(info, c.final_state()),
+        replay: c.replay().to_string(),
+    }
+}
+
+/// A decoded state as variable name → value.
+fn state(info: &ModelInfo, values: &[i64]) -> BTreeMap<String, Value> {
+    info.slots
+        .iter()
+        .zip(values)
+        .map(|(slot, &v)| (slot_name(slot), value(slot, v)))
+        .collect()
+}
+
+/// `x`, `fork[3]`, `Philosopher[1]` (a status), `P[2].level`.
+pub fn slot_name(slot: &SlotInfo) -> String {
+    match slot.element {
+        Some(index) => format!("{}[{index}]", slot.name),
+        None => slot.name.to_string(),
+    }
+}
+
+/// A value in the model's terms: a boolean, a number, `"Enum.Variant"`, or for a status the
+/// location's name, `"ended"` or `"not started"`. A value outside its slot's kind (which a
+/// correct model never produces) is its number.
+pub fn value(slot: &SlotInfo, v: i64) -> Value {
+    let index = usize::try_from(v).ok();
+    match &slot.kind {
+        SlotKind::Bool if v == 0 || v == 1 => Value::Bool(v == 1),
+        SlotKind::Enum { name, variants } => match index.and_then(|i| variants.get(i)) {
+            Some(variant) => Value::String(format!("{name}.{variant}")),
+            None => Value::from(v),
+        },
+        SlotKind::Status { locations } => match index {
+            Some(i) if i < locations.len() => Value::String(locations[i].to_string()),
+            Some(i) if i == locations.len() => Value::String("ended".to_string()),
+            Some(i) if i == locations.len() + 1 => Value::String("not started".to_string()),
+            _ => Value::from(v),
+        },
+        _ => Value::from(v),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bir_interp::Interpreter;
+    use bir_runtime::Checker;
+
+    use super::*;
+
+    #[test]
+    fn a_counterexample_has_steps_changes_and_states_in_model_terms() {
+        let source = "system S { enum C { R, G } C c; boolean b; int (0, 3) n;
+            active thread T() { loc l: do { c := C.G; b := true; n := 2; } goto m;
+                                loc m: do { assert (n == 3); } return; } }";
+        let model = Interpreter::from_source(source).unwrap();
+        let report = Checker::new(model).progress(false).run();
+        let json = serde_json::to_value(JsonReport::new(&report, "s.bir")).unwrap();
+        assert_eq!(json["verdict"], "assertion");
+        assert_eq!(json["complete"], false);
+        assert_eq!(json["incomplete_reason"], Value::Null);
+        let found = &json["counterexamples"][0];
+        assert_eq!(found["kind"], "assertion");
+        assert_eq!(found["replay"], "bir1:0.1");
+        let first = &found["steps"][0];
+        assert_eq!(
+            (&first["from"], &first["to"], &first["fails"]),
+            (&"l".into(), &"m".into(), &false.into())
+        );
+        let changes = &first["changes"];
+        assert_eq!(
+            changes[0],
+            serde_json::json!({"variable": "c", "old": "C.R", "new": "C.G"})
+        );
+        assert_eq!(
+            changes[1],
+            serde_json::json!({"variable": "b", "old": false, "new": true})
+        );
+        assert_eq!(
+            changes[3],
+            serde_json::json!({"variable": "T", "old": "l", "new": "m"})
+        );
+        assert_eq!(found["steps"][1]["fails"], true);
+        assert_eq!(found["final_state"]["n"], 2);
+        assert_eq!(found["final_state"]["T"], "m");
+    }
+}
