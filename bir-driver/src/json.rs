@@ -96,6 +96,9 @@ struct JsonPlan {
 pub struct JsonCounterexample {
     kind: &'static str,
     message: String,
+    /// For a failed assertion or a violated invariant, the variables its condition read
+    /// and their values there, in source order.
+    operands: Vec<JsonOperand>,
     initial_state: BTreeMap<String, Value>,
     steps: Vec<JsonStep>,
     /// For a lasso, the index in `steps` where its cycle starts (the steps from there on
@@ -121,6 +124,13 @@ struct JsonStep {
     /// The step repeats a final state (a lasso's run that ends stutters): no thread moves.
     stutter: bool,
     changes: Vec<JsonChange>,
+}
+
+/// One variable a failing check read.
+#[derive(Serialize)]
+struct JsonOperand {
+    variable: String,
+    value: Value,
 }
 
 /// One variable a step changed.
@@ -309,6 +319,17 @@ fn counterexample(info: &ModelInfo, c: &Counterexample) -> JsonCounterexample {
     JsonCounterexample {
         kind: kind_name(c.kind()),
         message: c.message().to_string(),
+        operands: c
+            .operands()
+            .iter()
+            .filter_map(|operand| {
+                let slot = info.slots.get(operand.slot as usize)?;
+                Some(JsonOperand {
+                    variable: slot_name(slot),
+                    value: value(slot, operand.value),
+                })
+            })
+            .collect(),
         initial_state: state(info, c.initial_state()),
         steps,
         cycle_start: c.cycle_start(),

@@ -154,13 +154,13 @@ pub use checker::{
 };
 pub use coverage::{Coverage, Unfired};
 pub use model::{
-    Fault, FaultKind, FaultSite, InvariantFailure, InvariantInfo, Model, ModelInfo, Outcome,
-    SlotInfo, SlotKind, Successor, TransitionId, TransitionInfo, STUTTER,
+    FailedCheck, Fault, FaultKind, FaultSite, InvariantFailure, InvariantInfo, Model, ModelInfo,
+    Operand, Outcome, SlotInfo, SlotKind, Successor, TransitionId, TransitionInfo, STUTTER,
 };
 pub use property::{
     Automaton, AutomatonEdge, AutomatonState, Fairness, PropertyInfo, PropertyKind,
 };
-pub use render::StateDisplay;
+pub use render::{OperandsDisplay, StateDisplay};
 pub use replay::{replay_steps, replay_string, ReplayError};
 pub use report::{IncompleteReason, Report, Stats, Strategy, Verdict};
 pub use trace::{Change, Counterexample, FindingKind, Step};
