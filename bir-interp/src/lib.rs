@@ -41,7 +41,9 @@ use crate::program::Program;
 use bir_codegen::analyse::{access, por};
 use bir_codegen::layout::Layout;
 use bir_codegen::tables::{Tables, TransitionRow};
-use bir_runtime::{Fault, InvariantFailure, Model, ModelInfo, PropertyInfo, Successor};
+use bir_runtime::{
+    FailedCheck, Fault, InvariantFailure, Model, ModelInfo, Operand, PropertyInfo, Successor,
+};
 
 use crate::state::Packing;
 
@@ -212,6 +214,21 @@ impl Model for Interpreter {
 
     fn decode(&self, state: &State, values: &mut Vec<i64>) {
         self.plan.packing.unpack(state, values);
+    }
+
+    fn operands(&self, state: &State, check: FailedCheck, out: &mut Vec<Operand>) {
+        match check {
+            FailedCheck::Invariant(index) => {
+                if let Some(invariant) = self.program.invariants.get(index as usize) {
+                    self.record(invariant, state, None, out);
+                }
+            }
+            FailedCheck::Assertion { transition, site } => {
+                if let Some(row) = self.plan.transitions.get(transition as usize) {
+                    self.assert_operands(state, row, site, out);
+                }
+            }
+        }
     }
 
     fn ample_safe(&self) -> &[bool] {

@@ -13,6 +13,7 @@
 
 mod expr;
 mod info;
+mod operands;
 mod property;
 mod state;
 mod step;
@@ -76,6 +77,7 @@ impl Gen<'_> {
         let info = self.info();
         let decode = self.decode_body();
         let (invariant_functions, check_invariants) = self.invariants();
+        let (operand_functions, operands_method) = self.operands();
         let (property_table, property_methods) = self.properties();
         let property_names = self.system.properties.iter().map(|p| &p.name);
         let properties_doc = doc(&self.properties_doc());
@@ -144,6 +146,7 @@ impl Gen<'_> {
                 #info
                 #functions
                 #invariant_functions
+                #operand_functions
                 #property_table
 
                 #[automatically_derived]
@@ -184,6 +187,8 @@ impl Gen<'_> {
                     #state_word
 
                     #ample_safe
+
+                    #operands_method
 
                     #property_methods
                 }
