@@ -42,7 +42,7 @@ use bir_codegen::analyse::{access, por};
 use bir_codegen::layout::Layout;
 use bir_codegen::tables::{Tables, TransitionRow};
 use bir_runtime::{
-    FailedCheck, Fault, InvariantFailure, Model, ModelInfo, Operand, PropertyInfo, Successor,
+    AtomInfo, FailedCheck, Fault, InvariantFailure, Model, ModelInfo, Operand, PropertyInfo, Successor,
 };
 
 use crate::state::Packing;
@@ -62,6 +62,8 @@ pub struct Interpreter {
     properties: Arc<[PropertyInfo]>,
     /// Per transition, whether its location is safe for partial-order reduction.
     safe: Arc<[bool]>,
+    /// The invariant atoms tracked for vacuity, as the generated code's table has them.
+    atoms: Arc<[AtomInfo]>,
 }
 
 /// Where every value of a state lives, and the transitions in successor order.
@@ -131,6 +133,14 @@ impl Interpreter {
             }
         }
         let info = info::model_info(system, &tables);
+        let atoms = tables
+            .atoms
+            .iter()
+            .map(|(invariant, text)| AtomInfo {
+                invariant: *invariant,
+                text: text.clone().into(),
+            })
+            .collect();
         let packing = Packing::new(&layout);
         debug_assert_eq!(packing.slots(), tables.slots.len());
         let plan = Plan {
@@ -146,6 +156,7 @@ impl Interpreter {
             plan: Arc::new(plan),
             properties: info::properties(system).into(),
             safe: por::safe_transitions(system, &access::of_system(system)).into(),
+            atoms,
         }
     }
 
@@ -229,6 +240,23 @@ impl Model for Interpreter {
                 }
             }
         }
+    }
+
+    fn atoms_info(&self) -> &[AtomInfo] {
+        &self.atoms
+    }
+
+    fn atoms(&self, state: &State) -> [u64; 2] {
+        let mut bits = [0, 0];
+        for (bit, (holds, fails)) in self.program.atoms.iter().enumerate() {
+            // An atom whose evaluation faults is left out.
+            for (set, expr) in [holds, fails].into_iter().enumerate() {
+                if matches!(self.eval(expr, state, None), Ok(value) if value != 0) {
+                    bits[set] |= 1 << bit;
+                }
+            }
+        }
+        bits
     }
 
     fn ample_safe(&self) -> &[bool] {

@@ -154,7 +154,7 @@ pub use checker::{
 };
 pub use coverage::{Coverage, Unfired};
 pub use model::{
-    FailedCheck, Fault, FaultKind, FaultSite, InvariantFailure, InvariantInfo, Model, ModelInfo,
+    AtomInfo, FailedCheck, Fault, FaultKind, FaultSite, InvariantFailure, InvariantInfo, Model, ModelInfo,
     Operand, Outcome, SlotInfo, SlotKind, Successor, TransitionId, TransitionInfo, STUTTER,
 };
 pub use property::{

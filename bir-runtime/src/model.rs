@@ -98,6 +98,17 @@ impl Operand {
     }
 }
 
+/// An atomic boolean sub-formula of an invariant (a comparison, a boolean variable, a
+/// `T@loc`) whose value the invariant does not force, tracked for vacuity: see
+/// [`Model::atoms`] and [`Coverage::vacuous`](crate::Coverage::vacuous).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AtomInfo {
+    /// The invariant's index in [`ModelInfo::invariants`].
+    pub invariant: u32,
+    /// The atom as BIR text (`Proc[0]@cs`).
+    pub text: Cow<'static, str>,
+}
+
 /// A finite transition system that the checker can explore.
 ///
 /// Implemented by the code `bir!` generates for a system (with a bit-packed `State`) and by
@@ -158,6 +169,21 @@ pub trait Model: Sync {
     /// no operand.
     fn operands(&self, state: &Self::State, check: FailedCheck, out: &mut Vec<Operand>) {
         let _ = (state, check, out);
+    }
+
+    /// The atoms of the invariants tracked for vacuity (none by default); at most 64.
+    fn atoms_info(&self) -> &[AtomInfo] {
+        &[]
+    }
+
+    /// For each atom of [`Model::atoms_info`] (bit `n` for atom `n`), whether it holds in
+    /// `state` for some value of the quantifiers around it (the first set) and whether it
+    /// fails for some (the second). An atom whose evaluation faults sets neither bit. A
+    /// complete search ORs these over every reachable state: an atom missing from either
+    /// set is constant, and its invariant holds vacuously.
+    fn atoms(&self, state: &Self::State) -> [u64; 2] {
+        let _ = state;
+        [0, 0]
     }
 
     /// The LTL properties and reachability checks the model declares (none by default).

@@ -17,6 +17,7 @@ mod operands;
 mod property;
 mod state;
 mod step;
+mod vacuity;
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
@@ -78,6 +79,7 @@ impl Gen<'_> {
         let decode = self.decode_body();
         let (invariant_functions, check_invariants) = self.invariants();
         let (operand_functions, operands_method) = self.operands();
+        let (atom_table, atom_methods) = self.vacuity();
         let (property_table, property_methods) = self.properties();
         let property_names = self.system.properties.iter().map(|p| &p.name);
         let properties_doc = doc(&self.properties_doc());
@@ -147,6 +149,7 @@ impl Gen<'_> {
                 #functions
                 #invariant_functions
                 #operand_functions
+                #atom_table
                 #property_table
 
                 #[automatically_derived]
@@ -189,6 +192,8 @@ impl Gen<'_> {
                     #ample_safe
 
                     #operands_method
+
+                    #atom_methods
 
                     #property_methods
                 }
