@@ -50,7 +50,8 @@ pub struct JsonReport {
 /// What a complete search never saw happen.
 #[derive(Serialize)]
 struct JsonCoverage {
-    /// Every transformation fired, every instance took a step, every location was reached.
+    /// Every transformation fired, every instance took a step, every location was reached,
+    /// no invariant holds vacuously.
     full: bool,
     transformations: usize,
     fired_transformations: usize,
@@ -60,6 +61,17 @@ struct JsonCoverage {
     never_stepped: Vec<String>,
     /// Locations no instance stood at, as `Thread@location`.
     never_reached: Vec<String>,
+    /// Invariant atoms constant over every reachable state.
+    vacuous: Vec<JsonVacuous>,
+}
+
+/// An invariant atom constant over every reachable state.
+#[derive(Serialize)]
+struct JsonVacuous {
+    invariant: String,
+    atom: String,
+    /// Its value in every reachable state.
+    value: bool,
 }
 
 /// A transformation that never fired.
@@ -194,6 +206,15 @@ fn coverage(coverage: &Coverage) -> JsonCoverage {
             .unreached_locations()
             .iter()
             .map(|(thread, location)| format!("{thread}@{location}"))
+            .collect(),
+        vacuous: coverage
+            .vacuous()
+            .iter()
+            .map(|v| JsonVacuous {
+                invariant: v.invariant.clone(),
+                atom: v.atom.clone(),
+                value: v.value,
+            })
             .collect(),
     }
 }

@@ -42,7 +42,8 @@ use bir_codegen::analyse::{access, por};
 use bir_codegen::layout::Layout;
 use bir_codegen::tables::{Tables, TransitionRow};
 use bir_runtime::{
-    AtomInfo, FailedCheck, Fault, InvariantFailure, Model, ModelInfo, Operand, PropertyInfo, Successor,
+    AtomInfo, FailedCheck, Fault, InvariantFailure, Model, ModelInfo, Operand, PropertyInfo,
+    Successor,
 };
 
 use crate::state::Packing;

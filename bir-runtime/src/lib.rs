@@ -152,10 +152,11 @@ pub use checker::{
     Checker, ConfigError, Plan, Progress, Storage, Watch, BITSTATE_HASHES, BITSTATE_LOG2_BITS,
     MAX_THREADS,
 };
-pub use coverage::{Coverage, Unfired};
+pub use coverage::{Coverage, Unfired, Vacuous};
 pub use model::{
-    AtomInfo, FailedCheck, Fault, FaultKind, FaultSite, InvariantFailure, InvariantInfo, Model, ModelInfo,
-    Operand, Outcome, SlotInfo, SlotKind, Successor, TransitionId, TransitionInfo, STUTTER,
+    AtomInfo, FailedCheck, Fault, FaultKind, FaultSite, InvariantFailure, InvariantInfo, Model,
+    ModelInfo, Operand, Outcome, SlotInfo, SlotKind, Successor, TransitionId, TransitionInfo,
+    STUTTER,
 };
 pub use property::{
     Automaton, AutomatonEdge, AutomatonState, Fairness, PropertyInfo, PropertyKind,
