@@ -75,7 +75,13 @@ fn lockstep<M: Model>(compiled: &M, interp: &Interpreter) -> usize {
         interp.operands(b, check, &mut y);
         assert_eq!(x, y, "operands of {check:?} in {a:?}");
     };
+    assert_eq!(compiled.atoms_info(), interp.atoms_info());
     while let Some((a, b)) = queue.pop_front() {
+        assert_eq!(
+            compiled.atoms(&a),
+            interp.atoms(&b),
+            "invariant atoms in {a:?}"
+        );
         for invariant in 0..interp.info().invariants.len() as u32 {
             same_operands(&a, &b, FailedCheck::Invariant(invariant));
         }
@@ -323,6 +329,41 @@ fn failing_checks_show_what_they_read() {
     for line in expected {
         assert!(shown.iter().any(|s| s == line), "{line}\nnot in {shown:#?}");
     }
+}
+
+#[test]
+fn vacuous_invariants_are_reported_alike() {
+    let source = "system V {
+        int (0, 2) x;
+        boolean never;
+        active [2] thread P(int id) {
+          loc a: when x < 2 do { x := x + 1; } goto b;
+          loc b: do { } goto a;
+        }
+        invariant Safe: !P[0]@b || x >= 1;
+        invariant Idle: !never || forall i in 0 .. 2 : (P[i]@a);
+        invariant Forced: x <= 2 && !(never || x == 3);
+      }";
+    let interp = Interpreter::from_source(source).unwrap_or_else(|e| panic!("{e:?}"));
+    let texts: Vec<_> = interp
+        .atoms_info()
+        .iter()
+        .map(|a| a.text.to_string())
+        .collect();
+    // The atoms each invariant forces (`x <= 2`, `never`, `x == 3`) are not tracked.
+    assert_eq!(texts, ["P[0]@b", "x >= 1", "never", "P[i]@a"]);
+    // The instances deadlock at `a` once `x` is 2; the search goes on past it.
+    let report = Checker::new(interp)
+        .keep_going(usize::MAX)
+        .progress(false)
+        .run();
+    let coverage = report.coverage().expect("complete");
+    let vacuous: Vec<String> = coverage.vacuous().iter().map(|v| v.to_string()).collect();
+    assert_eq!(
+        vacuous,
+        ["invariant Idle holds vacuously: `never` is never true"]
+    );
+    assert!(!coverage.is_full());
 }
 
 #[test]
