@@ -453,3 +453,28 @@ family_test!(fixed_2, dining_philosophers_fixed, F2, 2, 7);
 family_test!(fixed_4, dining_philosophers_fixed, F4, 4, 79);
 family_test!(peterson_2, peterson_filter, Q2, 2, 20);
 family_test!(peterson_4, peterson_filter, Q4, 4, 4_752);
+
+#[test]
+fn a_thread_never_started_does_not_pass_silently() {
+    let source = "system S {
+        int (0, 1) x;
+        active thread Main() { loc a: do { x := 1; } return; }
+        thread Helper() { loc h: do { x := 0; } return; }
+      }";
+    let report = Checker::new(Interpreter::from_source(source).unwrap_or_else(|e| panic!("{e:?}")))
+        .progress(false)
+        .run();
+    report.assert_verified();
+    let coverage = report.coverage().expect("complete");
+    assert_eq!(coverage.idle_instances(), ["Helper"]);
+    let text = report.to_string();
+    assert!(
+        text.contains("never took a step: Helper (never started, or blocked from its start)"),
+        "{text}"
+    );
+    let full = std::panic::catch_unwind(|| report.assert_full_coverage());
+    assert!(
+        full.is_err(),
+        "assert_full_coverage passed with Helper never started"
+    );
+}
