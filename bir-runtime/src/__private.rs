@@ -116,6 +116,21 @@ pub fn rem(a: i64, b: i64, zero: u32) -> Result<i64, Fault> {
     Ok(a.wrapping_rem(b))
 }
 
+/// Records a read of `slot` (a scalar, or an element with a constant index) by a failing
+/// check, at the end of the operands; returns `value`.
+#[inline(never)]
+pub fn read(out: &mut Vec<Operand>, slot: u32, value: i64) -> i64 {
+    let mark = out.len();
+    Operand::record(out, mark, slot, value)
+}
+
+/// Records a read of `slot` by a failing check where it stands in the source: at `mark`,
+/// the number of operands before its index was evaluated; returns `value`.
+#[inline(never)]
+pub fn read_at(out: &mut Vec<Operand>, mark: usize, slot: u32, value: i64) -> i64 {
+    Operand::record(out, mark, slot, value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,19 +176,4 @@ mod tests {
         assert_eq!(wrap(-3, -2, 2), 2);
         assert_eq!(wrap(i64::MIN, i64::from(i32::MIN), i64::from(i32::MAX)), 0);
     }
-}
-
-/// Records a read of `slot` (a scalar, or an element with a constant index) by a failing
-/// check, at the end of the operands; returns `value`.
-#[inline(never)]
-pub fn read(out: &mut Vec<Operand>, slot: u32, value: i64) -> i64 {
-    let mark = out.len();
-    Operand::record(out, mark, slot, value)
-}
-
-/// Records a read of `slot` by a failing check where it stands in the source: at `mark`,
-/// the number of operands before its index was evaluated; returns `value`.
-#[inline(never)]
-pub fn read_at(out: &mut Vec<Operand>, mark: usize, slot: u32, value: i64) -> i64 {
-    Operand::record(out, mark, slot, value)
 }
