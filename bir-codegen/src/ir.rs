@@ -614,6 +614,21 @@ pub struct Invariant {
     pub text: String,
     /// The source line (0 if unknown).
     pub line: u32,
+    /// Its atoms whose value it does not force, for vacuity (see [`InvariantAtom`]).
+    pub atoms: Vec<InvariantAtom>,
+}
+
+/// An atomic boolean sub-formula of an invariant (a comparison, a boolean variable, a
+/// `T@loc`), as two predicates over a state: a search in which one of them is false in
+/// every reachable state shows the atom constant, and the invariant holding vacuously.
+#[derive(Clone, Debug)]
+pub struct InvariantAtom {
+    /// The atom as BIR text.
+    pub text: String,
+    /// The atom holds, for some value of the quantifiers around it.
+    pub holds: Expr,
+    /// The atom fails, for some value of the quantifiers around it.
+    pub fails: Expr,
 }
 
 /// A declared LTL property or reachability check.
@@ -662,7 +677,21 @@ pub struct FaultSite {
     pub line: u32,
 }
 
+/// How many invariant atoms a search tracks for vacuity (one bit each in a `u64`); the
+/// atoms past it are not tracked.
+pub const MAX_ATOMS: usize = 64;
+
 impl System {
+    /// The invariant atoms tracked for vacuity, numbered across the invariants in
+    /// declaration order: (invariant index, atom), at most [`MAX_ATOMS`].
+    pub fn atoms(&self) -> impl Iterator<Item = (u32, &InvariantAtom)> + '_ {
+        self.invariants
+            .iter()
+            .enumerate()
+            .flat_map(|(index, invariant)| invariant.atoms.iter().map(move |a| (index as u32, a)))
+            .take(MAX_ATOMS)
+    }
+
     /// Total number of thread instances.
     pub fn instance_count(&self) -> u32 {
         self.threads.iter().map(Thread::instances).sum()

@@ -25,6 +25,9 @@ pub struct Tables {
     pub fault_sites: ir::IdVec<ir::SiteId, ir::FaultSite>,
     /// The invariants, in declaration order.
     pub invariants: Vec<InvariantRow>,
+    /// The invariant atoms tracked for vacuity (`ir::System::atoms`): the index of the
+    /// invariant and the atom's text.
+    pub atoms: Vec<(u32, String)>,
 }
 
 /// One field of the layout (a variable or a status) as a run of consecutive slots.
@@ -135,6 +138,10 @@ impl Tables {
             transitions: transitions(system),
             fault_sites: system.fault_sites.clone(),
             invariants,
+            atoms: system
+                .atoms()
+                .map(|(index, atom)| (index, atom.text.clone()))
+                .collect(),
         }
     }
 

@@ -4,7 +4,9 @@
 
 use std::fmt::Write as _;
 
-use bir_runtime::{Counterexample, ModelInfo, Report, StateDisplay, Verdict, STUTTER};
+use bir_runtime::{
+    Counterexample, ModelInfo, OperandsDisplay, Report, StateDisplay, Verdict, STUTTER,
+};
 
 use crate::json::{slot_name, value, verdict_name};
 use crate::msc::{self, escape};
@@ -80,7 +82,7 @@ fn counterexample(out: &mut String, info: &ModelInfo, found: &Counterexample, nu
     let _ = write!(
         out,
         "<section class=\"counterexample\"><h2>{number}. {kind} after {len} steps</h2>\
-         <p class=\"fails\">{message}</p>\
+         <p class=\"fails\">{message}</p>{operands}\
          <p>initial state: <span class=\"mono\">{initial}</span></p>\
          <div class=\"chart\">{chart}</div>\
          <table class=\"steps\"><tr><th>#</th><th>instance</th><th>move</th><th>BIR</th>\
@@ -88,6 +90,14 @@ fn counterexample(out: &mut String, info: &ModelInfo, found: &Counterexample, nu
         kind = found.kind().describe(),
         len = found.len(),
         message = escape(found.message()),
+        operands = if found.operands().is_empty() {
+            String::new()
+        } else {
+            format!(
+                "<p>operands: <span class=\"mono\">{}</span></p>",
+                escape(&OperandsDisplay::new(info, found.operands()).to_string())
+            )
+        },
         initial = escape(&StateDisplay::new(info, found.initial_state()).to_string()),
         chart = msc::render(
             info,

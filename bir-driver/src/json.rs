@@ -50,7 +50,8 @@ pub struct JsonReport {
 /// What a complete search never saw happen.
 #[derive(Serialize)]
 struct JsonCoverage {
-    /// Every transformation fired, every instance took a step, every location was reached.
+    /// Every transformation fired, every instance took a step, every location was reached,
+    /// no invariant holds vacuously.
     full: bool,
     transformations: usize,
     fired_transformations: usize,
@@ -60,6 +61,17 @@ struct JsonCoverage {
     never_stepped: Vec<String>,
     /// Locations no instance stood at, as `Thread@location`.
     never_reached: Vec<String>,
+    /// Invariant atoms constant over every reachable state.
+    vacuous: Vec<JsonVacuous>,
+}
+
+/// An invariant atom constant over every reachable state.
+#[derive(Serialize)]
+struct JsonVacuous {
+    invariant: String,
+    atom: String,
+    /// Its value in every reachable state.
+    value: bool,
 }
 
 /// A transformation that never fired.
@@ -96,6 +108,9 @@ struct JsonPlan {
 pub struct JsonCounterexample {
     kind: &'static str,
     message: String,
+    /// For a failed assertion or a violated invariant, the variables its condition read
+    /// and their values there, in source order.
+    operands: Vec<JsonOperand>,
     initial_state: BTreeMap<String, Value>,
     steps: Vec<JsonStep>,
     /// For a lasso, the index in `steps` where its cycle starts (the steps from there on
@@ -121,6 +136,13 @@ struct JsonStep {
     /// The step repeats a final state (a lasso's run that ends stutters): no thread moves.
     stutter: bool,
     changes: Vec<JsonChange>,
+}
+
+/// One variable a failing check read.
+#[derive(Serialize)]
+struct JsonOperand {
+    variable: String,
+    value: Value,
 }
 
 /// One variable a step changed.
@@ -184,6 +206,15 @@ fn coverage(coverage: &Coverage) -> JsonCoverage {
             .unreached_locations()
             .iter()
             .map(|(thread, location)| format!("{thread}@{location}"))
+            .collect(),
+        vacuous: coverage
+            .vacuous()
+            .iter()
+            .map(|v| JsonVacuous {
+                invariant: v.invariant.clone(),
+                atom: v.atom.clone(),
+                value: v.value,
+            })
             .collect(),
     }
 }
@@ -309,6 +340,17 @@ fn counterexample(info: &ModelInfo, c: &Counterexample) -> JsonCounterexample {
     JsonCounterexample {
         kind: kind_name(c.kind()),
         message: c.message().to_string(),
+        operands: c
+            .operands()
+            .iter()
+            .filter_map(|operand| {
+                let slot = info.slots.get(operand.slot as usize)?;
+                Some(JsonOperand {
+                    variable: slot_name(slot),
+                    value: value(slot, operand.value),
+                })
+            })
+            .collect(),
         initial_state: state(info, c.initial_state()),
         steps,
         cycle_start: c.cycle_start(),

@@ -6,7 +6,9 @@
 use bir_codegen::ir::eval::{self, Env, EvalError, Evaluator};
 use bir_codegen::ir::{Action, Expr, InstanceId, Jump, Scalar, SiteId, ThreadId, VarRef};
 use bir_codegen::tables::TransitionRow;
-use bir_runtime::{Fault, Outcome};
+use std::cell::RefCell;
+
+use bir_runtime::{Fault, Operand, Outcome};
 
 use crate::state::State;
 use crate::Interpreter;
@@ -17,6 +19,8 @@ enum Step {
     Done(State),
     /// An `assume` was false: the step is discarded as if the guard had been false.
     Discarded,
+    /// The `assert` the actions were run up to is next: the state it sees.
+    AtAssert(State),
 }
 
 impl Interpreter {
@@ -37,16 +41,68 @@ impl Interpreter {
                 Err(fault) => return Some(Outcome::Fault(fault)),
             }
         }
-        match self.actions(state, row) {
+        match self.actions(state, row, None) {
             Ok(Step::Done(next)) => Some(Outcome::Next(next)),
-            Ok(Step::Discarded) => None,
+            Ok(Step::Discarded | Step::AtAssert(_)) => None,
             Err(fault) => Some(Outcome::Fault(fault)),
         }
     }
 
+    /// The operands of the `assert` at `site` in the step of `row` from `state` (see
+    /// `Model::operands`): the actions before it run again, then its condition is evaluated
+    /// recording what it reads.
+    pub(crate) fn assert_operands(
+        &self,
+        state: &State,
+        row: &TransitionRow,
+        site: u32,
+        out: &mut Vec<Operand>,
+    ) {
+        let thread = &self.program.threads[row.thread];
+        let transform = &thread.transforms[row.transform];
+        let Ok(Step::AtAssert(before)) = self.actions(state, row, Some(site)) else {
+            return;
+        };
+        let cond = transform.actions.iter().find_map(|action| match action {
+            Action::Assert { cond, site: s } if s.0 == site => Some(cond),
+            _ => None,
+        });
+        if let Some(cond) = cond {
+            self.record(cond, &before, Some(row.instance), out);
+        }
+    }
+
+    /// Evaluates `expr` in `state` (executed by `instance`), appending every variable and
+    /// status it reads to `out` with `Operand::record`, as the generated code does.
+    pub(crate) fn record(
+        &self,
+        expr: &Expr,
+        state: &State,
+        instance: Option<InstanceId>,
+        out: &mut Vec<Operand>,
+    ) {
+        let view = Recording {
+            view: View {
+                interp: self,
+                state,
+                instance,
+            },
+            out: RefCell::new(std::mem::take(out)),
+        };
+        // A fault ends the evaluation: what was read up to there is what the check saw.
+        let _ = Evaluator::new(&view).eval(expr);
+        *out = view.out.into_inner();
+    }
+
     /// Runs the actions of `row` and its jump on a copy of `state` (packed: a copy of its
-    /// words, which allocates only for a state wider than the inline words).
-    fn actions(&self, state: &State, row: &TransitionRow) -> Result<Step, Fault> {
+    /// words, which allocates only for a state wider than the inline words); with
+    /// `until`, only up to the `assert` of that site, returning the state it sees.
+    fn actions(
+        &self,
+        state: &State,
+        row: &TransitionRow,
+        until: Option<u32>,
+    ) -> Result<Step, Fault> {
         let thread = &self.program.threads[row.thread];
         let transform = &thread.transforms[row.transform];
         let instance = Some(row.instance);
@@ -70,6 +126,9 @@ impl Interpreter {
                     let stored = store(value, scalar, *site, true)?;
                     let slot = self.slot(place.var, instance) + element;
                     packing.set(&mut next, slot, stored);
+                }
+                Action::Assert { site, .. } if until == Some(site.0) => {
+                    return Ok(Step::AtAssert(next));
                 }
                 Action::Assert { cond, site } => {
                     if self.eval(cond, &next, instance)? == 0 {
@@ -209,6 +268,58 @@ fn store(value: i64, scalar: Scalar, site: SiteId, wrapping: bool) -> Result<i64
         }
         // Booleans and enum values are in their type by the checker's typing rules.
         _ => Ok(value),
+    }
+}
+
+/// A view that records what an expression reads (see `Interpreter::record`).
+struct Recording<'a> {
+    view: View<'a>,
+    out: RefCell<Vec<Operand>>,
+}
+
+impl Recording<'_> {
+    fn note(&self, mark: usize, slot: usize, value: Option<i64>) -> Option<i64> {
+        let value = value?;
+        Operand::record(&mut self.out.borrow_mut(), mark, slot as u32, value);
+        Some(value)
+    }
+}
+
+impl Env for Recording<'_> {
+    fn len(&self, var: VarRef) -> Option<u32> {
+        self.view.len(var)
+    }
+
+    fn instances(&self, thread: ThreadId) -> Option<u32> {
+        self.view.instances(thread)
+    }
+
+    fn read(&self, var: VarRef, element: u32) -> Option<i64> {
+        self.view.read(var, element)
+    }
+
+    fn status(&self, thread: ThreadId, instance: u32) -> Option<i64> {
+        self.view.status(thread, instance)
+    }
+
+    fn instance_index(&self) -> Option<i64> {
+        self.view.instance_index()
+    }
+
+    fn mark(&self) -> usize {
+        self.out.borrow().len()
+    }
+
+    fn read_at(&self, mark: usize, var: VarRef, element: u32) -> Option<i64> {
+        let slot = self.view.interp.try_slot(var, self.view.instance)? + element as usize;
+        self.note(mark, slot, self.view.read(var, element))
+    }
+
+    fn status_at(&self, mark: usize, thread: ThreadId, instance: u32) -> Option<i64> {
+        let t = &self.view.interp.program.threads[thread];
+        let value = self.view.status(thread, instance)?;
+        let slot = self.view.interp.plan.instances[t.instance_id(instance)].status;
+        self.note(mark, slot, Some(value))
     }
 }
 

@@ -41,7 +41,10 @@ use crate::program::Program;
 use bir_codegen::analyse::{access, por};
 use bir_codegen::layout::Layout;
 use bir_codegen::tables::{Tables, TransitionRow};
-use bir_runtime::{Fault, InvariantFailure, Model, ModelInfo, PropertyInfo, Successor};
+use bir_runtime::{
+    AtomInfo, FailedCheck, Fault, InvariantFailure, Model, ModelInfo, Operand, PropertyInfo,
+    Successor,
+};
 
 use crate::state::Packing;
 
@@ -60,6 +63,8 @@ pub struct Interpreter {
     properties: Arc<[PropertyInfo]>,
     /// Per transition, whether its location is safe for partial-order reduction.
     safe: Arc<[bool]>,
+    /// The invariant atoms tracked for vacuity, as the generated code's table has them.
+    atoms: Arc<[AtomInfo]>,
 }
 
 /// Where every value of a state lives, and the transitions in successor order.
@@ -129,6 +134,14 @@ impl Interpreter {
             }
         }
         let info = info::model_info(system, &tables);
+        let atoms = tables
+            .atoms
+            .iter()
+            .map(|(invariant, text)| AtomInfo {
+                invariant: *invariant,
+                text: text.clone().into(),
+            })
+            .collect();
         let packing = Packing::new(&layout);
         debug_assert_eq!(packing.slots(), tables.slots.len());
         let plan = Plan {
@@ -144,6 +157,7 @@ impl Interpreter {
             plan: Arc::new(plan),
             properties: info::properties(system).into(),
             safe: por::safe_transitions(system, &access::of_system(system)).into(),
+            atoms,
         }
     }
 
@@ -212,6 +226,38 @@ impl Model for Interpreter {
 
     fn decode(&self, state: &State, values: &mut Vec<i64>) {
         self.plan.packing.unpack(state, values);
+    }
+
+    fn operands(&self, state: &State, check: FailedCheck, out: &mut Vec<Operand>) {
+        match check {
+            FailedCheck::Invariant(index) => {
+                if let Some(invariant) = self.program.invariants.get(index as usize) {
+                    self.record(invariant, state, None, out);
+                }
+            }
+            FailedCheck::Assertion { transition, site } => {
+                if let Some(row) = self.plan.transitions.get(transition as usize) {
+                    self.assert_operands(state, row, site, out);
+                }
+            }
+        }
+    }
+
+    fn atoms_info(&self) -> &[AtomInfo] {
+        &self.atoms
+    }
+
+    fn atoms(&self, state: &State) -> [u64; 2] {
+        let mut bits = [0, 0];
+        for (bit, (holds, fails)) in self.program.atoms.iter().enumerate() {
+            // An atom whose evaluation faults is left out.
+            for (set, expr) in [holds, fails].into_iter().enumerate() {
+                if matches!(self.eval(expr, state, None), Ok(value) if value != 0) {
+                    bits[set] |= 1 << bit;
+                }
+            }
+        }
+        bits
     }
 
     fn ample_safe(&self) -> &[bool] {

@@ -18,6 +18,8 @@ pub(crate) struct Program {
     pub invariants: Vec<Expr>,
     /// The predicates of each property, in declaration and proposition order.
     pub properties: Vec<Vec<Expr>>,
+    /// The invariant atoms tracked for vacuity: when each holds and when it fails.
+    pub atoms: Vec<(Expr, Expr)>,
 }
 
 /// A thread declaration.
@@ -99,6 +101,10 @@ impl Program {
             globals: system.globals.iter().map(|v| v.ty).collect(),
             threads,
             invariants: system.invariants.iter().map(|i| i.cond.clone()).collect(),
+            atoms: system
+                .atoms()
+                .map(|(_, atom)| (atom.holds.clone(), atom.fails.clone()))
+                .collect(),
             properties: system.properties.iter().map(|p| p.atoms.clone()).collect(),
         }
     }

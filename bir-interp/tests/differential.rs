@@ -12,7 +12,10 @@ include!("../../models/families.rs");
 use std::collections::{HashSet, VecDeque};
 use std::fmt::Debug;
 
-use bir::{Checker, FindingKind, Model, ModelInfo, Outcome, Report};
+use bir::{
+    Checker, FailedCheck, FaultKind, FindingKind, Model, ModelInfo, OperandsDisplay, Outcome,
+    Report,
+};
 use bir_interp::{Interpreter, Overrides, State};
 
 /// The interpreter of a reference model's text, placed at the lines where `embedding` (the
@@ -37,8 +40,9 @@ fn family(model: &str, n: i64) -> Interpreter {
 
 /// Explores the whole reachable graph of both models side by side (breadth-first from the
 /// initial states), checking at every state that they decode alike, pack into the same
-/// word when they fit in one, and have the same invariant result, end-state test and
-/// successors. Returns the number of states (those violating an invariant are not
+/// word when they fit in one, and have the same invariant result, end-state test,
+/// successors and operands (of every invariant, and of every assertion in every enabled
+/// transition, failing or not). Returns the number of states (those violating an invariant are not
 /// expanded, as in the search).
 fn lockstep<M: Model>(compiled: &M, interp: &Interpreter) -> usize {
     let decode = |state: &M::State| {
@@ -62,7 +66,25 @@ fn lockstep<M: Model>(compiled: &M, interp: &Interpreter) -> usize {
     let mut seen: HashSet<State> = HashSet::from([initial.1.clone()]);
     let mut queue = VecDeque::from([initial]);
     let (mut a_out, mut b_out) = (Vec::new(), Vec::new());
+    let assertions: Vec<u32> = (0..interp.info().fault_sites.len() as u32)
+        .filter(|&site| interp.info().fault_sites[site as usize].kind == FaultKind::Assertion)
+        .collect();
+    let same_operands = |a: &M::State, b: &State, check: FailedCheck| {
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        compiled.operands(a, check, &mut x);
+        interp.operands(b, check, &mut y);
+        assert_eq!(x, y, "operands of {check:?} in {a:?}");
+    };
+    assert_eq!(compiled.atoms_info(), interp.atoms_info());
     while let Some((a, b)) = queue.pop_front() {
+        assert_eq!(
+            compiled.atoms(&a),
+            interp.atoms(&b),
+            "invariant atoms in {a:?}"
+        );
+        for invariant in 0..interp.info().invariants.len() as u32 {
+            same_operands(&a, &b, FailedCheck::Invariant(invariant));
+        }
         let invariants = interp.check_invariants(&b);
         assert_eq!(compiled.check_invariants(&a), invariants, "{a:?}");
         assert_eq!(compiled.is_end_state(&a), interp.is_end_state(&b), "{a:?}");
@@ -76,6 +98,11 @@ fn lockstep<M: Model>(compiled: &M, interp: &Interpreter) -> usize {
         let a_ids: Vec<_> = a_out.iter().map(|s| s.transition).collect();
         let b_ids: Vec<_> = b_out.iter().map(|s| s.transition).collect();
         assert_eq!(a_ids, b_ids, "enabled transitions of {a:?}");
+        for &transition in &a_ids {
+            for &site in &assertions {
+                same_operands(&a, &b, FailedCheck::Assertion { transition, site });
+            }
+        }
         for (x, y) in a_out.drain(..).zip(b_out.drain(..)) {
             match (x.outcome, y.outcome) {
                 (Outcome::Next(p), Outcome::Next(q)) => {
@@ -265,6 +292,81 @@ fn features() {
 }
 
 #[test]
+fn failing_checks_show_what_they_read() {
+    let source = include_str!("reference/operands.bir");
+    let embedding = include_str!("reference/mod.rs");
+    let interp = interpreter_at(source, embedding);
+    agree(reference::operands::Operands, interp.clone(), true);
+    let report = Checker::new(interp)
+        .keep_going(usize::MAX)
+        .bfs()
+        .progress(false)
+        .run();
+    let shown: Vec<String> = report
+        .findings()
+        .iter()
+        .map(|c| {
+            let operands = OperandsDisplay::new(report.info(), c.operands());
+            let message = c.message();
+            let unlined = message
+                .rfind(" (line ")
+                .map_or(message, |at| &message[..at]);
+            format!("{unlined}: {operands}")
+        })
+        .collect();
+    let expected = [
+        // Runs after the step's own writes: `buf[0]` is 0 and `mine` 1, not their
+        // values before the step; `head` (1) is read twice, shown once.
+        "assertion failed: buf[head - 1] == expect || mine == 3 || W[head - 1]@b: \
+         buf[0] = 0, head = 1, expect = 1, W[0].mine = 1, W[0] @ a",
+        // The element before the reads of its index.
+        "assertion failed: mode == Mode.On && buf[buf[0] + 1] == head: \
+         mode = Mode.On, buf[2] = 0, buf[0] = 1, head = 1",
+        // The quantifier stops at the first `i` where its body is false.
+        "invariant Bounded violated: forall i in 0 .. Param.N : (buf[i] + head <= 2 || !flag): \
+         buf[0] = 1, head = 2, flag = true",
+    ];
+    for line in expected {
+        assert!(shown.iter().any(|s| s == line), "{line}\nnot in {shown:#?}");
+    }
+}
+
+#[test]
+fn vacuous_invariants_are_reported_alike() {
+    let source = "system V {
+        int (0, 2) x;
+        boolean never;
+        active [2] thread P(int id) {
+          loc a: when x < 2 do { x := x + 1; } goto b;
+          loc b: do { } goto a;
+        }
+        invariant Safe: !P[0]@b || x >= 1;
+        invariant Idle: !never || forall i in 0 .. 2 : (P[i]@a);
+        invariant Forced: x <= 2 && !(never || x == 3);
+      }";
+    let interp = Interpreter::from_source(source).unwrap_or_else(|e| panic!("{e:?}"));
+    let texts: Vec<_> = interp
+        .atoms_info()
+        .iter()
+        .map(|a| a.text.to_string())
+        .collect();
+    // The atoms each invariant forces (`x <= 2`, `never`, `x == 3`) are not tracked.
+    assert_eq!(texts, ["P[0]@b", "x >= 1", "never", "P[i]@a"]);
+    // The instances deadlock at `a` once `x` is 2; the search goes on past it.
+    let report = Checker::new(interp)
+        .keep_going(usize::MAX)
+        .progress(false)
+        .run();
+    let coverage = report.coverage().expect("complete");
+    let vacuous: Vec<String> = coverage.vacuous().iter().map(|v| v.to_string()).collect();
+    assert_eq!(
+        vacuous,
+        ["invariant Idle holds vacuously: `never` is never true"]
+    );
+    assert!(!coverage.is_full());
+}
+
+#[test]
 fn arithmetic_at_the_edges_of_64_bits() {
     let source = include_str!("reference/arithmetic.bir");
     let embedding = include_str!("reference/mod.rs");
@@ -351,3 +453,28 @@ family_test!(fixed_2, dining_philosophers_fixed, F2, 2, 7);
 family_test!(fixed_4, dining_philosophers_fixed, F4, 4, 79);
 family_test!(peterson_2, peterson_filter, Q2, 2, 20);
 family_test!(peterson_4, peterson_filter, Q4, 4, 4_752);
+
+#[test]
+fn a_thread_never_started_does_not_pass_silently() {
+    let source = "system S {
+        int (0, 1) x;
+        active thread Main() { loc a: do { x := 1; } return; }
+        thread Helper() { loc h: do { x := 0; } return; }
+      }";
+    let report = Checker::new(Interpreter::from_source(source).unwrap_or_else(|e| panic!("{e:?}")))
+        .progress(false)
+        .run();
+    report.assert_verified();
+    let coverage = report.coverage().expect("complete");
+    assert_eq!(coverage.idle_instances(), ["Helper"]);
+    let text = report.to_string();
+    assert!(
+        text.contains("never took a step: Helper (never started, or blocked from its start)"),
+        "{text}"
+    );
+    let full = std::panic::catch_unwind(|| report.assert_full_coverage());
+    assert!(
+        full.is_err(),
+        "assert_full_coverage passed with Helper never started"
+    );
+}

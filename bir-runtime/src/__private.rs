@@ -5,7 +5,7 @@
 //! compile-time value ranges show that an operation can fail; each turns the failure into
 //! the model's [`Fault`] at the given fault site instead of a Rust panic.
 
-use crate::model::{Fault, Outcome, Successor};
+use crate::model::{Fault, Operand, Outcome, Successor};
 
 /// Appends the outcome of one transition function (`Ok(None)`: not enabled) to `out`.
 #[inline(always)]
@@ -114,6 +114,21 @@ pub fn rem(a: i64, b: i64, zero: u32) -> Result<i64, Fault> {
         return fault(zero, 0);
     }
     Ok(a.wrapping_rem(b))
+}
+
+/// Records a read of `slot` (a scalar, or an element with a constant index) by a failing
+/// check, at the end of the operands; returns `value`.
+#[inline(never)]
+pub fn read(out: &mut Vec<Operand>, slot: u32, value: i64) -> i64 {
+    let mark = out.len();
+    Operand::record(out, mark, slot, value)
+}
+
+/// Records a read of `slot` by a failing check where it stands in the source: at `mark`,
+/// the number of operands before its index was evaluated; returns `value`.
+#[inline(never)]
+pub fn read_at(out: &mut Vec<Operand>, mark: usize, slot: u32, value: i64) -> i64 {
+    Operand::record(out, mark, slot, value)
 }
 
 #[cfg(test)]

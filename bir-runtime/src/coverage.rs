@@ -12,7 +12,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::model::{ModelInfo, SlotKind, TransitionId, TransitionInfo};
+use crate::model::{AtomInfo, ModelInfo, SlotKind, TransitionId, TransitionInfo};
 
 /// What a complete search covered: see the module documentation of how it is computed.
 /// Reports carry one after a complete exhaustive search of the model itself (not of an LTL
@@ -28,6 +28,37 @@ pub struct Coverage {
     /// Transformations (of all instances) and how many fired.
     transformations: usize,
     fired_transformations: usize,
+    /// Invariant atoms constant over the reachable states.
+    vacuous: Vec<Vacuous>,
+}
+
+/// An atom of an invariant (a comparison, a boolean variable, a `T@loc` whose value the
+/// invariant does not force) that is constant over every reachable state (and every value
+/// of the quantifiers around it): the invariant holds vacuously, as far as the atom goes,
+/// as `!Proc[0]@cs || turn == 0` does when `Proc[0]@cs` is never true.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Vacuous {
+    /// The invariant's name.
+    pub invariant: String,
+    /// The atom as BIR text.
+    pub atom: String,
+    /// Its value in every reachable state: false for "never true", true for "always true".
+    pub value: bool,
+}
+
+impl std::fmt::Display for Vacuous {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let never = if self.value {
+            "never false"
+        } else {
+            "never true"
+        };
+        write!(
+            f,
+            "invariant {} holds vacuously: `{}` is {never}",
+            self.invariant, self.atom
+        )
+    }
 }
 
 /// A transformation no instance of its thread executed.
@@ -123,13 +154,51 @@ impl Coverage {
             unfired,
             idle,
             unreached,
+            vacuous: Vec::new(),
         }
     }
 
-    /// True when every transformation fired, every instance took a step and every location
-    /// was reached.
+    /// This coverage with the vacuity of the invariant atoms `atoms`: `bits[0]` has bit `n`
+    /// set when some reachable state made atom `n` hold, `bits[1]` when some made it fail
+    /// (see [`Model::atoms`](crate::Model::atoms)). An atom never evaluated (its evaluation
+    /// always faulted) is not reported.
+    pub(crate) fn with_vacuity(
+        mut self,
+        info: &ModelInfo,
+        atoms: &[AtomInfo],
+        bits: [u64; 2],
+    ) -> Self {
+        for (n, atom) in atoms.iter().enumerate().take(64) {
+            let (holds, fails) = (bits[0] >> n & 1 == 1, bits[1] >> n & 1 == 1);
+            if holds == fails {
+                continue;
+            }
+            let invariant = info
+                .invariants
+                .get(atom.invariant as usize)
+                .map_or_else(|| atom.invariant.to_string(), |i| i.name.to_string());
+            self.vacuous.push(Vacuous {
+                invariant,
+                atom: atom.text.to_string(),
+                value: holds,
+            });
+        }
+        self
+    }
+
+    /// True when every transformation fired, every instance took a step, every location
+    /// was reached and no invariant holds vacuously.
     pub fn is_full(&self) -> bool {
-        self.unfired.is_empty() && self.idle.is_empty() && self.unreached.is_empty()
+        self.unfired.is_empty()
+            && self.idle.is_empty()
+            && self.unreached.is_empty()
+            && self.vacuous.is_empty()
+    }
+
+    /// The invariant atoms constant over every reachable state: invariants that hold
+    /// vacuously, as far as those atoms go.
+    pub fn vacuous(&self) -> &[Vacuous] {
+        &self.vacuous
     }
 
     /// The transformations no instance executed, in the model's order.

@@ -152,15 +152,16 @@ pub use checker::{
     Checker, ConfigError, Plan, Progress, Storage, Watch, BITSTATE_HASHES, BITSTATE_LOG2_BITS,
     MAX_THREADS,
 };
-pub use coverage::{Coverage, Unfired};
+pub use coverage::{Coverage, Unfired, Vacuous};
 pub use model::{
-    Fault, FaultKind, FaultSite, InvariantFailure, InvariantInfo, Model, ModelInfo, Outcome,
-    SlotInfo, SlotKind, Successor, TransitionId, TransitionInfo, STUTTER,
+    AtomInfo, FailedCheck, Fault, FaultKind, FaultSite, InvariantFailure, InvariantInfo, Model,
+    ModelInfo, Operand, Outcome, SlotInfo, SlotKind, Successor, TransitionId, TransitionInfo,
+    STUTTER,
 };
 pub use property::{
     Automaton, AutomatonEdge, AutomatonState, Fairness, PropertyInfo, PropertyKind,
 };
-pub use render::StateDisplay;
+pub use render::{OperandsDisplay, StateDisplay};
 pub use replay::{replay_steps, replay_string, ReplayError};
 pub use report::{IncompleteReason, Report, Stats, Strategy, Verdict};
 pub use trace::{Change, Counterexample, FindingKind, Step};

@@ -55,6 +55,60 @@ pub enum InvariantFailure {
     Fault(Fault),
 }
 
+/// A check that failed, whose operands a counterexample shows (see [`Model::operands`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FailedCheck {
+    /// The `assert` at fault site `site` (an index into [`ModelInfo::fault_sites`]), in the
+    /// step of transition `transition`.
+    Assertion {
+        /// The transition whose step failed.
+        transition: TransitionId,
+        /// The assertion's fault site.
+        site: u32,
+    },
+    /// The invariant with this index in [`ModelInfo::invariants`].
+    Invariant(u32),
+}
+
+/// A value a failing check read: the slot (an index into [`ModelInfo::slots`]: a scalar, an
+/// array element, an instance's status or local) and its value where the check read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Operand {
+    /// Index into [`ModelInfo::slots`].
+    pub slot: u32,
+    /// The value read (as [`Model::decode`] writes it).
+    pub value: i64,
+}
+
+impl Operand {
+    /// Records that a check read `slot` and found `value`, into `out`, which lists each
+    /// slot once, in source order. `mark` is the length `out` had where the read stands in
+    /// the source: for `a[i]`, before `i` was evaluated, so that `a[2]` comes before `i`;
+    /// for a plain variable, the current length. A slot already listed before `mark` stays
+    /// where it is; one listed after it (read while evaluating the index) moves to `mark`.
+    /// Returns `value`, so that generated code can record a read where it makes it.
+    pub fn record(out: &mut Vec<Operand>, mark: usize, slot: u32, value: i64) -> i64 {
+        let mark = mark.min(out.len());
+        if out[..mark].iter().any(|o| o.slot == slot) {
+            return value;
+        }
+        out.retain(|o| o.slot != slot);
+        out.insert(mark.min(out.len()), Operand { slot, value });
+        value
+    }
+}
+
+/// An atomic boolean sub-formula of an invariant (a comparison, a boolean variable, a
+/// `T@loc`) whose value the invariant does not force, tracked for vacuity: see
+/// [`Model::atoms`] and [`Coverage::vacuous`](crate::Coverage::vacuous).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AtomInfo {
+    /// The invariant's index in [`ModelInfo::invariants`].
+    pub invariant: u32,
+    /// The atom as BIR text (`Proc[0]@cs`).
+    pub text: Cow<'static, str>,
+}
+
 /// A finite transition system that the checker can explore.
 ///
 /// Implemented by the code `bir!` generates for a system (with a bit-packed `State`) and by
@@ -105,6 +159,31 @@ pub trait Model: Sync {
     /// (the default) when no location is known to be safe.
     fn ample_safe(&self) -> &[bool] {
         &[]
+    }
+
+    /// The variables the failing check `check` read, evaluated in `state`, appended to
+    /// `out` with [`Operand::record`]: for an assertion, `state` is the state its step
+    /// started from, and the actions before the `assert` are executed again so that each
+    /// value is the one the assertion saw; for an invariant, `state` is the violating state.
+    /// Only called to build a counterexample, never during a search. The default reports
+    /// no operand.
+    fn operands(&self, state: &Self::State, check: FailedCheck, out: &mut Vec<Operand>) {
+        let _ = (state, check, out);
+    }
+
+    /// The atoms of the invariants tracked for vacuity (none by default); at most 64.
+    fn atoms_info(&self) -> &[AtomInfo] {
+        &[]
+    }
+
+    /// For each atom of [`Model::atoms_info`] (bit `n` for atom `n`), whether it holds in
+    /// `state` for some value of the quantifiers around it (the first set) and whether it
+    /// fails for some (the second). An atom whose evaluation faults sets neither bit. A
+    /// complete search ORs these over every reachable state: an atom missing from either
+    /// set is constant, and its invariant holds vacuously.
+    fn atoms(&self, state: &Self::State) -> [u64; 2] {
+        let _ = state;
+        [0, 0]
     }
 
     /// The LTL properties and reachability checks the model declares (none by default).

@@ -247,13 +247,18 @@ impl Report {
     }
 
     /// Panics with the full report unless the search was complete and covered everything:
-    /// every transformation fired, every instance took a step, every location was reached
-    /// (see [`Coverage`]). Guards a model against parts that never run and so prove nothing.
+    /// every transformation fired, every instance took a step, every location was reached,
+    /// and no invariant holds vacuously (no atom of one is constant, see
+    /// [`Coverage::vacuous`]). Guards a model against parts that never run and invariants
+    /// that never bite, which prove nothing.
     #[track_caller]
     pub fn assert_full_coverage(&self) {
         match &self.coverage {
             Some(coverage) if coverage.is_full() => {}
-            Some(_) => self.fail("expected every transformation, instance and location covered"),
+            Some(_) => self.fail(
+                "expected every transformation, instance and location covered, and no \
+                 invariant holding vacuously",
+            ),
             None => self.fail("expected a complete search of the model, for its coverage"),
         }
     }

@@ -8,7 +8,8 @@
 use std::sync::Arc;
 
 use crate::model::{
-    Fault, FaultKind, InvariantFailure, Model, ModelInfo, Outcome, Successor, TransitionId, STUTTER,
+    FailedCheck, Fault, FaultKind, InvariantFailure, Model, ModelInfo, Operand, Outcome, Successor,
+    TransitionId, STUTTER,
 };
 use crate::replay::{path_string, Path, ReplayError};
 
@@ -105,6 +106,8 @@ pub struct Counterexample {
     message: String,
     fault: Option<Fault>,
     invariant: Option<u32>,
+    /// For a failed assertion or a violated invariant, the values its condition read.
+    operands: Vec<Operand>,
     initial: Vec<i64>,
     steps: Vec<Step>,
     /// For a lasso, the index of the first step of its cycle.
@@ -125,6 +128,7 @@ impl PartialEq for Counterexample {
             && self.message == other.message
             && self.fault == other.fault
             && self.invariant == other.invariant
+            && self.operands == other.operands
             && self.initial == other.initial
             && self.steps == other.steps
             && self.cycle == other.cycle
@@ -154,6 +158,14 @@ impl Counterexample {
     /// For an invariant violation, the invariant's index in [`ModelInfo::invariants`].
     pub fn invariant(&self) -> Option<u32> {
         self.invariant
+    }
+
+    /// For a failed assertion or a violated invariant, the variables its condition read and
+    /// their values there (each once, in source order; see [`Model::operands`]): what
+    /// the text report prints as `buf[2] = 0, expect = 1`. Empty for other findings, and
+    /// for models that do not report operands.
+    pub fn operands(&self) -> &[Operand] {
+        &self.operands
     }
 
     /// The steps, the failing one last for a step fault.
@@ -347,6 +359,7 @@ pub(crate) fn rebuild_reached<M: Model>(
         message: format!("reachable {name}: `{text}` holds"),
         fault: None,
         invariant: None,
+        operands: Vec::new(),
     };
     Ok(walk.into_counterexample(ending, path, info))
 }
@@ -372,6 +385,7 @@ pub(crate) fn rebuild_predicate_fault<M: Model>(
         ),
         fault: Some(fault),
         invariant: None,
+        operands: Vec::new(),
     };
     Ok(walk.into_counterexample(ending, path, info))
 }
@@ -433,6 +447,7 @@ fn rebuild_path<M: Model>(
                 message,
                 fault: None,
                 invariant: None,
+                operands: Vec::new(),
             }
         }
         None if path.cycle.is_some() => return Err(ReplayError::NotALasso),
@@ -443,6 +458,7 @@ fn rebuild_path<M: Model>(
         message: ending.message,
         fault: ending.fault,
         invariant: ending.invariant,
+        operands: ending.operands,
         initial: walk.initial,
         steps: walk.steps,
         cycle: path.cycle,
@@ -459,6 +475,7 @@ struct Ending {
     message: String,
     fault: Option<Fault>,
     invariant: Option<u32>,
+    operands: Vec<Operand>,
 }
 
 /// The decoded record of a replay in progress.
@@ -484,6 +501,7 @@ impl Walk {
             message: ending.message,
             fault: ending.fault,
             invariant: ending.invariant,
+            operands: ending.operands,
             initial: self.initial,
             steps: self.steps,
             cycle: None,
@@ -510,7 +528,8 @@ impl Walk {
         let mut next_values = Vec::with_capacity(self.values.len());
         let mut successors: Vec<Successor<M::State>> = Vec::new();
         if let Err(failure) = model.check_invariants(&state) {
-            return invariant_ending(info, failure, 0, path.is_empty() && cycle.is_none());
+            let is_last = path.is_empty() && cycle.is_none();
+            return invariant_ending(model, info, &state, failure, 0, is_last);
         }
         for (index, &transition) in path.iter().enumerate() {
             let number = index + 1;
@@ -552,11 +571,20 @@ impl Walk {
                         fault: Some(fault),
                     });
                     let message = fault_message(info, fault);
+                    let mut operands = Vec::new();
+                    if kind == FindingKind::Assertion {
+                        let check = FailedCheck::Assertion {
+                            transition,
+                            site: fault.site,
+                        };
+                        model.operands(&state, check, &mut operands);
+                    }
                     return Ok(Ending {
                         kind,
                         message,
                         fault: Some(fault),
                         invariant: None,
+                        operands,
                     });
                 }
             };
@@ -569,7 +597,7 @@ impl Walk {
             std::mem::swap(&mut self.values, &mut next_values);
             state = next;
             if let Err(failure) = model.check_invariants(&state) {
-                return invariant_ending(info, failure, number, is_last);
+                return invariant_ending(model, info, &state, failure, number, is_last);
             }
         }
         if cycle.is_some() {
@@ -578,6 +606,7 @@ impl Walk {
                 message: String::new(),
                 fault: None,
                 invariant: None,
+                operands: Vec::new(),
             });
         }
         successors.clear();
@@ -588,6 +617,7 @@ impl Walk {
                 message: deadlock_message(info, &self.values),
                 fault: None,
                 invariant: None,
+                operands: Vec::new(),
             });
         }
         Err(ReplayError::NoFinding { steps: path.len() })
@@ -595,9 +625,11 @@ impl Walk {
 }
 
 /// The ending at a state that fails its invariants after `step` steps: the finding if the
-/// path ends there, an error otherwise.
-fn invariant_ending(
+/// path ends there (with the operands of a violated invariant), an error otherwise.
+fn invariant_ending<M: Model>(
+    model: &M,
     info: &ModelInfo,
+    state: &M::State,
     failure: InvariantFailure,
     step: usize,
     is_last: bool,
@@ -607,11 +639,16 @@ fn invariant_ending(
         return Err(ReplayError::FindingBeforeEnd { step, kind });
     }
     let (message, fault, invariant) = describe_invariant_failure(info, failure);
+    let mut operands = Vec::new();
+    if let Some(index) = invariant {
+        model.operands(state, FailedCheck::Invariant(index), &mut operands);
+    }
     Ok(Ending {
         kind,
         message,
         fault,
         invariant,
+        operands,
     })
 }
 

@@ -6,6 +6,7 @@
 //! with cycle detection), globals (`types`), thread signatures then thread bodies
 //! (`threads`), invariants. Expressions are checked by `expr`.
 
+mod atoms;
 mod expr;
 mod names;
 mod properties;

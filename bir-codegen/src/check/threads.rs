@@ -573,17 +573,24 @@ impl<'a> Checker<'a> {
             } else {
                 names.insert(invariant.name.text.clone(), invariant.name.spans());
             }
+            let errors = self.diags.len();
             let cond = self.expr_of(
                 &invariant.expr,
                 &mut Scope::runtime(None),
                 Kind::Bool,
                 "an invariant",
             );
+            let atoms = if self.diags.len() == errors {
+                self.invariant_atoms(&invariant.expr)
+            } else {
+                Vec::new()
+            };
             self.invariants.push(ir::Invariant {
                 name: invariant.name.text.clone(),
                 cond,
                 text: invariant.expr.to_string(),
                 line: line_of(invariant.keyword),
+                atoms,
             });
         }
     }

@@ -32,6 +32,9 @@ pub(super) struct ExprPrinter<'g, 'a> {
     pub gen: &'g Gen<'a>,
     /// The variable holding the state being read.
     pub state: Ident,
+    /// Every read of a stored value is recorded into `out` (a failing check's operands,
+    /// see `Model::operands`) with the slot it reads.
+    pub record: bool,
 }
 
 impl ExprPrinter<'_, '_> {
@@ -93,8 +96,9 @@ impl ExprPrinter<'_, '_> {
             } => {
                 let index = self.condition(index);
                 let last = instances.len() - 1;
+                let mark = self.record.then(|| quote!(mark));
                 let arms = instances.iter().enumerate().map(|(i, owner)| {
-                    let status = self.get(*owner);
+                    let status = self.read(*owner, mark.clone());
                     // An index whose range lies within the instances needs no error arm:
                     // the last instance takes what is left.
                     if i == last && site.is_none() {
@@ -114,7 +118,12 @@ impl ExprPrinter<'_, '_> {
                         }
                     }
                 });
-                (quote!(match #index { #(#arms)* #error }), Prec::Block)
+                let matched = quote!(match #index { #(#arms)* #error });
+                if self.record {
+                    (quote!({ let mark = out.len(); #matched }), Prec::Block)
+                } else {
+                    (matched, Prec::Block)
+                }
             }
             Expr::Quant {
                 forall,
@@ -147,7 +156,8 @@ impl ExprPrinter<'_, '_> {
                 let prec = if *value < 0 { Prec::Unary } else { Prec::Atom };
                 (lit_i64(*value), prec)
             }
-            Expr::Get(owner) => (self.get(*owner), Prec::Atom),
+            Expr::Get(owner) => (self.read(*owner, None), Prec::Atom),
+            Expr::Element(owner, index) if self.record => self.recorded_element(*owner, index),
             Expr::Element(owner, index) => {
                 let (get, _) = self.gen.accessor_names(*owner);
                 let index = self.index(index);
@@ -259,6 +269,42 @@ impl ExprPrinter<'_, '_> {
                 quote!(::bir::__private::index(#value, #len, #site)?)
             }
         }
+    }
+
+    /// The value of a scalar field, recorded as an operand when recording (at `mark`, the
+    /// variable holding where the read starts, or at the end).
+    fn read(&self, owner: Owner, mark: Option<TokenStream>) -> TokenStream {
+        let get = self.get(owner);
+        if !self.record {
+            return get;
+        }
+        let slot = lit_u32(self.gen.first_slot(owner));
+        match mark {
+            Some(mark) => quote!(::bir::__private::read_at(out, #mark, #slot, #get)),
+            None => quote!(::bir::__private::read(out, #slot, #get)),
+        }
+    }
+
+    /// An element read, recorded as an operand where it stands in the source: before the
+    /// reads of its index.
+    fn recorded_element(&self, owner: Owner, index: &Index) -> (TokenStream, Prec) {
+        let (get, _) = self.gen.accessor_names(owner);
+        let state = &self.state;
+        let first = self.gen.first_slot(owner);
+        if let Index::Const(i) = index {
+            let slot = lit_u32(first + *i as u32);
+            let tokens = quote!(::bir::__private::read(out, #slot, #state.#get(#i)));
+            return (tokens, Prec::Atom);
+        }
+        let index = self.index(index);
+        let first = lit_u32(first);
+        let u32 = prim("u32");
+        let tokens = quote! {{
+            let mark = out.len();
+            let element = #index;
+            ::bir::__private::read_at(out, mark, #first + element as #u32, #state.#get(element))
+        }};
+        (tokens, Prec::Block)
     }
 
     /// The value of a scalar field, as an `i64`.

@@ -13,9 +13,11 @@
 
 mod expr;
 mod info;
+mod operands;
 mod property;
 mod state;
 mod step;
+mod vacuity;
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
@@ -76,6 +78,8 @@ impl Gen<'_> {
         let info = self.info();
         let decode = self.decode_body();
         let (invariant_functions, check_invariants) = self.invariants();
+        let (operand_functions, operands_method) = self.operands();
+        let (atom_table, atom_methods) = self.vacuity();
         let (property_table, property_methods) = self.properties();
         let property_names = self.system.properties.iter().map(|p| &p.name);
         let properties_doc = doc(&self.properties_doc());
@@ -144,6 +148,8 @@ impl Gen<'_> {
                 #info
                 #functions
                 #invariant_functions
+                #operand_functions
+                #atom_table
                 #property_table
 
                 #[automatically_derived]
@@ -184,6 +190,10 @@ impl Gen<'_> {
                     #state_word
 
                     #ample_safe
+
+                    #operands_method
+
+                    #atom_methods
 
                     #property_methods
                 }

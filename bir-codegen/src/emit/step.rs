@@ -95,10 +95,27 @@ impl Gen<'_> {
         ExprPrinter {
             gen: self,
             state: format_ident!("{}", state),
+            record: false,
         }
     }
 
-    fn stmt(&self, next: &ExprPrinter, stmt: &Stmt) -> TokenStream {
+    /// A printer of expressions reading the state variable `state` that records every
+    /// value read into the operands `out`.
+    pub(super) fn recorder(&self, state: &str) -> ExprPrinter<'_, '_> {
+        ExprPrinter {
+            record: true,
+            ..self.printer(state)
+        }
+    }
+
+    /// The first slot (of `ModelInfo::slots`) of a stored value.
+    pub(super) fn first_slot(&self, owner: Owner) -> u32 {
+        self.tables
+            .field(owner)
+            .map_or(0, |field| field.first_slot as u32)
+    }
+
+    pub(super) fn stmt(&self, next: &ExprPrinter, stmt: &Stmt) -> TokenStream {
         match stmt {
             Stmt::Store {
                 target,

@@ -18,6 +18,26 @@ pub trait Env {
     fn status(&self, thread: ThreadId, instance: u32) -> Option<i64>;
     /// The executing instance's index (the parameter of an active thread).
     fn instance_index(&self) -> Option<i64>;
+
+    /// Called where a read of a variable or a status starts in the source, before its index
+    /// (if any) is evaluated; what it returns is passed to [`Env::read_at`] or
+    /// [`Env::status_at`] for that read. Environments that record what an expression reads
+    /// (a failing check's operands) return their position; the default does nothing.
+    fn mark(&self) -> usize {
+        0
+    }
+
+    /// [`Env::read`], for a read that started at `mark`.
+    fn read_at(&self, mark: usize, var: VarRef, element: u32) -> Option<i64> {
+        let _ = mark;
+        self.read(var, element)
+    }
+
+    /// [`Env::status`], for a read that started at `mark`.
+    fn status_at(&self, mark: usize, thread: ThreadId, instance: u32) -> Option<i64> {
+        let _ = mark;
+        self.status(thread, instance)
+    }
 }
 
 /// Why an expression has no value.
@@ -75,8 +95,12 @@ impl<'a, E: Env> Evaluator<'a, E> {
         Ok(match expr {
             Expr::Bool(value) => i64::from(*value),
             Expr::Int(value) => *value,
-            Expr::Read(var) => self.read(*var, 0)?,
+            Expr::Read(var) => {
+                let mark = self.env.mark();
+                self.read(mark, *var, 0)?
+            }
             Expr::Element { var, index, site } => {
+                let mark = self.env.mark();
                 let index = self.eval(index)?;
                 let len = self.env.len(*var).ok_or(EvalError::NotConstant)?;
                 if !(0..i64::from(len)).contains(&index) {
@@ -85,7 +109,7 @@ impl<'a, E: Env> Evaluator<'a, E> {
                         value: index,
                     });
                 }
-                self.read(*var, index as u32)?
+                self.read(mark, *var, index as u32)?
             }
             Expr::InstanceIndex => self.env.instance_index().ok_or(EvalError::NotConstant)?,
             Expr::QuantVar(id) => self
@@ -134,6 +158,7 @@ impl<'a, E: Env> Evaluator<'a, E> {
                 instance,
                 location,
             } => {
+                let mark = self.env.mark();
                 let instance = match instance {
                     Some((index, site)) => {
                         let index = self.eval(index)?;
@@ -150,7 +175,7 @@ impl<'a, E: Env> Evaluator<'a, E> {
                 };
                 let status = self
                     .env
-                    .status(*thread, instance)
+                    .status_at(mark, *thread, instance)
                     .ok_or(EvalError::NotConstant)?;
                 i64::from(status == i64::from(location.0))
             }
@@ -176,8 +201,10 @@ impl<'a, E: Env> Evaluator<'a, E> {
         })
     }
 
-    fn read(&self, var: VarRef, element: u32) -> Result<i64, EvalError> {
-        self.env.read(var, element).ok_or(EvalError::NotConstant)
+    fn read(&self, mark: usize, var: VarRef, element: u32) -> Result<i64, EvalError> {
+        self.env
+            .read_at(mark, var, element)
+            .ok_or(EvalError::NotConstant)
     }
 }
 

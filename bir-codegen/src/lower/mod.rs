@@ -25,6 +25,9 @@ pub struct Code {
     pub dispatch: Vec<Dispatch>,
     /// The condition of each invariant, in declaration order.
     pub invariants: Vec<Expr>,
+    /// The invariant atoms tracked for vacuity (`ir::System::atoms`): when each holds and
+    /// when it fails, for some value of its quantifiers.
+    pub atoms: Vec<(Expr, Expr)>,
     /// The predicates of each property, in declaration and proposition order.
     pub properties: Vec<Vec<Expr>>,
     /// Per transition, whether its location is safe for partial-order reduction.

@@ -39,10 +39,15 @@ pub(super) fn lower(system: &ir::System, analysis: &Analysis) -> Code {
         .iter()
         .map(|property| property.atoms.iter().map(whole_state).collect())
         .collect();
+    let atoms = system
+        .atoms()
+        .map(|(_, atom)| (whole_state(&atom.holds), whole_state(&atom.fails)))
+        .collect();
     Code {
         transitions,
         dispatch,
         invariants,
+        atoms,
         properties,
         safe: analysis.safe_transitions.clone(),
         end_state: end_state(system),

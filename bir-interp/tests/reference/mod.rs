@@ -2,8 +2,8 @@
 //! embeds `models/<name>.bir` byte for byte (the root crate's `tests/suite/verbatim.rs`
 //! checks that), included here as modules; `differential.rs` gives the interpreter the same
 //! text at the same lines, so that line numbers in the tables agree. Plus `features.bir`,
-//! `arithmetic.bir` and `certain_faults.bir`, embedded below; not formatted by rustfmt
-//! (`#[rustfmt::skip]` where this module is declared), which would indent it.
+//! `arithmetic.bir`, `operands.bir` and `certain_faults.bir`, embedded below; not formatted
+//! by rustfmt (`#[rustfmt::skip]` where this module is declared), which would indent it.
 
 /// `examples/two_dining_philosophers.rs` (its `main` is unused here).
 #[allow(dead_code)]
@@ -132,6 +132,44 @@ system Arithmetic {
       when step == 3 do { x := x % d; } goto l;
       when step == 3 do { exit; step := 0; } goto l;
   }
+}
+}
+}
+
+/// `operands.bir` beside this file.
+pub mod operands {
+    use bir::bir;
+
+bir! {
+// Failing checks and what they read, for the differential test: assertions after
+// assignments of their own step, array elements with computed (nested) indices, locals,
+// enums, booleans, `T[i]@loc` with a computed index, quantifiers; each operand once, in
+// source order.
+system Operands {
+  const Param { N = 3; }
+  enum Mode { Off, On }
+
+  int (0, 3)[Param.N] buf;
+  int (0, 2) head;
+  int (0, 3) expect := 1;
+  boolean flag;
+  Mode mode;
+
+  active [2] thread W(int id) {
+    int (0, 3) mine;
+    loc a:
+      when head < 2 do {
+        buf[head] := id; head := head + 1; mine := buf[head - 1] + 1;
+        assert (buf[head - 1] == expect || mine == 3 || W[head - 1]@b);
+      } goto b;
+      when flag do { mode := Mode.On; assert (mode == Mode.On && buf[buf[0] + 1] == head); } goto a;
+      do { flag := !flag; } goto b;
+    loc b:
+      do { } goto a;
+  }
+
+  invariant Bounded: forall i in 0 .. Param.N : (buf[i] + head <= 2 || !flag);
+  invariant Modes: mode == Mode.Off || exists i in 0 .. 2 : (W[i]@b);
 }
 }
 }

@@ -123,6 +123,11 @@ pub(crate) struct Tally {
     pub(crate) notes: Vec<String>,
     /// The transitions executed, for the coverage.
     pub(crate) fired: Fired,
+    /// For each invariant atom (`Model::atoms`), whether some stored state made it hold
+    /// and whether some made it fail, for vacuity.
+    pub(crate) atoms: [u64; 2],
+    /// The model's invariant atoms ([`Model::atoms_info`]).
+    pub(crate) atoms_info: Vec<crate::model::AtomInfo>,
     /// The initial state, decoded (by the thread that stored it), for the coverage.
     pub(crate) initial: Vec<i64>,
 }
@@ -144,6 +149,8 @@ impl Tally {
         }
         self.notes.extend(other.notes);
         self.fired.merge(&other.fired);
+        self.atoms[0] |= other.atoms[0];
+        self.atoms[1] |= other.atoms[1];
         if self.initial.is_empty() {
             self.initial = other.initial;
         }
@@ -263,6 +270,8 @@ pub(crate) struct Stepper<'a, M: Model> {
     stopped: bool,
     /// Reused for the transition ids of a path to a finding.
     path: Vec<TransitionId>,
+    /// The model has invariant atoms to track for vacuity.
+    atoms: bool,
 }
 
 impl<'a, M: Model> Stepper<'a, M> {
@@ -277,6 +286,7 @@ impl<'a, M: Model> Stepper<'a, M> {
         let info = Arc::new(model.info().clone());
         let tally = Tally {
             fired: Fired::new(&info),
+            atoms_info: model.atoms_info().to_vec(),
             ..Tally::default()
         };
         Stepper {
@@ -302,6 +312,7 @@ impl<'a, M: Model> Stepper<'a, M> {
             published: (0, 0),
             stopped: control.is_stopped(),
             path: Vec::new(),
+            atoms: !model.atoms_info().is_empty(),
         }
     }
 
@@ -417,7 +428,7 @@ impl<'a, M: Model> Stepper<'a, M> {
             self.model.decode(&initial, &mut self.tally.initial);
         }
         let kind = match self.model.check_invariants(&initial) {
-            Ok(()) => match self.new_state(&initial) {
+            Ok(()) => match self.track_atoms(&initial).new_state(&initial) {
                 Visit::Violating(kind) => kind,
                 _ => return Some(initial),
             },
@@ -469,9 +480,21 @@ impl<'a, M: Model> Stepper<'a, M> {
         self.tally.states += 1;
         self.tally.max_depth = self.tally.max_depth.max(from_depth + 1);
         match self.model.check_invariants(next) {
-            Ok(()) => self.new_state(next),
+            Ok(()) => self.track_atoms(next).new_state(next),
             Err(failure) => Visit::Violating(trace::invariant_failure_kind(&self.info, failure)),
         }
+    }
+
+    /// ORs the invariant atoms of a new state that satisfies the invariants into the tally
+    /// (for vacuity), when the model has atoms.
+    #[inline]
+    fn track_atoms(&mut self, state: &M::State) -> &mut Self {
+        if self.atoms {
+            let [holds, fails] = self.model.atoms(state);
+            self.tally.atoms[0] |= holds;
+            self.tally.atoms[1] |= fails;
+        }
+        self
     }
 
     fn quota_chunk(&self) -> u64 {

@@ -67,8 +67,13 @@ pub(crate) fn finish(
     );
     let complete = !ending.at_finding && limit.is_none();
     // Coverage of the model's own transitions, after a search that executed all of them.
-    let coverage = (complete && exhaustive && !plan.por && plan.property.is_none())
-        .then(|| Coverage::new(&info, &tally.fired.0, &tally.initial));
+    let coverage = (complete && exhaustive && !plan.por && plan.property.is_none()).then(|| {
+        Coverage::new(&info, &tally.fired.0, &tally.initial).with_vacuity(
+            &info,
+            &tally.atoms_info,
+            tally.atoms,
+        )
+    });
     Report {
         info,
         plan,

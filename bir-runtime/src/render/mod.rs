@@ -8,7 +8,7 @@ mod trace;
 use std::fmt;
 
 pub(crate) use state::ChangeDisplay;
-pub use state::StateDisplay;
+pub use state::{OperandsDisplay, StateDisplay};
 
 /// An integer with `,` between groups of three digits: `1,234,567`.
 pub(crate) struct Thousands(pub(crate) u64);

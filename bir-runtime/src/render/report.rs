@@ -225,6 +225,9 @@ impl fmt::Display for Coverage {
         for (thread, location) in self.unreached_locations() {
             writeln!(f, "  never reached: {thread} at {location}")?;
         }
+        for vacuous in self.vacuous() {
+            writeln!(f, "  {vacuous}")?;
+        }
         Ok(())
     }
 }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::model::{ModelInfo, SlotInfo, SlotKind};
+use crate::model::{ModelInfo, Operand, SlotInfo, SlotKind};
 use crate::trace::Step;
 
 /// A decoded state printed in the model's terms:
@@ -90,6 +90,45 @@ impl fmt::Display for StateDisplay<'_> {
                     value_text(&slot.kind, self.values[i])
                 )?;
                 i += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The operands of a failing check, `buf[2] = 0, expect = 1, P[0] @ cs`: each slot with
+/// its value in the model's terms, as in [`StateDisplay`] but element by element (see
+/// [`Counterexample::operands`](crate::Counterexample::operands)).
+#[derive(Clone, Copy, Debug)]
+pub struct OperandsDisplay<'a> {
+    /// The model's description (for slot names and kinds).
+    pub info: &'a ModelInfo,
+    /// The operands, in the order printed.
+    pub operands: &'a [Operand],
+}
+
+impl<'a> OperandsDisplay<'a> {
+    /// Prints `operands` (of a check of the model `info` describes).
+    pub fn new(info: &'a ModelInfo, operands: &'a [Operand]) -> Self {
+        OperandsDisplay { info, operands }
+    }
+}
+
+impl fmt::Display for OperandsDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, operand) in self.operands.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            let Some(slot) = self.info.slots.get(operand.slot as usize) else {
+                write!(f, "slot {} = {}", operand.slot, operand.value)?;
+                continue;
+            };
+            write_slot_name(f, slot)?;
+            match value_text(&slot.kind, operand.value) {
+                ValueText::Location(location) => write!(f, " @ {location}")?,
+                other @ (ValueText::Ended | ValueText::NotStarted) => write!(f, " {other}")?,
+                other => write!(f, " = {other}")?,
             }
         }
         Ok(())

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{ChangeDisplay, Counted, StateDisplay};
+use super::{ChangeDisplay, Counted, OperandsDisplay, StateDisplay};
 use crate::model::STUTTER;
 use crate::trace::{Counterexample, FindingKind, Step};
 
@@ -83,6 +83,13 @@ impl fmt::Display for Counterexample {
                 write!(f, " (shortened from {original})")?;
             }
             writeln!(f, ": {}", self.message())?;
+            if !self.operands().is_empty() {
+                let operands = OperandsDisplay {
+                    info,
+                    operands: self.operands(),
+                };
+                writeln!(f, "  operands: {operands}")?;
+            }
             writeln!(
                 f,
                 "  initial state: {}",
