@@ -1,0 +1,609 @@
+//! [`CompactWords`]: an exact set of states that fit in a word, storing a few bytes per
+//! state by quotienting (Cleary; the quotient filter): where a state is stored says part of
+//! what it is, so only the rest of it is kept.
+//!
+//! A state's word `x` of `b` bits (the set learns `b` from the widest word it has met) is
+//! first permuted by an invertible mix of `b`-bit integers, `y = permute(x)`, so that every
+//! bit of `x` spreads over `y`. The top 8 bits of `y` choose one of 256 segments; within a
+//! segment of `n` buckets the other `b - 8` bits, `z`, are split by one division into the
+//! home bucket `z / R` and the remainder `z % R`, where `R = ceil(2^(b-8) / n)`. A bucket is
+//! one cache line holding a count and as many `(remainder, choice)` entries as fit. An entry
+//! whose home bucket is full goes to its alternate bucket (home plus an offset computed from
+//! the remainder, so the home can be found again from where the entry is) with the choice
+//! bit set, and the home bucket is marked as having overflowed, so a lookup reads a second
+//! line only for the few buckets that did. The remainder, the bucket and the choice give
+//! back `z`, and `y` and `x` with the segment: nothing is lost, and a complete search over
+//! this set may say verified.
+//!
+//! The number of buckets of a segment is not a power of two: a segment grows by a quarter
+//! when both of a new state's buckets are full (its remainders lose a bit now and then), so
+//! the buckets stay between about 70% and 95% full. A growth rebuilds one segment, 1/256 of
+//! the set. A word wider than any before changes `b` and rebuilds the whole set (early in a
+//! search, in practice: the search soon meets the widest states).
+
+use std::mem::size_of;
+
+use super::words::prefetch;
+use super::{mix, Footprint, Growth, Lookup, Store};
+
+/// Segments of the set, chosen by the top bits of a permuted word.
+const SEGMENT_BITS: u32 = 8;
+const SEGMENTS: usize = 1 << SEGMENT_BITS;
+
+/// Buckets of a new segment.
+const MIN_BUCKETS: u64 = 2;
+
+/// The narrowest words the set is laid out for: narrower words are stored as this many
+/// bits (a segment's remainders are then still wide enough to address it).
+const MIN_WIDTH: u32 = 24;
+
+/// The most entries one insertion moves to make room before the segment grows.
+const KICKS: usize = 64;
+
+/// Bits of a bucket's header: the entry count (6 bits) and the overflow flag.
+const HEADER_BITS: u32 = 8;
+const COUNT_MASK: u64 = 0x3f;
+const OVERFLOWED: u64 = 0x80;
+
+/// The growth part that widens the whole set (the segments are parts 0 to 255).
+const WIDEN: usize = SEGMENTS;
+
+/// Multipliers of the permutation (odd, so invertible modulo any power of two).
+const M1: u64 = 0x9e37_79b9_7f4a_7c15;
+const M2: u64 = 0xbf58_476d_1ce4_e5b9;
+
+/// One cache line: a header and packed entries.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket([u64; 8]);
+
+impl Bucket {
+    fn count(&self) -> usize {
+        (self.0[0] & COUNT_MASK) as usize
+    }
+
+    fn overflowed(&self) -> bool {
+        self.0[0] & OVERFLOWED != 0
+    }
+
+    /// Entry `i` of `width` bits.
+    #[inline(always)]
+    fn get(&self, i: usize, width: u32) -> u64 {
+        let bit = HEADER_BITS as usize + i * width as usize;
+        let (word, shift) = (bit / 64, bit % 64);
+        let low = u128::from(self.0[word]);
+        let high = self.0.get(word + 1).map_or(0, |&w| u128::from(w));
+        ((high << 64 | low) >> shift) as u64 & mask(width)
+    }
+
+    /// Appends an entry of `width` bits (the caller checked there is room).
+    fn push(&mut self, entry: u64, width: u32) {
+        let i = self.count();
+        let bit = HEADER_BITS as usize + i * width as usize;
+        let (word, shift) = (bit / 64, bit % 64);
+        self.0[word] |= entry << shift;
+        if shift + width as usize > 64 {
+            self.0[word + 1] |= entry >> (64 - shift);
+        }
+        self.0[0] += 1;
+    }
+
+    /// Replaces entry `i` of `width` bits, returning the one it held.
+    fn replace(&mut self, i: usize, entry: u64, width: u32) -> u64 {
+        let old = self.get(i, width);
+        let bit = HEADER_BITS as usize + i * width as usize;
+        let (word, shift) = (bit / 64, bit % 64);
+        let change = old ^ entry;
+        self.0[word] ^= change << shift;
+        if shift + width as usize > 64 {
+            self.0[word + 1] ^= change >> (64 - shift);
+        }
+        old
+    }
+
+    /// True when the bucket holds `entry`.
+    #[inline(always)]
+    fn holds(&self, entry: u64, width: u32) -> bool {
+        (0..self.count()).any(|i| self.get(i, width) == entry)
+    }
+}
+
+/// All ones in the low `bits` bits.
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// The inverse of an odd number modulo 2^64 (Newton's iteration).
+const fn inverse(odd: u64) -> u64 {
+    let mut x = odd;
+    let mut i = 0;
+    while i < 6 {
+        x = x.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
+
+/// A bijection of `width`-bit integers that spreads every input bit over the output.
+fn permute(x: u64, width: u32) -> u64 {
+    let (m, half) = (mask(width), width.div_ceil(2));
+    let mut y = x.wrapping_mul(M1) & m;
+    y ^= y >> half;
+    y = y.wrapping_mul(M2) & m;
+    y ^ (y >> half)
+}
+
+/// The inverse of [`permute`].
+fn unpermute(y: u64, width: u32) -> u64 {
+    let (m, half) = (mask(width), width.div_ceil(2));
+    // x ^ (x >> half) is its own inverse when 2 * half >= width.
+    let mut x = y ^ (y >> half);
+    x = x.wrapping_mul(const { inverse(M2) }) & m;
+    x ^= x >> half;
+    x.wrapping_mul(const { inverse(M1) }) & m
+}
+
+/// Where a word of a segment goes: home bucket, remainder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Place {
+    home: u64,
+    remainder: u64,
+}
+
+/// One segment: buckets, and the geometry they are addressed by.
+struct Segment {
+    buckets: Box<[Bucket]>,
+    /// Values per bucket: a segment's part of a word divided by it is the home bucket.
+    range: u64,
+    /// Bits of an entry: remainder and choice bit.
+    entry_bits: u32,
+    /// Entries a bucket holds.
+    per_bucket: usize,
+    used: usize,
+    /// The state of the random walk's choices.
+    seed: u64,
+}
+
+impl Segment {
+    /// An empty segment of `buckets` buckets for words whose segment part has `bits` bits.
+    fn new(buckets: u64, bits: u32) -> Segment {
+        let values = 1u128 << bits;
+        let range = values.div_ceil(u128::from(buckets)) as u64;
+        let remainder_bits = 64 - (range - 1).leading_zeros();
+        let entry_bits = remainder_bits + 1;
+        let per_bucket = ((512 - HEADER_BITS) / entry_bits).min(COUNT_MASK as u32) as usize;
+        Segment {
+            buckets: vec![Bucket::default(); buckets as usize].into_boxed_slice(),
+            range,
+            entry_bits,
+            per_bucket,
+            used: 0,
+            seed: buckets,
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.buckets.len() * size_of::<Bucket>()
+    }
+
+    #[inline(always)]
+    fn place(&self, z: u64) -> Place {
+        Place {
+            home: z / self.range,
+            remainder: z % self.range,
+        }
+    }
+
+    /// The other bucket of an entry: `home` plus 1 to `n - 1`, from the remainder.
+    #[inline(always)]
+    fn alternate(&self, home: u64, remainder: u64) -> u64 {
+        let n = self.buckets.len() as u64;
+        let offset = 1 + ((mix(remainder) >> 32) * (n - 1) >> 32);
+        let alt = home + offset;
+        if alt >= n {
+            alt - n
+        } else {
+            alt
+        }
+    }
+
+    /// The home of an entry stored away from it, in bucket `alt`.
+    fn home_of(&self, alt: u64, remainder: u64) -> u64 {
+        let n = self.buckets.len() as u64;
+        let offset = 1 + ((mix(remainder) >> 32) * (n - 1) >> 32);
+        if alt >= offset {
+            alt - offset
+        } else {
+            alt + n - offset
+        }
+    }
+
+    #[inline(always)]
+    fn contains(&self, place: Place) -> bool {
+        let home = &self.buckets[place.home as usize];
+        if home.holds(place.remainder << 1, self.entry_bits) {
+            return true;
+        }
+        home.overflowed()
+            && self.buckets[self.alternate(place.home, place.remainder) as usize]
+                .holds(place.remainder << 1 | 1, self.entry_bits)
+    }
+
+    /// Stores a word known to be absent; false when there is no room for it (nothing
+    /// changed then, but overflow flags).
+    fn add(&mut self, place: Place) -> bool {
+        let (width, room) = (self.entry_bits, self.per_bucket);
+        let home = &mut self.buckets[place.home as usize];
+        if home.count() < room {
+            home.push(place.remainder << 1, width);
+            self.used += 1;
+            return true;
+        }
+        home.0[0] |= OVERFLOWED;
+        let alt = self.alternate(place.home, place.remainder);
+        let entry = place.remainder << 1 | 1;
+        let bucket = &mut self.buckets[alt as usize];
+        if bucket.count() < room {
+            bucket.push(entry, width);
+        } else if !self.kick(alt, entry) {
+            return false;
+        }
+        self.used += 1;
+        true
+    }
+
+    /// Makes room for `entry` in the full bucket `bucket` by moving entries to their other
+    /// buckets (cuckoo hashing's random walk, at most [`KICKS`] moves), and stores it there;
+    /// false, with every entry back in place, when the walk found no room.
+    #[cold]
+    fn kick(&mut self, bucket: u64, entry: u64) -> bool {
+        let (width, room) = (self.entry_bits, self.per_bucket);
+        let mut path = [(0u64, 0usize); KICKS];
+        let (mut bucket, mut entry) = (bucket, entry);
+        for step in 0..KICKS {
+            self.seed = mix(self.seed);
+            let i = (self.seed % room as u64) as usize;
+            let victim = self.buckets[bucket as usize].replace(i, entry, width);
+            path[step] = (bucket, i);
+            let remainder = victim >> 1;
+            let (other, moved) = if victim & 1 == 0 {
+                self.buckets[bucket as usize].0[0] |= OVERFLOWED;
+                (self.alternate(bucket, remainder), remainder << 1 | 1)
+            } else {
+                (self.home_of(bucket, remainder), remainder << 1)
+            };
+            let target = &mut self.buckets[other as usize];
+            if target.count() < room {
+                target.push(moved, width);
+                return true;
+            }
+            (bucket, entry) = (other, moved);
+        }
+        // No room: put every victim back where it was.
+        let mut carried = entry;
+        for &(bucket, i) in path.iter().rev() {
+            carried = self.buckets[bucket as usize].replace(i, carried ^ 1, width);
+        }
+        false
+    }
+
+    /// Every stored word's segment part.
+    fn parts(&self) -> impl Iterator<Item = u64> + '_ {
+        self.buckets
+            .iter()
+            .enumerate()
+            .flat_map(move |(b, bucket)| {
+                (0..bucket.count()).map(move |i| {
+                    let entry = bucket.get(i, self.entry_bits);
+                    let remainder = entry >> 1;
+                    let home = if entry & 1 == 0 {
+                        b as u64
+                    } else {
+                        self.home_of(b as u64, remainder)
+                    };
+                    home * self.range + remainder
+                })
+            })
+    }
+
+    /// The bucket count after one growth.
+    fn grown(buckets: u64) -> u64 {
+        buckets + buckets.div_ceil(4)
+    }
+}
+
+/// An exact set of words, a few bytes each: see the [module](self).
+pub(crate) struct CompactWords {
+    segments: Box<[Segment]>,
+    /// The bits of the words as laid out; 0 before the first word.
+    width: u32,
+    /// The widest word met (a wider one than `width` waits for [`WIDEN`]).
+    wanted: u32,
+}
+
+impl CompactWords {
+    /// An empty set.
+    pub(crate) fn new() -> CompactWords {
+        CompactWords {
+            segments: Box::new([]),
+            width: 0,
+            wanted: 0,
+        }
+    }
+
+    /// The words stored.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.segments.iter().map(|s| s.used).sum()
+    }
+
+    /// The segment of a word and where in it the word goes.
+    #[inline(always)]
+    fn locate(&self, word: u64) -> (usize, u64) {
+        let y = permute(word, self.width);
+        let bits = self.width - SEGMENT_BITS;
+        ((y >> bits) as usize, y & mask(bits))
+    }
+
+    #[cfg(test)]
+    fn word_of(&self, segment: usize, part: u64) -> u64 {
+        let bits = self.width - SEGMENT_BITS;
+        unpermute((segment as u64) << bits | part, self.width)
+    }
+
+    /// True when `word` is wider than the set's layout.
+    #[inline(always)]
+    fn too_wide(&self, word: u64) -> bool {
+        word >> self.width != 0 || self.segments.is_empty()
+    }
+
+    fn insert_word(&mut self, word: u64) -> Lookup {
+        if self.too_wide(word) {
+            self.wanted = self.wanted.max(64 - word.leading_zeros()).max(MIN_WIDTH);
+            return Lookup::Full(Growth {
+                bytes: self
+                    .bytes()
+                    .max(SEGMENTS * MIN_BUCKETS as usize * size_of::<Bucket>()),
+                part: WIDEN,
+            });
+        }
+        let (index, part) = self.locate(word);
+        let segment = &mut self.segments[index];
+        let place = segment.place(part);
+        if segment.contains(place) {
+            return Lookup::Seen(None);
+        }
+        if segment.add(place) {
+            Lookup::New
+        } else {
+            let buckets = Segment::grown(segment.buckets.len() as u64);
+            Lookup::Full(Growth {
+                bytes: buckets as usize * size_of::<Bucket>(),
+                part: index,
+            })
+        }
+    }
+
+    fn contains_word(&self, word: u64) -> bool {
+        if self.too_wide(word) {
+            return false;
+        }
+        let (index, part) = self.locate(word);
+        let segment = &self.segments[index];
+        segment.contains(segment.place(part))
+    }
+
+    fn prefetch_word(&self, word: u64) {
+        if self.too_wide(word) {
+            return;
+        }
+        let (index, part) = self.locate(word);
+        let segment = &self.segments[index];
+        prefetch(&segment.buckets[segment.place(part).home as usize]);
+    }
+
+    /// A segment of at least `buckets` buckets holding `parts` (more if they do not fit).
+    fn rebuilt(mut buckets: u64, bits: u32, parts: &[u64]) -> Segment {
+        'size: loop {
+            let mut segment = Segment::new(buckets, bits);
+            for &part in parts {
+                if !segment.add(segment.place(part)) {
+                    buckets = Segment::grown(buckets);
+                    continue 'size;
+                }
+            }
+            return segment;
+        }
+    }
+
+    fn grow_segment(&mut self, index: usize) {
+        let bits = self.width - SEGMENT_BITS;
+        let segment = &self.segments[index];
+        let parts: Vec<u64> = segment.parts().collect();
+        let buckets = Segment::grown(segment.buckets.len() as u64);
+        self.segments[index] = Self::rebuilt(buckets, bits, &parts);
+    }
+
+    /// Lays the set out for words of `self.wanted` bits, moving every stored word.
+    fn widen(&mut self) {
+        let old = std::mem::take(&mut self.segments);
+        let old_width = self.width;
+        let words: Vec<u64> = old
+            .iter()
+            .enumerate()
+            .flat_map(|(index, segment)| {
+                let bits = old_width - SEGMENT_BITS;
+                segment
+                    .parts()
+                    .map(move |part| unpermute((index as u64) << bits | part, old_width))
+            })
+            .collect();
+        drop(old);
+        self.width = self.wanted;
+        let bits = self.width - SEGMENT_BITS;
+        let mut parts: Vec<Vec<u64>> = vec![Vec::new(); SEGMENTS];
+        for word in words {
+            let (index, part) = self.locate(word);
+            parts[index].push(part);
+        }
+        self.segments = parts
+            .iter()
+            .map(|parts| {
+                let buckets = (parts.len() as u64 * 10 / 8 / 20).max(MIN_BUCKETS);
+                Self::rebuilt(buckets, bits, parts)
+            })
+            .collect();
+    }
+
+    fn grow_part(&mut self, growth: Growth) {
+        if growth.part == WIDEN {
+            if self.wanted > self.width {
+                self.widen();
+            }
+        } else if growth.part < self.segments.len() {
+            self.grow_segment(growth.part);
+        }
+    }
+
+    /// Every word stored, in no particular order.
+    #[cfg(test)]
+    fn words(&self) -> Vec<u64> {
+        let mut words = Vec::new();
+        for (index, segment) in self.segments.iter().enumerate() {
+            words.extend(segment.parts().map(|part| self.word_of(index, part)));
+        }
+        words
+    }
+}
+
+/// The word a word-keyed set is looked up by.
+fn key_word(key: Option<u64>) -> u64 {
+    match key {
+        Some(word) => word,
+        None => unreachable!("a compact set is only used when every state has a word"),
+    }
+}
+
+impl<S> Store<S> for CompactWords {
+    #[inline]
+    fn insert(&mut self, _: &S, key: Option<u64>) -> Lookup {
+        self.insert_word(key_word(key))
+    }
+
+    fn grow(&mut self, growth: Growth) {
+        self.grow_part(growth);
+    }
+
+    fn contains(&mut self, _: &S, key: Option<u64>) -> bool {
+        self.contains_word(key_word(key))
+    }
+
+    #[inline]
+    fn prefetch(&mut self, key: Option<u64>) {
+        if let Some(word) = key {
+            self.prefetch_word(word);
+        }
+    }
+}
+
+impl Footprint for CompactWords {
+    fn bytes(&self) -> usize {
+        self.segments.iter().map(Segment::bytes).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seen::tests::{insert, new_then_seen};
+
+    #[test]
+    fn the_permutation_is_a_bijection_of_each_width() {
+        for width in [24, 31, 39, 47, 63] {
+            for x in (0..5_000u64).map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d) & mask(width)) {
+                let y = permute(x, width);
+                assert!(y <= mask(width));
+                assert_eq!(unpermute(y, width), x, "width {width}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_place_and_its_alternate_give_back_the_word() {
+        let segment = Segment::new(37, 31);
+        for z in (0..10_000u64).map(|i| i * 214_013 % (1 << 31)) {
+            let place = segment.place(z);
+            assert!(place.home < 37);
+            let alt = segment.alternate(place.home, place.remainder);
+            assert_ne!(alt, place.home);
+            assert_eq!(segment.home_of(alt, place.remainder), place.home);
+            assert_eq!(place.home * segment.range + place.remainder, z);
+        }
+    }
+
+    #[test]
+    fn a_compact_set_stores_each_word_once_across_growth() {
+        let set = new_then_seen(CompactWords::new());
+        assert_eq!(set.len(), 10_002);
+        assert_eq!(set.omission(10), None);
+    }
+
+    #[test]
+    fn every_word_comes_back_out_across_growth_and_widening() {
+        let mut set = CompactWords::new();
+        let mut expected = Vec::new();
+        // Narrow words first, then ever wider ones: the set widens several times.
+        for i in 0..200_000u64 {
+            let word = match i {
+                0..=99_999 => i * 3,
+                100_000..=149_999 => (i << 20) ^ 0xabc,
+                _ => (i << 40) | i,
+            };
+            assert_eq!(insert(&mut set, &(), Some(word)), Lookup::New, "{word}");
+            expected.push(word);
+        }
+        assert_eq!(set.width, 58);
+        assert_eq!(set.len(), expected.len());
+        for &word in &expected {
+            assert!(Store::<()>::contains(&mut set, &(), Some(word)), "{word}");
+            assert_eq!(insert(&mut set, &(), Some(word)), Lookup::Seen(None));
+        }
+        assert!(!Store::<()>::contains(&mut set, &(), Some(1)));
+        assert!(!Store::<()>::contains(&mut set, &(), Some(u64::MAX - 1)));
+        let mut words = set.words();
+        words.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(words, expected);
+    }
+
+    #[test]
+    fn dense_states_take_a_few_bytes_each() {
+        // 2 million 39-bit words, as the philosophers' states: well under 8 bytes each.
+        let mut set = CompactWords::new();
+        let n = 2_000_000u64;
+        for i in 0..n {
+            let word = (i.wrapping_mul(0x9e37_79b9) & mask(39)) | 1 << 38;
+            insert(&mut set, &(), Some(word));
+        }
+        let per_state = set.bytes() as f64 / set.len() as f64;
+        assert!(per_state < 5.0, "{per_state} bytes per state");
+        assert_eq!(set.len() as u64, n);
+    }
+
+    #[test]
+    fn growth_is_asked_for_before_any_allocation() {
+        let mut set = CompactWords::new();
+        assert_eq!(set.bytes(), 0);
+        let Lookup::Full(growth) = Store::<()>::insert(&mut set, &(), Some(5)) else {
+            panic!("an empty set has no room");
+        };
+        assert_eq!(set.bytes(), 0);
+        Store::<()>::grow(&mut set, growth);
+        assert!(set.bytes() > 0 && set.bytes() <= growth.bytes);
+        assert_eq!(Store::<()>::insert(&mut set, &(), Some(5)), Lookup::New);
+    }
+}
