@@ -139,6 +139,15 @@ pub struct CheckOptions {
     )]
     pub threads: Option<usize>,
 
+    /// Compact exact storage.
+    #[arg(
+        long,
+        conflicts_with_all = ["bitstate", "hash_compaction"],
+        help = "Store states exactly in a few bytes each (states of up to\n\
+                63 bits; one thread, depth-first or breadth-first)"
+    )]
+    pub compact: bool,
+
     /// Hash compaction.
     #[arg(
         long,
