@@ -30,15 +30,30 @@ use super::{mix, Footprint, Growth, Lookup, Store};
 const SEGMENT_BITS: u32 = 8;
 const SEGMENTS: usize = 1 << SEGMENT_BITS;
 
-/// Buckets of a new segment.
+/// Buckets of a new segment (at least; see [`buckets_at`]).
 const MIN_BUCKETS: u64 = 2;
+
+/// The factor by which a segment grows.
+const GROWTH: f64 = 1.25;
+
+/// The buckets of segment `index` after `generation` growths: `MIN_BUCKETS * GROWTH^(generation
+/// + index / 256)`. The segments' sizes are staggered so that they grow at different times:
+/// the set's load, and its bytes per state, stay near their average at every size rather
+/// than dropping together by a quarter at each growth.
+fn buckets_at(index: usize, generation: u32) -> u64 {
+    let exponent = f64::from(generation) + index as f64 / SEGMENTS as f64;
+    (MIN_BUCKETS as f64 * GROWTH.powf(exponent)).ceil() as u64
+}
 
 /// The narrowest words the set is laid out for: narrower words are stored as this many
 /// bits (a segment's remainders are then still wide enough to address it).
 const MIN_WIDTH: u32 = 24;
 
+/// A segment grows once this many 1024ths of its entries are used (92%).
+const LOAD_PER_1024: usize = 944;
+
 /// The most entries one insertion moves to make room before the segment grows.
-const KICKS: usize = 64;
+const KICKS: usize = 32;
 
 /// Bits of a bucket's header: the entry count (6 bits) and the overflow flag.
 const HEADER_BITS: u32 = 8;
@@ -164,6 +179,10 @@ struct Segment {
     /// Entries a bucket holds.
     per_bucket: usize,
     used: usize,
+    /// The entries at which the segment asks to grow.
+    limit: usize,
+    /// Growths since the segment was made (see [`buckets_at`]).
+    generation: u32,
     /// The state of the random walk's choices.
     seed: u64,
 }
@@ -182,6 +201,8 @@ impl Segment {
             entry_bits,
             per_bucket,
             used: 0,
+            limit: buckets as usize * per_bucket * LOAD_PER_1024 / 1024,
+            generation: 0,
             seed: buckets,
         }
     }
@@ -291,29 +312,29 @@ impl Segment {
         false
     }
 
-    /// Every stored word's segment part.
-    fn parts(&self) -> impl Iterator<Item = u64> + '_ {
-        self.buckets
-            .iter()
-            .enumerate()
-            .flat_map(move |(b, bucket)| {
-                (0..bucket.count()).map(move |i| {
-                    let entry = bucket.get(i, self.entry_bits);
-                    let remainder = entry >> 1;
-                    let home = if entry & 1 == 0 {
-                        b as u64
-                    } else {
-                        self.home_of(b as u64, remainder)
-                    };
-                    home * self.range + remainder
-                })
-            })
+    /// Appends every stored word's segment part to `out`.
+    fn parts(&self, out: &mut Vec<u64>) {
+        out.reserve(self.used);
+        for (b, bucket) in self.buckets.iter().enumerate() {
+            for i in 0..bucket.count() {
+                let entry = bucket.get(i, self.entry_bits);
+                let remainder = entry >> 1;
+                let home = if entry & 1 == 0 {
+                    b as u64
+                } else {
+                    self.home_of(b as u64, remainder)
+                };
+                out.push(home * self.range + remainder);
+            }
+        }
     }
 
-    /// The bucket count after one growth.
-    fn grown(buckets: u64) -> u64 {
-        buckets + buckets.div_ceil(4)
+    /// True when the segment should grow before it takes another entry: past
+    /// [`LOAD_PER_1024`], where the random walks of insertion would grow long.
+    fn is_full(&self) -> bool {
+        self.used >= self.limit
     }
+
 }
 
 /// An exact set of words, a few bytes each: see the [module](self).
@@ -377,10 +398,10 @@ impl CompactWords {
         if segment.contains(place) {
             return Lookup::Seen(None);
         }
-        if segment.add(place) {
+        if !segment.is_full() && segment.add(place) {
             Lookup::New
         } else {
-            let buckets = Segment::grown(segment.buckets.len() as u64);
+            let buckets = buckets_at(index, segment.generation + 1);
             Lookup::Full(Growth {
                 bytes: buckets as usize * size_of::<Bucket>(),
                 part: index,
@@ -403,16 +424,23 @@ impl CompactWords {
         }
         let (index, part) = self.locate(word);
         let segment = &self.segments[index];
-        prefetch(&segment.buckets[segment.place(part).home as usize]);
+        let place = segment.place(part);
+        // The alternate bucket too: it is read when the home has overflowed, and the two
+        // loads then overlap.
+        prefetch(&segment.buckets[place.home as usize]);
+        prefetch(&segment.buckets[segment.alternate(place.home, place.remainder) as usize]);
     }
 
     /// A segment of at least `buckets` buckets holding `parts` (more if they do not fit).
-    fn rebuilt(mut buckets: u64, bits: u32, parts: &[u64]) -> Segment {
+    /// Segment `index` of at least `generation` holding `parts` (of a later generation if
+    /// they do not fit).
+    fn rebuilt(index: usize, mut generation: u32, bits: u32, parts: &[u64]) -> Segment {
         'size: loop {
-            let mut segment = Segment::new(buckets, bits);
+            let mut segment = Segment::new(buckets_at(index, generation), bits);
+            segment.generation = generation;
             for &part in parts {
                 if !segment.add(segment.place(part)) {
-                    buckets = Segment::grown(buckets);
+                    generation += 1;
                     continue 'size;
                 }
             }
@@ -423,25 +451,25 @@ impl CompactWords {
     fn grow_segment(&mut self, index: usize) {
         let bits = self.width - SEGMENT_BITS;
         let segment = &self.segments[index];
-        let parts: Vec<u64> = segment.parts().collect();
-        let buckets = Segment::grown(segment.buckets.len() as u64);
-        self.segments[index] = Self::rebuilt(buckets, bits, &parts);
+        let mut parts = Vec::new();
+        segment.parts(&mut parts);
+        let generation = segment.generation + 1;
+        self.segments[index] = Self::rebuilt(index, generation, bits, &parts);
     }
 
     /// Lays the set out for words of `self.wanted` bits, moving every stored word.
     fn widen(&mut self) {
         let old = std::mem::take(&mut self.segments);
         let old_width = self.width;
-        let words: Vec<u64> = old
-            .iter()
-            .enumerate()
-            .flat_map(|(index, segment)| {
-                let bits = old_width - SEGMENT_BITS;
-                segment
-                    .parts()
-                    .map(move |part| unpermute((index as u64) << bits | part, old_width))
-            })
-            .collect();
+        let mut words = Vec::new();
+        for (index, segment) in old.iter().enumerate() {
+            let start = words.len();
+            segment.parts(&mut words);
+            let high = (index as u64) << (old_width - SEGMENT_BITS);
+            for word in &mut words[start..] {
+                *word = unpermute(high | *word, old_width);
+            }
+        }
         drop(old);
         self.width = self.wanted;
         let bits = self.width - SEGMENT_BITS;
@@ -452,9 +480,13 @@ impl CompactWords {
         }
         self.segments = parts
             .iter()
-            .map(|parts| {
-                let buckets = (parts.len() as u64 * 10 / 8 / 20).max(MIN_BUCKETS);
-                Self::rebuilt(buckets, bits, parts)
+            .enumerate()
+            .map(|(index, parts)| {
+                // About 12 entries a bucket; more generations if that is too many.
+                let generation = (0..)
+                    .find(|&g| buckets_at(index, g) * 12 >= parts.len() as u64)
+                    .unwrap_or(0);
+                Self::rebuilt(index, generation, bits, parts)
             })
             .collect();
     }
@@ -474,7 +506,9 @@ impl CompactWords {
     fn words(&self) -> Vec<u64> {
         let mut words = Vec::new();
         for (index, segment) in self.segments.iter().enumerate() {
-            words.extend(segment.parts().map(|part| self.word_of(index, part)));
+            let mut parts = Vec::new();
+            segment.parts(&mut parts);
+            words.extend(parts.into_iter().map(|part| self.word_of(index, part)));
         }
         words
     }
@@ -512,6 +546,13 @@ impl<S> Store<S> for CompactWords {
 
 impl Footprint for CompactWords {
     fn bytes(&self) -> usize {
+        if !self.segments.is_empty() && std::env::var_os("BIR_COMPACT_DEBUG").is_some() {
+            let slots: usize = self.segments.iter().map(|s| s.buckets.len() * s.per_bucket).sum();
+            let used: usize = self.segments.iter().map(|s| s.used).sum();
+            let over: usize = self.segments.iter().map(|s| s.buckets.iter().filter(|b| b.overflowed()).count()).sum();
+            let buckets: usize = self.segments.iter().map(|s| s.buckets.len()).sum();
+            eprintln!("width {} load {:.3} entry_bits {} per_bucket {} overflowed {:.3}", self.width, used as f64 / slots as f64, self.segments[0].entry_bits, self.segments[0].per_bucket, over as f64 / buckets as f64);
+        }
         self.segments.iter().map(Segment::bytes).sum()
     }
 }
