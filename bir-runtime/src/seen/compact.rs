@@ -55,10 +55,13 @@ const LOAD_PER_1024: usize = 944;
 /// The most entries one insertion moves to make room before the segment grows.
 const KICKS: usize = 32;
 
-/// Bits of a bucket's header: the entry count (6 bits) and the overflow flag.
-const HEADER_BITS: u32 = 8;
-const COUNT_MASK: u64 = 0x3f;
-const OVERFLOWED: u64 = 0x80;
+/// A bucket's 16-bit lanes: lane 0 is the header (the entry count in its low byte, the
+/// overflow flag above), lanes 1 to [`MAX_ENTRIES`] the low 16 bits of each entry, and the
+/// entries' further bits follow, packed.
+const LANES: usize = 32;
+const MAX_ENTRIES: usize = LANES - 1;
+const COUNT_MASK: u16 = 0xff;
+const OVERFLOWED: u16 = 0x100;
 
 /// The growth part that widens the whole set (the segments are parts 0 to 255).
 const WIDEN: usize = SEGMENTS;
@@ -67,59 +70,138 @@ const WIDEN: usize = SEGMENTS;
 const M1: u64 = 0x9e37_79b9_7f4a_7c15;
 const M2: u64 = 0xbf58_476d_1ce4_e5b9;
 
-/// One cache line: a header and packed entries.
-#[derive(Clone, Copy, Default)]
+/// How entries are laid out in a bucket: their width, and where their high bits start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    width: u32,
+    /// Entries a bucket holds.
+    entries: usize,
+    /// The bit at which the high bits (above the low 16) of entry 0 start.
+    high_base: usize,
+}
+
+impl Shape {
+    fn new(width: u32) -> Shape {
+        let entries = ((LANES * 16 - 16) / width.max(16) as usize).min(MAX_ENTRIES);
+        Shape {
+            width,
+            entries,
+            high_base: 16 * (1 + entries),
+        }
+    }
+
+    /// The width of an entry's high bits.
+    fn high_width(self) -> u32 {
+        self.width.saturating_sub(16)
+    }
+}
+
+/// One cache line: a header and packed entries. An entry's low 16 bits have a lane of their
+/// own, so that a lookup compares all of them at once (one vector comparison) and looks at
+/// the high bits only of the rare entry whose low bits match.
+#[derive(Clone, Copy)]
 #[repr(C, align(64))]
-struct Bucket([u64; 8]);
+struct Bucket([u16; LANES]);
+
+impl Default for Bucket {
+    fn default() -> Self {
+        Bucket([0; LANES])
+    }
+}
 
 impl Bucket {
     fn count(&self) -> usize {
-        (self.0[0] & COUNT_MASK) as usize
+        usize::from(self.0[0] & COUNT_MASK)
     }
 
     fn overflowed(&self) -> bool {
         self.0[0] & OVERFLOWED != 0
     }
 
-    /// Entry `i` of `width` bits.
+    fn set_overflowed(&mut self) {
+        self.0[0] |= OVERFLOWED;
+    }
+
+    /// `width` (at most 48) bits from bit `bit` of the lanes.
     #[inline(always)]
-    fn get(&self, i: usize, width: u32) -> u64 {
-        let bit = HEADER_BITS as usize + i * width as usize;
-        let (word, shift) = (bit / 64, bit % 64);
-        let low = u128::from(self.0[word]);
-        let high = self.0.get(word + 1).map_or(0, |&w| u128::from(w));
-        ((high << 64 | low) >> shift) as u64 & mask(width)
-    }
-
-    /// Appends an entry of `width` bits (the caller checked there is room).
-    fn push(&mut self, entry: u64, width: u32) {
-        let i = self.count();
-        let bit = HEADER_BITS as usize + i * width as usize;
-        let (word, shift) = (bit / 64, bit % 64);
-        self.0[word] |= entry << shift;
-        if shift + width as usize > 64 {
-            self.0[word + 1] |= entry >> (64 - shift);
+    fn bits(&self, bit: usize, width: u32) -> u64 {
+        let (lane, shift) = (bit / 16, bit % 16);
+        let mut gathered = 0u64;
+        for k in 0..4 {
+            if let Some(&value) = self.0.get(lane + k) {
+                gathered |= u64::from(value) << (16 * k);
+            }
         }
-        self.0[0] += 1;
+        (gathered >> shift) & mask(width)
     }
 
-    /// Replaces entry `i` of `width` bits, returning the one it held.
-    fn replace(&mut self, i: usize, entry: u64, width: u32) -> u64 {
-        let old = self.get(i, width);
-        let bit = HEADER_BITS as usize + i * width as usize;
-        let (word, shift) = (bit / 64, bit % 64);
-        let change = old ^ entry;
-        self.0[word] ^= change << shift;
-        if shift + width as usize > 64 {
-            self.0[word + 1] ^= change >> (64 - shift);
+    /// Flips the bits of `change` (at most 48 bits) from bit `bit` of the lanes.
+    fn flip_bits(&mut self, bit: usize, change: u64) {
+        let (lane, shift) = (bit / 16, bit % 16);
+        let shifted = change << shift;
+        for k in 0..4 {
+            if let Some(value) = self.0.get_mut(lane + k) {
+                *value ^= (shifted >> (16 * k)) as u16;
+            }
+        }
+    }
+
+    /// The high bits of entry `i`.
+    #[inline(always)]
+    fn high(&self, i: usize, shape: Shape) -> u64 {
+        let width = shape.high_width();
+        self.bits(shape.high_base + i * width as usize, width)
+    }
+
+    /// Entry `i`.
+    fn get(&self, i: usize, shape: Shape) -> u64 {
+        let low = u64::from(self.0[1 + i]);
+        if shape.width <= 16 {
+            return low;
+        }
+        low | self.high(i, shape) << 16
+    }
+
+    /// Replaces entry `i`, returning the one it held (0 for a slot never used).
+    fn replace(&mut self, i: usize, entry: u64, shape: Shape) -> u64 {
+        let old = self.get(i, shape);
+        self.0[1 + i] = entry as u16;
+        if shape.width > 16 {
+            let width = shape.high_width();
+            self.flip_bits(
+                shape.high_base + i * width as usize,
+                (old ^ entry) >> 16,
+            );
         }
         old
     }
 
+    /// Appends an entry (the caller checked there is room).
+    fn push(&mut self, entry: u64, shape: Shape) {
+        self.replace(self.count(), entry, shape);
+        self.0[0] += 1;
+    }
+
     /// True when the bucket holds `entry`.
     #[inline(always)]
-    fn holds(&self, entry: u64, width: u32) -> bool {
-        (0..self.count()).any(|i| self.get(i, width) == entry)
+    fn holds(&self, entry: u64, shape: Shape) -> bool {
+        let low = entry as u16;
+        let mut matches = 0u32;
+        for k in 0..MAX_ENTRIES {
+            matches |= u32::from(self.0[1 + k] == low) << k;
+        }
+        matches &= (1u32 << self.count()) - 1;
+        if shape.width <= 16 {
+            return matches != 0;
+        }
+        let high = entry >> 16;
+        while matches != 0 {
+            if self.high(matches.trailing_zeros() as usize, shape) == high {
+                return true;
+            }
+            matches &= matches - 1;
+        }
+        false
     }
 }
 
@@ -174,10 +256,8 @@ struct Segment {
     buckets: Box<[Bucket]>,
     /// Values per bucket: a segment's part of a word divided by it is the home bucket.
     range: u64,
-    /// Bits of an entry: remainder and choice bit.
-    entry_bits: u32,
-    /// Entries a bucket holds.
-    per_bucket: usize,
+    /// The layout of an entry (remainder and choice bit) in a bucket.
+    shape: Shape,
     used: usize,
     /// The entries at which the segment asks to grow.
     limit: usize,
@@ -193,15 +273,13 @@ impl Segment {
         let values = 1u128 << bits;
         let range = values.div_ceil(u128::from(buckets)) as u64;
         let remainder_bits = 64 - (range - 1).leading_zeros();
-        let entry_bits = remainder_bits + 1;
-        let per_bucket = ((512 - HEADER_BITS) / entry_bits).min(COUNT_MASK as u32) as usize;
+        let shape = Shape::new(remainder_bits + 1);
         Segment {
             buckets: vec![Bucket::default(); buckets as usize].into_boxed_slice(),
             range,
-            entry_bits,
-            per_bucket,
+            shape,
             used: 0,
-            limit: buckets as usize * per_bucket * LOAD_PER_1024 / 1024,
+            limit: buckets as usize * shape.entries * LOAD_PER_1024 / 1024,
             generation: 0,
             seed: buckets,
         }
@@ -246,30 +324,30 @@ impl Segment {
     #[inline(always)]
     fn contains(&self, place: Place) -> bool {
         let home = &self.buckets[place.home as usize];
-        if home.holds(place.remainder << 1, self.entry_bits) {
+        if home.holds(place.remainder << 1, self.shape) {
             return true;
         }
         home.overflowed()
             && self.buckets[self.alternate(place.home, place.remainder) as usize]
-                .holds(place.remainder << 1 | 1, self.entry_bits)
+                .holds(place.remainder << 1 | 1, self.shape)
     }
 
     /// Stores a word known to be absent; false when there is no room for it (nothing
     /// changed then, but overflow flags).
     fn add(&mut self, place: Place) -> bool {
-        let (width, room) = (self.entry_bits, self.per_bucket);
+        let (shape, room) = (self.shape, self.shape.entries);
         let home = &mut self.buckets[place.home as usize];
         if home.count() < room {
-            home.push(place.remainder << 1, width);
+            home.push(place.remainder << 1, shape);
             self.used += 1;
             return true;
         }
-        home.0[0] |= OVERFLOWED;
+        home.set_overflowed();
         let alt = self.alternate(place.home, place.remainder);
         let entry = place.remainder << 1 | 1;
         let bucket = &mut self.buckets[alt as usize];
         if bucket.count() < room {
-            bucket.push(entry, width);
+            bucket.push(entry, shape);
         } else if !self.kick(alt, entry) {
             return false;
         }
@@ -282,24 +360,24 @@ impl Segment {
     /// false, with every entry back in place, when the walk found no room.
     #[cold]
     fn kick(&mut self, bucket: u64, entry: u64) -> bool {
-        let (width, room) = (self.entry_bits, self.per_bucket);
+        let (shape, room) = (self.shape, self.shape.entries);
         let mut path = [(0u64, 0usize); KICKS];
         let (mut bucket, mut entry) = (bucket, entry);
         for step in 0..KICKS {
             self.seed = mix(self.seed);
             let i = (self.seed % room as u64) as usize;
-            let victim = self.buckets[bucket as usize].replace(i, entry, width);
+            let victim = self.buckets[bucket as usize].replace(i, entry, shape);
             path[step] = (bucket, i);
             let remainder = victim >> 1;
             let (other, moved) = if victim & 1 == 0 {
-                self.buckets[bucket as usize].0[0] |= OVERFLOWED;
+                self.buckets[bucket as usize].set_overflowed();
                 (self.alternate(bucket, remainder), remainder << 1 | 1)
             } else {
                 (self.home_of(bucket, remainder), remainder << 1)
             };
             let target = &mut self.buckets[other as usize];
             if target.count() < room {
-                target.push(moved, width);
+                target.push(moved, shape);
                 return true;
             }
             (bucket, entry) = (other, moved);
@@ -307,7 +385,7 @@ impl Segment {
         // No room: put every victim back where it was.
         let mut carried = entry;
         for &(bucket, i) in path.iter().rev() {
-            carried = self.buckets[bucket as usize].replace(i, carried ^ 1, width);
+            carried = self.buckets[bucket as usize].replace(i, carried ^ 1, shape);
         }
         false
     }
@@ -317,7 +395,7 @@ impl Segment {
         out.reserve(self.used);
         for (b, bucket) in self.buckets.iter().enumerate() {
             for i in 0..bucket.count() {
-                let entry = bucket.get(i, self.entry_bits);
+                let entry = bucket.get(i, self.shape);
                 let remainder = entry >> 1;
                 let home = if entry & 1 == 0 {
                     b as u64
@@ -386,9 +464,10 @@ impl CompactWords {
         if self.too_wide(word) {
             self.wanted = self.wanted.max(64 - word.leading_zeros()).max(MIN_WIDTH);
             return Lookup::Full(Growth {
-                bytes: self
-                    .bytes()
-                    .max(SEGMENTS * MIN_BUCKETS as usize * size_of::<Bucket>()),
+                bytes: self.bytes().max(
+                    (0..SEGMENTS).map(|i| buckets_at(i, 0)).sum::<u64>() as usize
+                        * size_of::<Bucket>(),
+                ),
                 part: WIDEN,
             });
         }
@@ -425,10 +504,7 @@ impl CompactWords {
         let (index, part) = self.locate(word);
         let segment = &self.segments[index];
         let place = segment.place(part);
-        // The alternate bucket too: it is read when the home has overflowed, and the two
-        // loads then overlap.
         prefetch(&segment.buckets[place.home as usize]);
-        prefetch(&segment.buckets[segment.alternate(place.home, place.remainder) as usize]);
     }
 
     /// A segment of at least `buckets` buckets holding `parts` (more if they do not fit).
@@ -547,11 +623,11 @@ impl<S> Store<S> for CompactWords {
 impl Footprint for CompactWords {
     fn bytes(&self) -> usize {
         if !self.segments.is_empty() && std::env::var_os("BIR_COMPACT_DEBUG").is_some() {
-            let slots: usize = self.segments.iter().map(|s| s.buckets.len() * s.per_bucket).sum();
+            let slots: usize = self.segments.iter().map(|s| s.buckets.len() * s.shape.entries).sum();
             let used: usize = self.segments.iter().map(|s| s.used).sum();
             let over: usize = self.segments.iter().map(|s| s.buckets.iter().filter(|b| b.overflowed()).count()).sum();
             let buckets: usize = self.segments.iter().map(|s| s.buckets.len()).sum();
-            eprintln!("width {} load {:.3} entry_bits {} per_bucket {} overflowed {:.3}", self.width, used as f64 / slots as f64, self.segments[0].entry_bits, self.segments[0].per_bucket, over as f64 / buckets as f64);
+            eprintln!("width {} load {:.3} entry_bits {} per_bucket {} overflowed {:.3}", self.width, used as f64 / slots as f64, self.segments[0].shape.width, self.segments[0].shape.entries, over as f64 / buckets as f64);
         }
         self.segments.iter().map(Segment::bytes).sum()
     }
