@@ -69,7 +69,7 @@ impl<S: Clone + PartialEq> Path<S> {
             return stepper.reserve(&mut self.window, 1);
         }
         stepper.reserve(&mut self.steps, 1)
-            && (self.len % EVERY != 0 || stepper.reserve(&mut self.checkpoints, 1))
+            && (!self.len.is_multiple_of(EVERY) || stepper.reserve(&mut self.checkpoints, 1))
     }
 
     /// Pushes `state`, reached from the top by its successor number `step` (none for the
@@ -85,7 +85,7 @@ impl<S: Clone + PartialEq> Path<S> {
                     }
                 }
             }
-            if self.len % EVERY == 0 {
+            if self.len.is_multiple_of(EVERY) {
                 self.checkpoints.push(state.clone());
             }
             if self.window.len() == 2 * EVERY {
@@ -103,7 +103,7 @@ impl<S: Clone + PartialEq> Path<S> {
         self.len -= 1;
         if self.compact {
             let level = self.len;
-            if level % EVERY == 0 {
+            if level.is_multiple_of(EVERY) {
                 self.checkpoints.pop();
             }
             if level > 0 && self.steps.pop() == Some(WIDE) {
@@ -221,18 +221,18 @@ mod tests {
         let mut compact = Path::new(true);
         let mut state = model.initial_state();
         let mut successors = Vec::new();
-        full.push(state.clone(), None);
-        compact.push(state.clone(), None);
+        full.push(state, None);
+        compact.push(state, None);
         for _ in 1..n {
             successors.clear();
             model.successors(&state, &mut successors);
             let step = successors.len() - 1;
-            let Outcome::Next(next) = successors[step].outcome.clone() else {
+            let Outcome::Next(next) = successors[step].outcome else {
                 panic!("no fault in this graph");
             };
             state = next;
-            full.push(state.clone(), None);
-            compact.push(state.clone(), Some(step));
+            full.push(state, None);
+            compact.push(state, Some(step));
         }
         // States of a byte: the path is no smaller, but holds at most two stretches.
         assert!(compact.window.len() <= 2 * EVERY && compact.checkpoints.len() == 4);

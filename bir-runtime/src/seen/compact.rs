@@ -36,8 +36,8 @@ const MIN_BUCKETS: u64 = 2;
 /// The factor by which a segment grows.
 const GROWTH: f64 = 1.25;
 
-/// The buckets of segment `index` after `generation` growths: `MIN_BUCKETS * GROWTH^(generation
-/// + index / 256)`. The segments' sizes are staggered so that they grow at different times:
+/// The buckets of segment `index` after `generation` growths, `MIN_BUCKETS` times `GROWTH` to
+/// the power `generation + index / 256`. The segments' sizes are staggered so that they grow at different times:
 /// the set's load, and its bytes per state, stay near their average at every size rather
 /// than dropping together by a quarter at each growth.
 fn buckets_at(index: usize, generation: u32) -> u64 {
@@ -168,10 +168,7 @@ impl Bucket {
         self.0[1 + i] = entry as u16;
         if shape.width > 16 {
             let width = shape.high_width();
-            self.flip_bits(
-                shape.high_base + i * width as usize,
-                (old ^ entry) >> 16,
-            );
+            self.flip_bits(shape.high_base + i * width as usize, (old ^ entry) >> 16);
         }
         old
     }
@@ -301,7 +298,7 @@ impl Segment {
     #[inline(always)]
     fn alternate(&self, home: u64, remainder: u64) -> u64 {
         let n = self.buckets.len() as u64;
-        let offset = 1 + ((mix(remainder) >> 32) * (n - 1) >> 32);
+        let offset = 1 + (((mix(remainder) >> 32) * (n - 1)) >> 32);
         let alt = home + offset;
         if alt >= n {
             alt - n
@@ -313,7 +310,7 @@ impl Segment {
     /// The home of an entry stored away from it, in bucket `alt`.
     fn home_of(&self, alt: u64, remainder: u64) -> u64 {
         let n = self.buckets.len() as u64;
-        let offset = 1 + ((mix(remainder) >> 32) * (n - 1) >> 32);
+        let offset = 1 + (((mix(remainder) >> 32) * (n - 1)) >> 32);
         if alt >= offset {
             alt - offset
         } else {
@@ -363,11 +360,11 @@ impl Segment {
         let (shape, room) = (self.shape, self.shape.entries);
         let mut path = [(0u64, 0usize); KICKS];
         let (mut bucket, mut entry) = (bucket, entry);
-        for step in 0..KICKS {
+        for step in &mut path {
             self.seed = mix(self.seed);
             let i = (self.seed % room as u64) as usize;
             let victim = self.buckets[bucket as usize].replace(i, entry, shape);
-            path[step] = (bucket, i);
+            *step = (bucket, i);
             let remainder = victim >> 1;
             let (other, moved) = if victim & 1 == 0 {
                 self.buckets[bucket as usize].set_overflowed();
@@ -412,7 +409,6 @@ impl Segment {
     fn is_full(&self) -> bool {
         self.used >= self.limit
     }
-
 }
 
 /// An exact set of words, a few bytes each: see the [module](self).
@@ -622,13 +618,6 @@ impl<S> Store<S> for CompactWords {
 
 impl Footprint for CompactWords {
     fn bytes(&self) -> usize {
-        if !self.segments.is_empty() && std::env::var_os("BIR_COMPACT_DEBUG").is_some() {
-            let slots: usize = self.segments.iter().map(|s| s.buckets.len() * s.shape.entries).sum();
-            let used: usize = self.segments.iter().map(|s| s.used).sum();
-            let over: usize = self.segments.iter().map(|s| s.buckets.iter().filter(|b| b.overflowed()).count()).sum();
-            let buckets: usize = self.segments.iter().map(|s| s.buckets.len()).sum();
-            eprintln!("width {} load {:.3} entry_bits {} per_bucket {} overflowed {:.3}", self.width, used as f64 / slots as f64, self.segments[0].shape.width, self.segments[0].shape.entries, over as f64 / buckets as f64);
-        }
         self.segments.iter().map(Segment::bytes).sum()
     }
 }
