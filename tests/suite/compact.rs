@@ -51,10 +51,11 @@ pub(crate) fn agree<M: Model + Clone>(checker: Checker<M>, keep_going: &[Option<
                 exact.name()
             );
             assert_eq!(exact.is_verified(), compact.is_verified());
-            assert_eq!(
-                compact.plan().storage,
-                Storage::Compact,
-                "{}",
+            // States wider than a word are stored exactly, and the plan says so.
+            let plan = compact.plan();
+            assert!(
+                plan.storage == Storage::Compact || plan.notes.iter().any(|n| n.contains("wide")),
+                "{}: {plan:?}",
                 compact.name()
             );
         }
