@@ -1,8 +1,9 @@
 //! Benchmark drivers for `scripts/compare`: the command line and output line shared by the
 //! two binaries, and the Stateright encodings of the model families.
 //!
-//! * `bir-bench FAMILY N [--bfs] [--threads T]` checks a bir model family at a size compiled
-//!   into the binary (from `models/families.rs`).
+//! * `bir-bench FAMILY N [--bfs] [--exact | --compact] [--threads T]` checks a bir model
+//!   family at a size compiled into the binary (from `models/families.rs`), with the
+//!   checker's default storage or the one named.
 //! * `bir-bench FAMILY N --ltl NAME [--weak-fairness | --strong-fairness]` checks an LTL
 //!   property of the family instead (`peterson --ltl One`: `[]<>(incs == 1)`;
 //!   `phils_fixed --ltl Someone`: `[]<>(exists i in 0 .. Param.N : (Philosopher[i]@putSecond))`),
@@ -91,8 +92,8 @@ impl Fairness {
     }
 }
 
-/// A parsed command line: `FAMILY N [--bfs] [--threads T] [--ltl NAME [--weak-fairness |
-/// --strong-fairness]]`.
+/// A parsed command line: `FAMILY N [--bfs] [--exact | --compact] [--threads T] [--ltl NAME
+/// [--weak-fairness | --strong-fairness]]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Args {
     /// The model family.
@@ -101,6 +102,8 @@ pub struct Args {
     pub n: u32,
     /// Breadth-first rather than depth-first search.
     pub bfs: bool,
+    /// `--compact` (true) or `--exact` (false): the storage asked for, if any.
+    pub compact: Option<bool>,
     /// Worker threads.
     pub threads: usize,
     /// The LTL property to check instead of safety.
@@ -120,6 +123,7 @@ impl Args {
     {
         let mut positional = Vec::new();
         let mut bfs = false;
+        let mut compact = None;
         let mut threads = 1;
         let mut ltl = None;
         let mut fairness = Fairness::None;
@@ -128,6 +132,8 @@ impl Args {
             match arg.as_ref() {
                 "--bfs" if bir => bfs = true,
                 "--dfs" if bir => bfs = false,
+                "--compact" if bir => compact = Some(true),
+                "--exact" if bir => compact = Some(false),
                 "--weak-fairness" if bir => fairness = Fairness::Weak,
                 "--strong-fairness" if bir => fairness = Fairness::Strong,
                 "--ltl" if bir => {
@@ -176,6 +182,7 @@ impl Args {
             family,
             n,
             bfs,
+            compact,
             threads,
             ltl,
             fairness,
@@ -267,6 +274,7 @@ mod tests {
                 family: Family::Phils,
                 n: 12,
                 bfs: true,
+                compact: None,
                 threads: 1,
                 ltl: None,
                 fairness: Fairness::None,

@@ -393,6 +393,15 @@ pub struct CheckOptions {
     )]
     pub threads: Option<usize>,
 
+    /// Compact exact storage.
+    #[arg(
+        long,
+        conflicts_with_all = ["bitstate", "hash_compaction"],
+        help = "Store states exactly in a few bytes each (states of up to\n\
+                63 bits; one thread, depth-first or breadth-first)"
+    )]
+    pub compact: bool,
+
     /// Hash compaction.
     #[arg(
         long,
@@ -548,6 +557,7 @@ impl CheckOptions {
             memory_limit: self.memory_limit,
             no_deadlock: self.no_deadlock,
             threads: self.threads,
+            compact: self.compact,
             hash_compaction: self.hash_compaction,
             bitstate: self.bitstate,
             bitstate_hashes: self.bitstate_hashes,

@@ -70,6 +70,8 @@
 //!       --threads <N>             Search with N threads, 1 to 256 (same counts; the
 //!                                 verdict and trace of a finding come from a sequential
 //!                                 depth-first search)
+//!       --compact                 Store states exactly in a few bytes each (states of up to
+//!                                 63 bits; one thread, depth-first or breadth-first)
 //!       --hash-compaction         Store 64-bit fingerprints of states wider than a word
 //!                                 (never "verified": gives the chance a state was missed)
 //!       --bitstate <LOG2>         Store each state as K bits of a 2^LOG2-bit array,
@@ -137,7 +139,7 @@
 //! | `model` | string | the system's name |
 //! | `file` | string | the model file as given |
 //! | `strategy` | string | `depth-first`, `breadth-first`, `parallel`, `nested-depth-first` or `fair-cycles` |
-//! | `plan` | object | what ran: `strategy`, `threads`, `storage` (`exact`, `hash-compaction`, `bitstate`), `bitstate_log2_bits`, `bitstate_hashes`, `layout`, `can_verify`, `property`, `fairness` (`none`, `weak`, `strong`), `notes` |
+//! | `plan` | object | what ran: `strategy`, `threads`, `storage` (`exact`, `compact`, `hash-compaction`, `bitstate`), `bitstate_log2_bits`, `bitstate_hashes`, `layout`, `can_verify`, `property`, `fairness` (`none`, `weak`, `strong`), `notes` |
 //! | `verdict` | string | `verified` (with `--ltl`: the property holds), `deadlock`, `assertion`, `invariant`, `range`, `index`, `division`, `start`, `property` (a lasso violates the LTL property), `reached`, `unreachable` or `incomplete` (the kind of the first finding when something was found) |
 //! | `complete` | bool | every reachable state was explored (false when the search stopped at a finding or a limit) |
 //! | `incomplete_reason` | string or null | `depth_limit`, `state_limit`, `time_limit`, `memory_limit`, `hash_compaction`, `bitstate`, or null |

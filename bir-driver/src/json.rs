@@ -88,7 +88,7 @@ struct JsonUnfired {
 struct JsonPlan {
     strategy: &'static str,
     threads: usize,
-    /// `exact`, `hash-compaction` or `bitstate`.
+    /// `exact`, `compact`, `hash-compaction` or `bitstate`.
     storage: &'static str,
     /// For bitstate hashing: log2 of the array's bits, and bits per state.
     bitstate_log2_bits: Option<u32>,
@@ -235,6 +235,7 @@ fn plan(plan: &Plan) -> JsonPlan {
     let (storage, log2_bits, hashes) = match plan.storage {
         Storage::Bitstate { log2_bits, hashes } => ("bitstate", Some(log2_bits), Some(hashes)),
         Storage::HashCompaction => ("hash-compaction", None, None),
+        Storage::Compact => ("compact", None, None),
         _ => ("exact", None, None),
     };
     JsonPlan {

@@ -49,6 +49,8 @@ pub struct SearchOptions {
     pub no_deadlock: bool,
     /// Threads of the search.
     pub threads: Option<usize>,
+    /// Compact exact storage.
+    pub compact: bool,
     /// Hash compaction.
     pub hash_compaction: bool,
     /// Bitstate hashing with a bit array of 2^this bits.
@@ -98,6 +100,9 @@ pub fn configure<M: Model>(model: M, options: &SearchOptions) -> Checker<M> {
     }
     if let Some(threads) = options.threads {
         checker = checker.threads(threads);
+    }
+    if options.compact {
+        checker = checker.storage(bir_runtime::Storage::Compact);
     }
     if options.hash_compaction {
         checker = checker.hash_compaction();

@@ -4,9 +4,10 @@
 //! search must agree), on states, transitions, errors, deadlocks, verdict, completeness and
 //! the first counterexample, step by step. With partial-order reduction too: both reduce
 //! alike, and a complete reduced search (depth-first, breadth-first, parallel) finds errors
-//! and deadlocks exactly when the full one does, in no more states.
+//! and deadlocks exactly when the full one does, in no more states. Compact storage against
+//! exact storage: the same counts, verdicts and counterexamples.
 
-use bir::{Checker, Model, Report};
+use bir::{Checker, Model, Report, Storage};
 use bir_interp::Interpreter;
 
 include!(concat!(env!("OUT_DIR"), "/models.rs"));
@@ -59,6 +60,15 @@ impl Differ {
             }
             if let Some(difference) = reduction_difference(&compiled, &reduced) {
                 self.fail(seed, source, format!("{strategy} against the full search: {difference}\n--- full:\n{compiled}\n--- reduced:\n{reduced}"));
+            }
+        }
+        // Compact storage stores the same states as exact storage, in both orders.
+        for bfs in [false, true] {
+            let exact = configure(checker.clone().storage(Storage::Exact), bfs).run();
+            let compact = configure(checker.clone().storage(Storage::Compact), bfs).run();
+            if let Some(difference) = difference(&exact, &compact) {
+                let strategy = if bfs { "BFS" } else { "DFS" };
+                self.fail(seed, source, format!("{strategy}, compact against exact storage: {difference}\n--- exact:\n{exact}\n--- compact:\n{compact}"));
             }
         }
         let parallel = configure(checker.clone().por(true).threads(2), false).run();

@@ -3,6 +3,7 @@
 //! and the compile-fail suite.
 
 mod allocation;
+mod compact;
 mod dependencies;
 mod families;
 mod files;

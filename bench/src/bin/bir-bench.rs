@@ -9,7 +9,7 @@
 //! 0 .. Param.N : (Philosopher[i]@putSecond))`; both hold, with and without fairness). Its
 //! counts are those of the product with the property's automaton.
 
-use bir::{Checker, FindingKind, Model, Report, Verdict};
+use bir::{Checker, FindingKind, Model, Report, Storage, Verdict};
 use bir_bench::{usage_error, Args, Fairness, Family, Outcome};
 
 include!("../../../models/families.rs");
@@ -40,7 +40,8 @@ dining_philosophers_fixed!(FixedLtl10, 10,
 );
 
 const PROGRAM: &str = "bir-bench";
-const USAGE: &str = "bir-bench (phils|phils_fixed|peterson) N [--bfs] [--threads T]\n       \
+const USAGE: &str = "bir-bench (phils|phils_fixed|peterson) N [--bfs] [--exact | --compact] \
+    [--threads T]\n       \
     bir-bench (phils_fixed|peterson) N --ltl NAME [--weak-fairness | --strong-fairness]\n  \
     sizes compiled in: phils 8 12 13 14, phils_fixed 8 12 13, peterson 4 5 6; \
     depth-first search unless --bfs;\n  \
@@ -50,8 +51,14 @@ const USAGE: &str = "bir-bench (phils|phils_fixed|peterson) N [--bfs] [--threads
 /// Explores everything: continue past findings, counting them (as `pan -c0` and Rumur's
 /// `--max-errors` do) without building counterexamples, which would cost a parallel search
 /// a sequential one to its first finding (see `Checker::threads`).
-fn run<M: Model>(checker: Checker<M>, bfs: bool, threads: usize) -> Report {
+fn run<M: Model>(checker: Checker<M>, args: &Args) -> Report {
+    let (bfs, threads) = (args.bfs, args.threads);
     let checker = checker.keep_going(0).progress(false).threads(threads);
+    let checker = match args.compact {
+        Some(true) => checker.storage(Storage::Compact),
+        Some(false) => checker.storage(Storage::Exact),
+        None => checker,
+    };
     if bfs {
         checker.bfs().run()
     } else {
@@ -76,7 +83,7 @@ fn run_ltl<M: Model>(checker: Checker<M>, name: &str, fairness: Fairness) -> Rep
 fn main() {
     let args = Args::parse(std::env::args().skip(1), true)
         .unwrap_or_else(|message| usage_error(PROGRAM, USAGE, &message));
-    let (bfs, threads, fairness) = (args.bfs, args.threads, args.fairness);
+    let (bfs, fairness) = (args.bfs, args.fairness);
     let unknown = || -> ! {
         usage_error(
             PROGRAM,
@@ -95,16 +102,16 @@ fn main() {
     };
     let report = match &args.ltl {
         None => match (args.family, args.n) {
-            (Family::Phils, 8) => run(Phils8::checker(), bfs, threads),
-            (Family::Phils, 12) => run(Phils12::checker(), bfs, threads),
-            (Family::Phils, 13) => run(Phils13::checker(), bfs, threads),
-            (Family::Phils, 14) => run(Phils14::checker(), bfs, threads),
-            (Family::PhilsFixed, 8) => run(Fixed8::checker(), bfs, threads),
-            (Family::PhilsFixed, 12) => run(Fixed12::checker(), bfs, threads),
-            (Family::PhilsFixed, 13) => run(Fixed13::checker(), bfs, threads),
-            (Family::Peterson, 4) => run(Peterson4::checker(), bfs, threads),
-            (Family::Peterson, 5) => run(Peterson5::checker(), bfs, threads),
-            (Family::Peterson, 6) => run(Peterson6::checker(), bfs, threads),
+            (Family::Phils, 8) => run(Phils8::checker(), &args),
+            (Family::Phils, 12) => run(Phils12::checker(), &args),
+            (Family::Phils, 13) => run(Phils13::checker(), &args),
+            (Family::Phils, 14) => run(Phils14::checker(), &args),
+            (Family::PhilsFixed, 8) => run(Fixed8::checker(), &args),
+            (Family::PhilsFixed, 12) => run(Fixed12::checker(), &args),
+            (Family::PhilsFixed, 13) => run(Fixed13::checker(), &args),
+            (Family::Peterson, 4) => run(Peterson4::checker(), &args),
+            (Family::Peterson, 5) => run(Peterson5::checker(), &args),
+            (Family::Peterson, 6) => run(Peterson6::checker(), &args),
             _ => unknown(),
         },
         Some(name) => match (args.family, args.n) {

@@ -6,7 +6,8 @@
 //! is the first of the parent's successors leading to the state (the one that stored it),
 //! found again when a trace is written rather than stored for every state.
 //!
-//! With lossy storage (hash compaction, bitstate) the seen set keeps no states: the queue
+//! With lossy storage (hash compaction, bitstate), and with compact storage, whose set gives
+//! back no state by number, the seen set keeps no states in order: the queue
 //! holds one level at a time, and each stored state gets a link (parent's number, transition:
 //! 8 bytes) from which its path is read back. Both visit states in the same order.
 //!
@@ -19,7 +20,7 @@ use std::mem::size_of;
 
 use crate::model::{Model, Outcome, Successor, TransitionId};
 use crate::report::{IncompleteReason, Report};
-use crate::seen::{Footprint, IndexedStates, StateIndex, Store, WordTable};
+use crate::seen::{CompactWords, Footprint, IndexedStates, StateIndex, Store, WordTable};
 use crate::trace::FindingKind;
 
 use super::core::{Role, Run, Stepper, Visit, VisitOrder};
@@ -37,6 +38,7 @@ struct Pending {
 pub(crate) fn run<M: Model>(run: Run<'_, M>) -> Report {
     match run.plan.storage {
         Storage::Exact => exact(run),
+        Storage::Compact => lossy(run, CompactWords::new()),
         Storage::HashCompaction => lossy(run, WordTable::new(0, true)),
         Storage::Bitstate { log2_bits, hashes } => {
             let bits = super::dfs::allocate_bitstate(run.control, log2_bits, hashes);
@@ -133,7 +135,8 @@ fn exact<M: Model>(run: Run<'_, M>) -> Report {
     stepper.finish(run.plan, &seen, links_bytes)
 }
 
-/// Breadth-first search over a lossy seen set, one level of states in memory at a time.
+/// Breadth-first search over a seen set that keeps no states (lossy, or compact), one level
+/// of states in memory at a time.
 fn lossy<M: Model, T: Store<M::State> + Footprint>(run: Run<'_, M>, mut seen: T) -> Report {
     let mut stepper = run.stepper(Role::Alone);
     // Each stored state's parent number and the transition from it, by state number.

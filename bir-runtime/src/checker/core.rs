@@ -202,9 +202,10 @@ impl<'a, M: Model> Run<'a, M> {
     where
         'a: 'p,
     {
-        let keying = match self.plan.storage {
-            super::plan::Storage::Exact => Keying::State,
-            _ => Keying::Fingerprint,
+        let keying = if self.plan.storage.is_lossy() {
+            Keying::Fingerprint
+        } else {
+            Keying::State
         };
         Run {
             model: product,

@@ -24,10 +24,13 @@ use crate::model::{Model, Outcome, Successor, TransitionId};
 use crate::report::Report;
 use std::collections::HashSet;
 
-use crate::seen::{Bitstate, FixedHasher, Footprint, Keying, StateTable, Store, WordTable};
+use crate::seen::{
+    Bitstate, CompactWords, FixedHasher, Footprint, Keying, StateTable, Store, WordTable,
+};
 
 use super::control::Control;
 use super::core::{Role, Run, Stepper, Visit};
+use super::path::Path;
 use super::plan::Storage;
 
 /// The depth-first frontier: the current path and the successors of its top state.
@@ -35,9 +38,11 @@ struct Dfs<'a, M: Model> {
     model: &'a M,
     stepper: Stepper<'a, M>,
     /// The current path: the initial state at the bottom, the state being expanded on top.
-    stack: Vec<M::State>,
-    /// The successors of the top state.
+    stack: Path<M::State>,
+    /// The successors of the top state (its ample set, when reduced).
     successors: Vec<Successor<M::State>>,
+    /// The number, among all successors of the top state, of the first of `successors`.
+    offset: usize,
     /// The index in `successors` of the first one not yet taken.
     next: usize,
     /// Where a new state's successors are computed before it is pushed, so that a leaf
@@ -54,6 +59,7 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>) -> Report {
             let bits = allocate_bitstate(run.control, log2_bits, hashes);
             search(run, bits)
         }
+        (Storage::Compact, Keying::Word) => search(run, CompactWords::new()),
         (_, Keying::Word) => search(run, WordTable::new(0, false)),
         (_, Keying::Fingerprint) => search(run, WordTable::new(0, true)),
         (_, Keying::State) => search(run, StateTable::new()),
@@ -75,8 +81,9 @@ fn search<M: Model, T: Store<M::State> + Footprint>(run: Run<'_, M>, mut seen: T
     let mut dfs = Dfs {
         model: run.model,
         stepper: run.stepper(Role::Alone),
-        stack: Vec::new(),
+        stack: Path::new(run.plan.storage == Storage::Compact),
         successors: Vec::new(),
+        offset: 0,
         next: 0,
         scratch: Vec::new(),
         on_stack: run.plan.por.then(|| HashSet::with_hasher(FixedHasher)),
@@ -89,19 +96,22 @@ fn search<M: Model, T: Store<M::State> + Footprint>(run: Run<'_, M>, mut seen: T
             dfs.backtrack(&mut seen);
             continue;
         };
+        let step = dfs.offset + dfs.next;
         dfs.next += 1;
         let depth = (dfs.stack.len() - 1) as u32;
         let via = successor.transition;
         match dfs.stepper.visit(depth, &successor, &mut seen) {
             Visit::New => {
                 if let Outcome::Next(state) = successor.outcome {
-                    dfs.enter(state, Some(via), &mut seen);
+                    dfs.enter(state, Some((via, step)), &mut seen);
                 }
             }
             Visit::Fault(kind) | Visit::Violating(kind) => {
                 let (model, stack) = (dfs.model, &dfs.stack);
-                dfs.stepper
-                    .record(kind, |path| path_to_top(model, stack, Some(via), path));
+                dfs.stepper.record(kind, |path| {
+                    stack.transitions(model, path);
+                    path.push(via);
+                });
             }
             Visit::Seen | Visit::Stopped => {}
         }
@@ -110,12 +120,13 @@ fn search<M: Model, T: Store<M::State> + Footprint>(run: Run<'_, M>, mut seen: T
 }
 
 impl<M: Model> Dfs<'_, M> {
-    /// Explores a new state reached by `via` from the top state (the initial state when
-    /// `via` is `None`): pushes it with its successors, or records its deadlock.
+    /// Explores a new state reached from the top state by `via`, a transition and the
+    /// number of the successor it is (the initial state when `via` is `None`): pushes it
+    /// with its successors, or records its deadlock.
     fn enter(
         &mut self,
         state: M::State,
-        via: Option<TransitionId>,
+        via: Option<(TransitionId, usize)>,
         seen: &mut impl Store<M::State>,
     ) {
         let depth = self.stack.len() as u32;
@@ -124,12 +135,13 @@ impl<M: Model> Dfs<'_, M> {
         let explore = self
             .stepper
             .expand(&state, depth, &mut self.scratch, |path| {
-                path_to_top(model, stack, via, path)
+                stack.transitions(model, path);
+                path.extend(via.map(|(transition, _)| transition));
             });
-        if !explore || !self.stepper.reserve(&mut self.stack, 1) {
+        if !explore || !self.stack.reserve(&mut self.stepper) {
             return;
         }
-        reduce(
+        self.offset = reduce(
             &self.stepper,
             self.on_stack.as_ref(),
             &state,
@@ -138,7 +150,7 @@ impl<M: Model> Dfs<'_, M> {
         if let Some(on_stack) = &mut self.on_stack {
             on_stack.insert(state.clone());
         }
-        self.stack.push(state);
+        self.stack.push(state, via.map(|(_, step)| step));
         std::mem::swap(&mut self.successors, &mut self.scratch);
         self.next = 0;
         self.stepper.prefetch(&self.successors, seen);
@@ -146,7 +158,7 @@ impl<M: Model> Dfs<'_, M> {
 
     /// Pops the finished top state and resumes its parent after the successor that led to it.
     fn backtrack(&mut self, seen: &mut impl Store<M::State>) {
-        let Some(child) = self.stack.pop() else {
+        let Some(child) = self.stack.pop(self.model) else {
             return;
         };
         if let Some(on_stack) = &mut self.on_stack {
@@ -159,7 +171,7 @@ impl<M: Model> Dfs<'_, M> {
         self.successors.clear();
         self.model.successors(parent, &mut self.successors);
         // The same reduction as when the parent was entered: its stack was the same.
-        reduce(
+        self.offset = reduce(
             &self.stepper,
             self.on_stack.as_ref(),
             parent,
@@ -174,24 +186,26 @@ impl<M: Model> Dfs<'_, M> {
 /// Partial-order reduction of the successors of `state`, about to be (or being) the top of
 /// the stack: its ample set, unless every successor in it is on the stack (`state` itself
 /// included) — the cycle proviso, without which a cycle of ample steps could postpone the
-/// other instances forever.
+/// other instances forever. Returns how many successors were dropped before the ample set.
 fn reduce<M: Model>(
     stepper: &Stepper<'_, M>,
     on_stack: Option<&HashSet<M::State, FixedHasher>>,
     state: &M::State,
     successors: &mut Vec<Successor<M::State>>,
-) {
+) -> usize {
     let (Some(on_stack), Some(ample)) = (on_stack, stepper.ample(successors)) else {
-        return;
+        return 0;
     };
     let leaves_the_stack = successors[ample.clone()].iter().any(|s| match &s.outcome {
         Outcome::Next(next) => next != state && !on_stack.contains(next),
         Outcome::Fault(_) => true,
     });
-    if leaves_the_stack {
-        successors.truncate(ample.end);
-        successors.drain(..ample.start);
+    if !leaves_the_stack {
+        return 0;
     }
+    successors.truncate(ample.end);
+    successors.drain(..ample.start);
+    ample.start
 }
 
 /// The index of the first successor leading to `child`.
@@ -199,25 +213,6 @@ pub(crate) fn taken<S: PartialEq>(successors: &[Successor<S>], child: &S) -> Opt
     successors
         .iter()
         .position(|s| matches!(&s.outcome, Outcome::Next(next) if next == child))
-}
-
-/// Writes the transitions of the path along `stack`, followed by `last` if given.
-fn path_to_top<M: Model>(
-    model: &M,
-    stack: &[M::State],
-    last: Option<TransitionId>,
-    path: &mut Vec<TransitionId>,
-) {
-    let mut successors = Vec::new();
-    for pair in stack.windows(2) {
-        successors.clear();
-        model.successors(&pair[0], &mut successors);
-        // An id that cannot be replayed makes the rebuild fail with a clear note.
-        let via =
-            taken(&successors, &pair[1]).map_or(TransitionId::MAX, |i| successors[i].transition);
-        path.push(via);
-    }
-    path.extend(last);
 }
 
 #[cfg(test)]

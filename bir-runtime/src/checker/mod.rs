@@ -18,6 +18,7 @@ mod lasso;
 mod memory;
 mod ndfs;
 mod parallel;
+mod path;
 mod plan;
 mod product;
 mod shorten;

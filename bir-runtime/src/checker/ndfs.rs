@@ -42,7 +42,9 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
     let product = Product::new(run.model, property);
     let product_run = run.over_product(&product);
     match product_run.plan.storage {
-        Storage::Exact => search(product_run, property, StateTable::new(), StateTable::new()),
+        Storage::Exact | Storage::Compact => {
+            search(product_run, property, StateTable::new(), StateTable::new())
+        }
         Storage::HashCompaction => search(
             product_run,
             property,

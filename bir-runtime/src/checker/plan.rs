@@ -26,9 +26,15 @@ pub const BITSTATE_HASHES: std::ops::RangeInclusive<u32> = 1..=8;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Storage {
-    /// Every state exactly (as a 64-bit word when every state fits in one): the only
-    /// storage after which a search can say verified.
+    /// Every state exactly (as a 64-bit word when every state fits in one) in a plain hash
+    /// table: with [`Storage::Compact`], the storage after which a search can say verified.
     Exact,
+    /// Every state exactly, in a few bytes: states that fit in a word are stored by
+    /// quotienting (a state's place in the table stands for part of it; only the rest is
+    /// stored), and the depth-first path as successor numbers. For depth-first and
+    /// breadth-first search on one thread; the plan stores other searches, and states wider
+    /// than a word, exactly as [`Storage::Exact`] does, and says so.
+    Compact,
     /// Hash compaction: a 64-bit fingerprint per state. Two states with one fingerprint
     /// are taken for one, so a search never says verified.
     HashCompaction,
@@ -45,7 +51,7 @@ pub enum Storage {
 impl Storage {
     /// True when the storage may take a new state for a seen one.
     pub fn is_lossy(self) -> bool {
-        self != Storage::Exact
+        matches!(self, Storage::HashCompaction | Storage::Bitstate { .. })
     }
 }
 
@@ -53,6 +59,7 @@ impl fmt::Display for Storage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Storage::Exact => f.write_str("exact storage"),
+            Storage::Compact => f.write_str("compact exact storage"),
             Storage::HashCompaction => f.write_str("hash compaction"),
             Storage::Bitstate { log2_bits, hashes } => {
                 write!(
@@ -119,7 +126,7 @@ impl Plan {
     pub(crate) fn keying(&self, words: bool) -> Keying {
         match (words, self.storage) {
             (true, _) => Keying::Word,
-            (false, Storage::Exact) => Keying::State,
+            (false, Storage::Exact | Storage::Compact) => Keying::State,
             (false, _) => Keying::Fingerprint,
         }
     }
@@ -294,8 +301,18 @@ pub(crate) fn resolve<M: Model>(
                 .to_string(),
         );
     }
+    if storage == Storage::Compact {
+        storage = compact_or_exact(strategy, words, &mut notes)?;
+    }
     let layout = match (strategy, storage, words) {
         (_, Storage::Bitstate { .. }, _) => "bits of a bit array",
+        (Strategy::DepthFirst, Storage::Compact, _) => {
+            "remainders of words in a quotient table; the depth-first path as successor numbers"
+        }
+        (_, Storage::Compact, _) => {
+            "remainders of words in a quotient table; one level of states queued, with 8-byte \
+             parent links"
+        }
         (_, Storage::HashCompaction, _) => "64-bit fingerprints",
         (Strategy::BreadthFirst, _, _) => "states in discovery order, with 4-byte parent links",
         (Strategy::NestedDepthFirst, _, _) => "product states inline, in two sets (blue and red)",
@@ -356,6 +373,36 @@ pub(crate) fn resolve<M: Model>(
         fairness: options.fairness,
         notes,
     })
+}
+
+/// What compact storage becomes in a search of `strategy`: compact where the search has a
+/// compact set (one thread, depth-first or breadth-first, states that fit in a word), exact
+/// with a note elsewhere; refused on several threads, where it was asked for.
+fn compact_or_exact(
+    strategy: Strategy,
+    words: bool,
+    notes: &mut Vec<String>,
+) -> Result<Storage, ConfigError> {
+    let note = match strategy {
+        Strategy::Parallel => {
+            return Err(ConfigError::Unsupported {
+                combination: "compact storage on several threads",
+                reason: "the compact set serves one thread; drop `threads`, or the compact \
+                         storage for the parallel search's shared word table",
+            })
+        }
+        Strategy::DepthFirst | Strategy::BreadthFirst if words => return Ok(Storage::Compact),
+        Strategy::DepthFirst | Strategy::BreadthFirst => {
+            "compact storage asked for, but the states do not fit in a 64-bit word: they are \
+             stored exactly, inline (compact storage of wide states is not implemented yet)"
+        }
+        _ => {
+            "compact storage asked for, but it serves depth-first and breadth-first search: \
+             states are stored exactly, inline"
+        }
+    };
+    notes.push(note.to_string());
+    Ok(Storage::Exact)
 }
 
 /// The strategy of a property check and the property's index, or why it cannot run.

@@ -1,0 +1,715 @@
+//! [`CompactWords`]: an exact set of states that fit in a word, storing a few bytes per
+//! state by quotienting (Cleary; the quotient filter): where a state is stored says part of
+//! what it is, so only the rest of it is kept.
+//!
+//! A state's word `x` of `b` bits (the set learns `b` from the widest word it has met) is
+//! first permuted by an invertible mix of `b`-bit integers, `y = permute(x)`, so that every
+//! bit of `x` spreads over `y`. The top 8 bits of `y` choose one of 256 segments; within a
+//! segment of `n` buckets the other `b - 8` bits, `z`, are split by one division into the
+//! home bucket `z / R` and the remainder `z % R`, where `R = ceil(2^(b-8) / n)`. A bucket is
+//! one cache line holding a count and as many `(remainder, choice)` entries as fit. An entry
+//! whose home bucket is full goes to its alternate bucket (home plus an offset computed from
+//! the remainder, so the home can be found again from where the entry is) with the choice
+//! bit set, and the home bucket is marked as having overflowed, so a lookup reads a second
+//! line only for the few buckets that did. The remainder, the bucket and the choice give
+//! back `z`, and `y` and `x` with the segment: nothing is lost, and a complete search over
+//! this set may say verified.
+//!
+//! The number of buckets of a segment is not a power of two: a segment grows by a quarter
+//! when both of a new state's buckets are full (its remainders lose a bit now and then), so
+//! the buckets stay between about 70% and 95% full. A growth rebuilds one segment, 1/256 of
+//! the set. A word wider than any before changes `b` and rebuilds the whole set (early in a
+//! search, in practice: the search soon meets the widest states).
+
+use std::mem::size_of;
+
+use super::words::prefetch;
+use super::{mix, Footprint, Growth, Lookup, Store};
+
+/// Segments of the set, chosen by the top bits of a permuted word.
+const SEGMENT_BITS: u32 = 8;
+const SEGMENTS: usize = 1 << SEGMENT_BITS;
+
+/// Buckets of a new segment (at least; see [`buckets_at`]).
+const MIN_BUCKETS: u64 = 2;
+
+/// The factor by which a segment grows.
+const GROWTH: f64 = 1.25;
+
+/// The buckets of segment `index` after `generation` growths, `MIN_BUCKETS` times `GROWTH` to
+/// the power `generation + index / 256`. The segments' sizes are staggered so that they grow at different times:
+/// the set's load, and its bytes per state, stay near their average at every size rather
+/// than dropping together by a quarter at each growth.
+fn buckets_at(index: usize, generation: u32) -> u64 {
+    let exponent = f64::from(generation) + index as f64 / SEGMENTS as f64;
+    (MIN_BUCKETS as f64 * GROWTH.powf(exponent)).ceil() as u64
+}
+
+/// The narrowest words the set is laid out for: narrower words are stored as this many
+/// bits (a segment's remainders are then still wide enough to address it).
+const MIN_WIDTH: u32 = 24;
+
+/// A segment grows once this many 1024ths of its entries are used (92%).
+const LOAD_PER_1024: usize = 944;
+
+/// The most entries one insertion moves to make room before the segment grows.
+const KICKS: usize = 32;
+
+/// A bucket's 16-bit lanes: lane 0 is the header (the entry count in its low byte, the
+/// overflow flag above), lanes 1 to [`MAX_ENTRIES`] the low 16 bits of each entry, and the
+/// entries' further bits follow, packed.
+const LANES: usize = 32;
+const MAX_ENTRIES: usize = LANES - 1;
+const COUNT_MASK: u16 = 0xff;
+const OVERFLOWED: u16 = 0x100;
+
+/// The growth part that widens the whole set (the segments are parts 0 to 255).
+const WIDEN: usize = SEGMENTS;
+
+/// Multipliers of the permutation (odd, so invertible modulo any power of two).
+const M1: u64 = 0x9e37_79b9_7f4a_7c15;
+const M2: u64 = 0xbf58_476d_1ce4_e5b9;
+
+/// How entries are laid out in a bucket: their width, and where their high bits start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    width: u32,
+    /// Entries a bucket holds.
+    entries: usize,
+    /// The bit at which the high bits (above the low 16) of entry 0 start.
+    high_base: usize,
+}
+
+impl Shape {
+    fn new(width: u32) -> Shape {
+        let entries = ((LANES * 16 - 16) / width.max(16) as usize).min(MAX_ENTRIES);
+        Shape {
+            width,
+            entries,
+            high_base: 16 * (1 + entries),
+        }
+    }
+
+    /// The width of an entry's high bits.
+    fn high_width(self) -> u32 {
+        self.width.saturating_sub(16)
+    }
+}
+
+/// One cache line: a header and packed entries. An entry's low 16 bits have a lane of their
+/// own, so that a lookup compares all of them at once (one vector comparison) and looks at
+/// the high bits only of the rare entry whose low bits match.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Bucket([u16; LANES]);
+
+impl Default for Bucket {
+    fn default() -> Self {
+        Bucket([0; LANES])
+    }
+}
+
+impl Bucket {
+    fn count(&self) -> usize {
+        usize::from(self.0[0] & COUNT_MASK)
+    }
+
+    fn overflowed(&self) -> bool {
+        self.0[0] & OVERFLOWED != 0
+    }
+
+    fn set_overflowed(&mut self) {
+        self.0[0] |= OVERFLOWED;
+    }
+
+    /// `width` (at most 48) bits from bit `bit` of the lanes.
+    #[inline(always)]
+    fn bits(&self, bit: usize, width: u32) -> u64 {
+        let (lane, shift) = (bit / 16, bit % 16);
+        let mut gathered = 0u64;
+        for k in 0..4 {
+            if let Some(&value) = self.0.get(lane + k) {
+                gathered |= u64::from(value) << (16 * k);
+            }
+        }
+        (gathered >> shift) & mask(width)
+    }
+
+    /// Flips the bits of `change` (at most 48 bits) from bit `bit` of the lanes.
+    fn flip_bits(&mut self, bit: usize, change: u64) {
+        let (lane, shift) = (bit / 16, bit % 16);
+        let shifted = change << shift;
+        for k in 0..4 {
+            if let Some(value) = self.0.get_mut(lane + k) {
+                *value ^= (shifted >> (16 * k)) as u16;
+            }
+        }
+    }
+
+    /// The high bits of entry `i`.
+    #[inline(always)]
+    fn high(&self, i: usize, shape: Shape) -> u64 {
+        let width = shape.high_width();
+        self.bits(shape.high_base + i * width as usize, width)
+    }
+
+    /// Entry `i`.
+    fn get(&self, i: usize, shape: Shape) -> u64 {
+        let low = u64::from(self.0[1 + i]);
+        if shape.width <= 16 {
+            return low;
+        }
+        low | self.high(i, shape) << 16
+    }
+
+    /// Replaces entry `i`, returning the one it held (0 for a slot never used).
+    fn replace(&mut self, i: usize, entry: u64, shape: Shape) -> u64 {
+        let old = self.get(i, shape);
+        self.0[1 + i] = entry as u16;
+        if shape.width > 16 {
+            let width = shape.high_width();
+            self.flip_bits(shape.high_base + i * width as usize, (old ^ entry) >> 16);
+        }
+        old
+    }
+
+    /// Appends an entry (the caller checked there is room).
+    fn push(&mut self, entry: u64, shape: Shape) {
+        self.replace(self.count(), entry, shape);
+        self.0[0] += 1;
+    }
+
+    /// True when the bucket holds `entry`.
+    #[inline(always)]
+    fn holds(&self, entry: u64, shape: Shape) -> bool {
+        let low = entry as u16;
+        let mut matches = 0u32;
+        for k in 0..MAX_ENTRIES {
+            matches |= u32::from(self.0[1 + k] == low) << k;
+        }
+        matches &= (1u32 << self.count()) - 1;
+        if shape.width <= 16 {
+            return matches != 0;
+        }
+        let high = entry >> 16;
+        while matches != 0 {
+            if self.high(matches.trailing_zeros() as usize, shape) == high {
+                return true;
+            }
+            matches &= matches - 1;
+        }
+        false
+    }
+}
+
+/// All ones in the low `bits` bits.
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// The inverse of an odd number modulo 2^64 (Newton's iteration).
+const fn inverse(odd: u64) -> u64 {
+    let mut x = odd;
+    let mut i = 0;
+    while i < 6 {
+        x = x.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
+
+/// A bijection of `width`-bit integers that spreads every input bit over the output.
+fn permute(x: u64, width: u32) -> u64 {
+    let (m, half) = (mask(width), width.div_ceil(2));
+    let mut y = x.wrapping_mul(M1) & m;
+    y ^= y >> half;
+    y = y.wrapping_mul(M2) & m;
+    y ^ (y >> half)
+}
+
+/// The inverse of [`permute`].
+fn unpermute(y: u64, width: u32) -> u64 {
+    let (m, half) = (mask(width), width.div_ceil(2));
+    // x ^ (x >> half) is its own inverse when 2 * half >= width.
+    let mut x = y ^ (y >> half);
+    x = x.wrapping_mul(const { inverse(M2) }) & m;
+    x ^= x >> half;
+    x.wrapping_mul(const { inverse(M1) }) & m
+}
+
+/// Where a word of a segment goes: home bucket, remainder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Place {
+    home: u64,
+    remainder: u64,
+}
+
+/// One segment: buckets, and the geometry they are addressed by.
+struct Segment {
+    buckets: Box<[Bucket]>,
+    /// Values per bucket: a segment's part of a word divided by it is the home bucket.
+    range: u64,
+    /// The layout of an entry (remainder and choice bit) in a bucket.
+    shape: Shape,
+    used: usize,
+    /// The entries at which the segment asks to grow.
+    limit: usize,
+    /// Growths since the segment was made (see [`buckets_at`]).
+    generation: u32,
+    /// The state of the random walk's choices.
+    seed: u64,
+}
+
+impl Segment {
+    /// An empty segment of `buckets` buckets for words whose segment part has `bits` bits.
+    fn new(buckets: u64, bits: u32) -> Segment {
+        let values = 1u128 << bits;
+        let range = values.div_ceil(u128::from(buckets)) as u64;
+        let remainder_bits = 64 - (range - 1).leading_zeros();
+        let shape = Shape::new(remainder_bits + 1);
+        Segment {
+            buckets: vec![Bucket::default(); buckets as usize].into_boxed_slice(),
+            range,
+            shape,
+            used: 0,
+            limit: buckets as usize * shape.entries * LOAD_PER_1024 / 1024,
+            generation: 0,
+            seed: buckets,
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.buckets.len() * size_of::<Bucket>()
+    }
+
+    #[inline(always)]
+    fn place(&self, z: u64) -> Place {
+        Place {
+            home: z / self.range,
+            remainder: z % self.range,
+        }
+    }
+
+    /// The other bucket of an entry: `home` plus 1 to `n - 1`, from the remainder.
+    #[inline(always)]
+    fn alternate(&self, home: u64, remainder: u64) -> u64 {
+        let n = self.buckets.len() as u64;
+        let offset = 1 + (((mix(remainder) >> 32) * (n - 1)) >> 32);
+        let alt = home + offset;
+        if alt >= n {
+            alt - n
+        } else {
+            alt
+        }
+    }
+
+    /// The home of an entry stored away from it, in bucket `alt`.
+    fn home_of(&self, alt: u64, remainder: u64) -> u64 {
+        let n = self.buckets.len() as u64;
+        let offset = 1 + (((mix(remainder) >> 32) * (n - 1)) >> 32);
+        if alt >= offset {
+            alt - offset
+        } else {
+            alt + n - offset
+        }
+    }
+
+    #[inline(always)]
+    fn contains(&self, place: Place) -> bool {
+        let home = &self.buckets[place.home as usize];
+        if home.holds(place.remainder << 1, self.shape) {
+            return true;
+        }
+        home.overflowed()
+            && self.buckets[self.alternate(place.home, place.remainder) as usize]
+                .holds(place.remainder << 1 | 1, self.shape)
+    }
+
+    /// Stores a word known to be absent; false when there is no room for it (nothing
+    /// changed then, but overflow flags).
+    fn add(&mut self, place: Place) -> bool {
+        let (shape, room) = (self.shape, self.shape.entries);
+        let home = &mut self.buckets[place.home as usize];
+        if home.count() < room {
+            home.push(place.remainder << 1, shape);
+            self.used += 1;
+            return true;
+        }
+        home.set_overflowed();
+        let alt = self.alternate(place.home, place.remainder);
+        let entry = place.remainder << 1 | 1;
+        let bucket = &mut self.buckets[alt as usize];
+        if bucket.count() < room {
+            bucket.push(entry, shape);
+        } else if !self.kick(alt, entry) {
+            return false;
+        }
+        self.used += 1;
+        true
+    }
+
+    /// Makes room for `entry` in the full bucket `bucket` by moving entries to their other
+    /// buckets (cuckoo hashing's random walk, at most [`KICKS`] moves), and stores it there;
+    /// false, with every entry back in place, when the walk found no room.
+    #[cold]
+    fn kick(&mut self, bucket: u64, entry: u64) -> bool {
+        let (shape, room) = (self.shape, self.shape.entries);
+        let mut path = [(0u64, 0usize); KICKS];
+        let (mut bucket, mut entry) = (bucket, entry);
+        for step in &mut path {
+            self.seed = mix(self.seed);
+            let i = (self.seed % room as u64) as usize;
+            let victim = self.buckets[bucket as usize].replace(i, entry, shape);
+            *step = (bucket, i);
+            let remainder = victim >> 1;
+            let (other, moved) = if victim & 1 == 0 {
+                self.buckets[bucket as usize].set_overflowed();
+                (self.alternate(bucket, remainder), remainder << 1 | 1)
+            } else {
+                (self.home_of(bucket, remainder), remainder << 1)
+            };
+            let target = &mut self.buckets[other as usize];
+            if target.count() < room {
+                target.push(moved, shape);
+                return true;
+            }
+            (bucket, entry) = (other, moved);
+        }
+        // No room: put every victim back where it was.
+        let mut carried = entry;
+        for &(bucket, i) in path.iter().rev() {
+            carried = self.buckets[bucket as usize].replace(i, carried ^ 1, shape);
+        }
+        false
+    }
+
+    /// Appends every stored word's segment part to `out`.
+    fn parts(&self, out: &mut Vec<u64>) {
+        out.reserve(self.used);
+        for (b, bucket) in self.buckets.iter().enumerate() {
+            for i in 0..bucket.count() {
+                let entry = bucket.get(i, self.shape);
+                let remainder = entry >> 1;
+                let home = if entry & 1 == 0 {
+                    b as u64
+                } else {
+                    self.home_of(b as u64, remainder)
+                };
+                out.push(home * self.range + remainder);
+            }
+        }
+    }
+
+    /// True when the segment should grow before it takes another entry: past
+    /// [`LOAD_PER_1024`], where the random walks of insertion would grow long.
+    fn is_full(&self) -> bool {
+        self.used >= self.limit
+    }
+}
+
+/// An exact set of words, a few bytes each: see the [module](self).
+pub(crate) struct CompactWords {
+    segments: Box<[Segment]>,
+    /// The bits of the words as laid out; 0 before the first word.
+    width: u32,
+    /// The widest word met (a wider one than `width` waits for [`WIDEN`]).
+    wanted: u32,
+}
+
+impl CompactWords {
+    /// An empty set.
+    pub(crate) fn new() -> CompactWords {
+        CompactWords {
+            segments: Box::new([]),
+            width: 0,
+            wanted: 0,
+        }
+    }
+
+    /// The words stored.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.segments.iter().map(|s| s.used).sum()
+    }
+
+    /// The segment of a word and where in it the word goes.
+    #[inline(always)]
+    fn locate(&self, word: u64) -> (usize, u64) {
+        let y = permute(word, self.width);
+        let bits = self.width - SEGMENT_BITS;
+        ((y >> bits) as usize, y & mask(bits))
+    }
+
+    #[cfg(test)]
+    fn word_of(&self, segment: usize, part: u64) -> u64 {
+        let bits = self.width - SEGMENT_BITS;
+        unpermute((segment as u64) << bits | part, self.width)
+    }
+
+    /// True when `word` is wider than the set's layout.
+    #[inline(always)]
+    fn too_wide(&self, word: u64) -> bool {
+        word >> self.width != 0 || self.segments.is_empty()
+    }
+
+    fn insert_word(&mut self, word: u64) -> Lookup {
+        if self.too_wide(word) {
+            self.wanted = self.wanted.max(64 - word.leading_zeros()).max(MIN_WIDTH);
+            return Lookup::Full(Growth {
+                bytes: self.bytes().max(
+                    (0..SEGMENTS).map(|i| buckets_at(i, 0)).sum::<u64>() as usize
+                        * size_of::<Bucket>(),
+                ),
+                part: WIDEN,
+            });
+        }
+        let (index, part) = self.locate(word);
+        let segment = &mut self.segments[index];
+        let place = segment.place(part);
+        if segment.contains(place) {
+            return Lookup::Seen(None);
+        }
+        if !segment.is_full() && segment.add(place) {
+            Lookup::New
+        } else {
+            let buckets = buckets_at(index, segment.generation + 1);
+            Lookup::Full(Growth {
+                bytes: buckets as usize * size_of::<Bucket>(),
+                part: index,
+            })
+        }
+    }
+
+    fn contains_word(&self, word: u64) -> bool {
+        if self.too_wide(word) {
+            return false;
+        }
+        let (index, part) = self.locate(word);
+        let segment = &self.segments[index];
+        segment.contains(segment.place(part))
+    }
+
+    fn prefetch_word(&self, word: u64) {
+        if self.too_wide(word) {
+            return;
+        }
+        let (index, part) = self.locate(word);
+        let segment = &self.segments[index];
+        let place = segment.place(part);
+        prefetch(&segment.buckets[place.home as usize]);
+    }
+
+    /// A segment of at least `buckets` buckets holding `parts` (more if they do not fit).
+    /// Segment `index` of at least `generation` holding `parts` (of a later generation if
+    /// they do not fit).
+    fn rebuilt(index: usize, mut generation: u32, bits: u32, parts: &[u64]) -> Segment {
+        'size: loop {
+            let mut segment = Segment::new(buckets_at(index, generation), bits);
+            segment.generation = generation;
+            for &part in parts {
+                if !segment.add(segment.place(part)) {
+                    generation += 1;
+                    continue 'size;
+                }
+            }
+            return segment;
+        }
+    }
+
+    fn grow_segment(&mut self, index: usize) {
+        let bits = self.width - SEGMENT_BITS;
+        let segment = &self.segments[index];
+        let mut parts = Vec::new();
+        segment.parts(&mut parts);
+        let generation = segment.generation + 1;
+        self.segments[index] = Self::rebuilt(index, generation, bits, &parts);
+    }
+
+    /// Lays the set out for words of `self.wanted` bits, moving every stored word.
+    fn widen(&mut self) {
+        let old = std::mem::take(&mut self.segments);
+        let old_width = self.width;
+        let mut words = Vec::new();
+        for (index, segment) in old.iter().enumerate() {
+            let start = words.len();
+            segment.parts(&mut words);
+            let high = (index as u64) << (old_width - SEGMENT_BITS);
+            for word in &mut words[start..] {
+                *word = unpermute(high | *word, old_width);
+            }
+        }
+        drop(old);
+        self.width = self.wanted;
+        let bits = self.width - SEGMENT_BITS;
+        let mut parts: Vec<Vec<u64>> = vec![Vec::new(); SEGMENTS];
+        for word in words {
+            let (index, part) = self.locate(word);
+            parts[index].push(part);
+        }
+        self.segments = parts
+            .iter()
+            .enumerate()
+            .map(|(index, parts)| {
+                // About 12 entries a bucket; more generations if that is too many.
+                let generation = (0..)
+                    .find(|&g| buckets_at(index, g) * 12 >= parts.len() as u64)
+                    .unwrap_or(0);
+                Self::rebuilt(index, generation, bits, parts)
+            })
+            .collect();
+    }
+
+    fn grow_part(&mut self, growth: Growth) {
+        if growth.part == WIDEN {
+            if self.wanted > self.width {
+                self.widen();
+            }
+        } else if growth.part < self.segments.len() {
+            self.grow_segment(growth.part);
+        }
+    }
+
+    /// Every word stored, in no particular order.
+    #[cfg(test)]
+    fn words(&self) -> Vec<u64> {
+        let mut words = Vec::new();
+        for (index, segment) in self.segments.iter().enumerate() {
+            let mut parts = Vec::new();
+            segment.parts(&mut parts);
+            words.extend(parts.into_iter().map(|part| self.word_of(index, part)));
+        }
+        words
+    }
+}
+
+/// The word a word-keyed set is looked up by.
+fn key_word(key: Option<u64>) -> u64 {
+    match key {
+        Some(word) => word,
+        None => unreachable!("a compact set is only used when every state has a word"),
+    }
+}
+
+impl<S> Store<S> for CompactWords {
+    #[inline]
+    fn insert(&mut self, _: &S, key: Option<u64>) -> Lookup {
+        self.insert_word(key_word(key))
+    }
+
+    fn grow(&mut self, growth: Growth) {
+        self.grow_part(growth);
+    }
+
+    fn contains(&mut self, _: &S, key: Option<u64>) -> bool {
+        self.contains_word(key_word(key))
+    }
+
+    #[inline]
+    fn prefetch(&mut self, key: Option<u64>) {
+        if let Some(word) = key {
+            self.prefetch_word(word);
+        }
+    }
+}
+
+impl Footprint for CompactWords {
+    fn bytes(&self) -> usize {
+        self.segments.iter().map(Segment::bytes).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seen::tests::{insert, new_then_seen};
+
+    #[test]
+    fn the_permutation_is_a_bijection_of_each_width() {
+        for width in [24, 31, 39, 47, 63] {
+            for x in (0..5_000u64).map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d) & mask(width)) {
+                let y = permute(x, width);
+                assert!(y <= mask(width));
+                assert_eq!(unpermute(y, width), x, "width {width}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_place_and_its_alternate_give_back_the_word() {
+        let segment = Segment::new(37, 31);
+        for z in (0..10_000u64).map(|i| i * 214_013 % (1 << 31)) {
+            let place = segment.place(z);
+            assert!(place.home < 37);
+            let alt = segment.alternate(place.home, place.remainder);
+            assert_ne!(alt, place.home);
+            assert_eq!(segment.home_of(alt, place.remainder), place.home);
+            assert_eq!(place.home * segment.range + place.remainder, z);
+        }
+    }
+
+    #[test]
+    fn a_compact_set_stores_each_word_once_across_growth() {
+        let set = new_then_seen(CompactWords::new());
+        assert_eq!(set.len(), 10_002);
+        assert_eq!(set.omission(10), None);
+    }
+
+    #[test]
+    fn every_word_comes_back_out_across_growth_and_widening() {
+        let mut set = CompactWords::new();
+        let mut expected = Vec::new();
+        // Narrow words first, then ever wider ones: the set widens several times.
+        for i in 0..200_000u64 {
+            let word = match i {
+                0..=99_999 => i * 3,
+                100_000..=149_999 => (i << 20) ^ 0xabc,
+                _ => (i << 40) | i,
+            };
+            assert_eq!(insert(&mut set, &(), Some(word)), Lookup::New, "{word}");
+            expected.push(word);
+        }
+        assert_eq!(set.width, 58);
+        assert_eq!(set.len(), expected.len());
+        for &word in &expected {
+            assert!(Store::<()>::contains(&mut set, &(), Some(word)), "{word}");
+            assert_eq!(insert(&mut set, &(), Some(word)), Lookup::Seen(None));
+        }
+        assert!(!Store::<()>::contains(&mut set, &(), Some(1)));
+        assert!(!Store::<()>::contains(&mut set, &(), Some(u64::MAX - 1)));
+        let mut words = set.words();
+        words.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(words, expected);
+    }
+
+    #[test]
+    fn dense_states_take_a_few_bytes_each() {
+        // 2 million 39-bit words, as the philosophers' states: well under 8 bytes each.
+        let mut set = CompactWords::new();
+        let n = 2_000_000u64;
+        for i in 0..n {
+            let word = (i.wrapping_mul(0x9e37_79b9) & mask(39)) | 1 << 38;
+            insert(&mut set, &(), Some(word));
+        }
+        let per_state = set.bytes() as f64 / set.len() as f64;
+        assert!(per_state < 5.0, "{per_state} bytes per state");
+        assert_eq!(set.len() as u64, n);
+    }
+
+    #[test]
+    fn growth_is_asked_for_before_any_allocation() {
+        let mut set = CompactWords::new();
+        assert_eq!(set.bytes(), 0);
+        let Lookup::Full(growth) = Store::<()>::insert(&mut set, &(), Some(5)) else {
+            panic!("an empty set has no room");
+        };
+        assert_eq!(set.bytes(), 0);
+        Store::<()>::grow(&mut set, growth);
+        assert!(set.bytes() > 0 && set.bytes() <= growth.bytes);
+        assert_eq!(Store::<()>::insert(&mut set, &(), Some(5)), Lookup::New);
+    }
+}
