@@ -20,6 +20,7 @@ mod ndfs;
 mod parallel;
 mod plan;
 mod product;
+pub mod shard;
 mod shorten;
 mod simulation;
 mod watch;
