@@ -105,7 +105,8 @@ impl Plan {
             text.push_str(&format!(", {}", self.fairness));
         }
         if self.strategy == Strategy::Distributed {
-            text.push_str(&format!(", {} workers", self.threads));
+            let s = if self.threads == 1 { "" } else { "s" };
+            text.push_str(&format!(", {} worker{s}", self.threads));
         } else if self.threads > 1 {
             text.push_str(&format!(", {} threads", self.threads));
         }

@@ -441,7 +441,7 @@ impl<M: Model> Shard<M> {
     /// The worker that owns `state`: a hash of the state modulo the workers (mixed once
     /// more than the seen set's, so that a shard's states spread over its whole table).
     pub fn owner(&self, state: &M::State) -> usize {
-        (mix(crate::seen::hash_state(state)) % u64::from(self.workers)) as usize
+        owner_of(state, u64::from(self.workers))
     }
 
     /// True once this worker must stop expanding: a finding (without keep-going) or a
@@ -546,10 +546,11 @@ impl<M: Model> Shard<M> {
     }
 
     /// Expands the states of level `depth` (those received for it), unless the search is
-    /// stopped, handing each successor with its parent's reference to `send` (for its
-    /// owner, at level `depth + 1`). Deadlocks are recorded as met, errors of the steps
-    /// once the level is done (they are one step longer).
-    pub fn expand(&mut self, depth: u32, mut send: impl FnMut(&M::State, StateRef)) {
+    /// stopped, handing each successor to `send` with its owner (see [`Shard::owner`]) and
+    /// its parent's reference, for level `depth + 1`. Deadlocks are recorded as met, errors
+    /// of the steps once the level is done (they are one step longer).
+    pub fn expand(&mut self, depth: u32, mut send: impl FnMut(usize, &M::State, StateRef)) {
+        let workers = u64::from(self.workers);
         let context = Arc::clone(&self.context);
         let mut stepper = Self::stepper(&context, &mut self.tally);
         let transitions = stepper.tally.transitions;
@@ -583,7 +584,7 @@ impl<M: Model> Shard<M> {
             };
             for successor in &arena {
                 match stepper.step(successor) {
-                    Ok(next) => send(next, from),
+                    Ok(next) => send(owner_of(next, workers), next, from),
                     Err(Visit::Fault(kind)) => pending.push((index, successor.transition, kind)),
                     Err(_) => break,
                 }
@@ -733,6 +734,11 @@ impl<M: Model> Shard<M> {
     }
 }
 
+/// The owner of `state` among `workers` workers.
+fn owner_of<S: std::hash::Hash>(state: &S, workers: u64) -> usize {
+    (mix(crate::seen::hash_state(state)) % workers) as usize
+}
+
 /// Every worker's findings, shortest first; at one length errors before deadlocks, then by
 /// worker and in the order met.
 fn all_sites(summaries: &[ShardSummary]) -> Vec<Site> {
@@ -784,9 +790,8 @@ mod tests {
                     shard.halt();
                 }
                 shard.receive(depth, states);
-                let owner = |s: &M::State| mix(crate::seen::hash_state(s)) % workers as u64;
-                shard.expand(depth, |state, parent| {
-                    next[owner(state) as usize].push((state.clone(), Some(parent)));
+                shard.expand(depth, |owner, state, parent| {
+                    next[owner].push((state.clone(), Some(parent)));
                 });
             }
             inbox = next;
