@@ -156,13 +156,13 @@ impl Model for Philosophers {
     type State = u64;
 
     fn write_state_words(&self, state: &u64, out: &mut Vec<u64>) -> bool {
-        out.push(u64::from(*state));
+        out.push(*state);
         true
     }
 
     fn state_from_words(&self, words: &[u64]) -> Option<u64> {
         match words {
-            [word] => u64::try_from(*word).ok(),
+            [word] => Some(*word),
             _ => None,
         }
     }

@@ -3,7 +3,7 @@
 //! and transition counts (pan's `transitions` minus 1) must equal bir's. Needs `spin` and
 //! `gcc` (Debian packages); `.ci/run` installs them and runs these tests with `--ignored`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use bir::{Checker, Model};
