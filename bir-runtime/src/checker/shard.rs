@@ -1,8 +1,8 @@
 //! One worker's part of a breadth-first search spread over several workers, each owning the
 //! states that hash to it. `bir-dist` moves the states between workers (on timely
 //! dataflow); everything else — classifying states and steps, the limits, the counts, the
-//! report and the counterexamples — is this crate's one search core ([`Stepper`]) and its
-//! one end ([`finish`]).
+//! report and the counterexamples — is this crate's one search core (the `Stepper` every
+//! search runs on) and its one end (the `finish` of every search).
 //!
 //! The search goes level by level. For level `d`, every worker first [`receives`] the
 //! states that were sent to it for that level (each with a reference to its parent: the
@@ -61,6 +61,12 @@ impl StateRef {
         }
     }
 }
+
+/// The parent reference of the initial state.
+const ROOT: StateRef = StateRef {
+    owner: u32::MAX,
+    index: u32::MAX,
+};
 
 /// A finding met by one worker: its kind, the length of its counterexample, and where its
 /// path ends, for tracing back.
@@ -297,8 +303,8 @@ pub struct Shard<M: Model> {
     workers: u32,
     tally: Tally,
     seen: ShardStates<M::State>,
-    /// The parent of each stored state (`None` for the initial state).
-    parents: Vec<Option<StateRef>>,
+    /// The parent of each stored state ([`ROOT`] for the initial state): 8 bytes a state.
+    parents: Vec<StateRef>,
     /// The first state of the level being searched.
     level_start: usize,
     /// The violating states of that level: stored, counted, never expanded (ascending).
@@ -527,12 +533,12 @@ impl<M: Model> Shard<M> {
         for (state, parent) in states {
             match stepper.arrive(depth, &state, &mut self.seen) {
                 Visit::New => {
-                    self.parents.push(parent);
+                    self.parents.push(parent.unwrap_or(ROOT));
                     new += 1;
                 }
                 Visit::Violating(kind) => {
                     let index = self.parents.len() as StateIndex;
-                    self.parents.push(parent);
+                    self.parents.push(parent.unwrap_or(ROOT));
                     new += 1;
                     self.violating.push(index);
                     stepper.record(kind, |_| {});
@@ -628,7 +634,7 @@ impl<M: Model> Shard<M> {
 
     /// The memory of this worker's seen set and parent references.
     pub fn bytes(&self) -> usize {
-        self.seen.bytes() + self.parents.capacity() * size_of::<Option<StateRef>>()
+        self.seen.bytes() + self.parents.capacity() * size_of::<StateRef>()
     }
 
     /// One hop of a trace-back at this worker: the state numbered `index` here, the
@@ -637,7 +643,7 @@ impl<M: Model> Shard<M> {
     /// (a nondeterministic model).
     pub fn hop(&self, index: u32, child: Option<&M::State>) -> Option<Hop<M::State>> {
         let state = self.seen.state(index)?;
-        let parent = *self.parents.get(index as usize)?;
+        let parent = Some(*self.parents.get(index as usize)?).filter(|&p| p != ROOT);
         let transition = match child {
             None => None,
             Some(child) => {
