@@ -53,6 +53,11 @@
 pub use bir_macros::bir;
 pub use bir_runtime::*;
 
+/// The breadth-first search across threads, processes and machines on timely dataflow
+/// (`bir_dist::check`); with the feature `dist`.
+#[cfg(feature = "dist")]
+pub use bir_dist as dist;
+
 /// The README's examples, compiled and run as doctests so that they stay true.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -224,6 +224,7 @@ fn strategy_name(strategy: Strategy) -> &'static str {
         Strategy::DepthFirst => "depth-first",
         Strategy::BreadthFirst => "breadth-first",
         Strategy::Parallel => "parallel",
+        Strategy::Distributed => "distributed",
         Strategy::Simulation => "simulation",
         Strategy::NestedDepthFirst => "nested-depth-first",
         Strategy::FairCycles => "fair-cycles",

@@ -148,6 +148,7 @@ pub mod __private;
 #[cfg(test)]
 mod test_models;
 
+pub use checker::shard;
 pub use checker::{
     Checker, ConfigError, Plan, Progress, Storage, Watch, BITSTATE_HASHES, BITSTATE_LOG2_BITS,
     MAX_THREADS,

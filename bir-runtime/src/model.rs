@@ -148,6 +148,23 @@ pub trait Model: Sync {
         None
     }
 
+    /// Appends the words of `state`'s packed storage to `out` and returns true, for a search
+    /// that sends states to other processes (`bir-dist`); every state of a model writes the
+    /// same number of words, and [`state_from_words`](Self::state_from_words) reads them
+    /// back. The default writes nothing and returns false: the model cannot be searched
+    /// across processes. Generated models implement both.
+    fn write_state_words(&self, state: &Self::State, out: &mut Vec<u64>) -> bool {
+        let _ = (state, out);
+        false
+    }
+
+    /// The state whose words [`write_state_words`](Self::write_state_words) wrote; `None`
+    /// when `words` are not such words (the wrong number of them, or a value too wide).
+    fn state_from_words(&self, words: &[u64]) -> Option<Self::State> {
+        let _ = words;
+        None
+    }
+
     /// Clears `values` and writes the value of every slot of [`ModelInfo::slots`] in `state`,
     /// in slot order: booleans as 0/1, enums by ordinal, statuses by [`SlotKind::Status`].
     fn decode(&self, state: &Self::State, values: &mut Vec<i64>);

@@ -21,6 +21,9 @@ pub enum Strategy {
     Simulation,
     /// Several threads sharing one seen set; same counts as the sequential searches.
     Parallel,
+    /// Breadth-first, level by level, over workers that each own a shard of the states
+    /// (`bir-dist`); counterexamples are as short as possible.
+    Distributed,
     /// LTL without fairness: nested depth-first search on the product with the automaton.
     NestedDepthFirst,
     /// LTL under fairness: a depth-first search for strongly connected components of the
@@ -30,13 +33,15 @@ pub enum Strategy {
 
 impl Strategy {
     /// `depth-first search`, `breadth-first search`, `random simulation`, `parallel search`,
-    /// `nested depth-first search`, `search for fair cycles`.
+    /// `distributed breadth-first search`, `nested depth-first search`, `search for fair
+    /// cycles`.
     pub fn describe(self) -> &'static str {
         match self {
             Strategy::DepthFirst => "depth-first search",
             Strategy::BreadthFirst => "breadth-first search",
             Strategy::Simulation => "random simulation",
             Strategy::Parallel => "parallel search",
+            Strategy::Distributed => "distributed breadth-first search",
             Strategy::NestedDepthFirst => "nested depth-first search",
             Strategy::FairCycles => "search for fair cycles",
         }

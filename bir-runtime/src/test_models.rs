@@ -155,6 +155,18 @@ impl Philosophers {
 impl Model for Philosophers {
     type State = u64;
 
+    fn write_state_words(&self, state: &u64, out: &mut Vec<u64>) -> bool {
+        out.push(*state);
+        true
+    }
+
+    fn state_from_words(&self, words: &[u64]) -> Option<u64> {
+        match words {
+            [word] => Some(*word),
+            _ => None,
+        }
+    }
+
     fn info(&self) -> &ModelInfo {
         &self.info
     }
@@ -309,6 +321,18 @@ impl SumToN {
 
 impl Model for SumToN {
     type State = u32;
+
+    fn write_state_words(&self, state: &u32, out: &mut Vec<u64>) -> bool {
+        out.push(u64::from(*state));
+        true
+    }
+
+    fn state_from_words(&self, words: &[u64]) -> Option<u32> {
+        match words {
+            [word] => u32::try_from(*word).ok(),
+            _ => None,
+        }
+    }
 
     fn info(&self) -> &ModelInfo {
         static INFO: std::sync::OnceLock<ModelInfo> = std::sync::OnceLock::new();

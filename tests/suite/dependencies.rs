@@ -13,6 +13,9 @@ const HEAVY: &[&str] = &[
     "serde_json",
     "stateright",
     "tiny_http",
+    // The distributed search, behind `bir`'s feature `dist`.
+    "timely",
+    "bir-dist",
 ];
 
 #[test]

@@ -85,6 +85,7 @@ impl Gen<'_> {
         let properties_doc = doc(&self.properties_doc());
         let end_state = self.end_state_body();
         let state_word = self.state_word();
+        let state_words = self.state_words();
         let ample_safe = self.ample_safe();
         let model_doc = doc(&model_doc(
             self.system,
@@ -189,6 +190,8 @@ impl Gen<'_> {
 
                     #state_word
 
+                    #state_words
+
                     #ample_safe
 
                     #operands_method
@@ -258,6 +261,47 @@ impl Gen<'_> {
         quote! {
             fn state_word(&self, state: &#state) -> ::core::option::Option<#u64> {
                 ::core::option::Option::Some(#word)
+            }
+        }
+    }
+}
+
+impl Gen<'_> {
+    /// `Model::write_state_words` and `Model::state_from_words`: the storage's words as they
+    /// are, for sending states between processes.
+    fn state_words(&self) -> TokenStream {
+        let state = &self.state;
+        let (u64, bool) = (prim("u64"), prim("bool"));
+        let (write, read) = if self.layout.words == 1 {
+            let word = self.word_type();
+            (
+                quote!(out.push(#u64::from(state.0))),
+                quote! {
+                    match words {
+                        [word] => #word::try_from(*word).ok().map(#state),
+                        _ => ::core::option::Option::None,
+                    }
+                },
+            )
+        } else {
+            let words = self.layout.words as usize;
+            (
+                quote!(out.extend_from_slice(&state.0)),
+                quote!(<[#u64; #words]>::try_from(words).ok().map(#state)),
+            )
+        };
+        quote! {
+            fn write_state_words(
+                &self,
+                state: &#state,
+                out: &mut ::std::vec::Vec<#u64>,
+            ) -> #bool {
+                #write;
+                true
+            }
+
+            fn state_from_words(&self, words: &[#u64]) -> ::core::option::Option<#state> {
+                #read
             }
         }
     }

@@ -463,23 +463,45 @@ impl<'a, M: Model> Stepper<'a, M> {
         successor: &Successor<M::State>,
         store: &mut impl Store<M::State>,
     ) -> Visit {
+        match self.step(successor) {
+            Ok(next) => self.arrive(from_depth + 1, next, store),
+            Err(visit) => visit,
+        }
+    }
+
+    /// Counts one executed transition: the state it leads to, or what stopped it there (a
+    /// fault, or a stop of the search).
+    pub(crate) fn step<'s>(
+        &mut self,
+        successor: &'s Successor<M::State>,
+    ) -> Result<&'s M::State, Visit> {
         self.tally.transitions += 1;
         self.tally.fired.mark(successor.transition);
         self.tick();
         if self.stopped {
-            return Visit::Stopped;
+            return Err(Visit::Stopped);
         }
-        let next = match &successor.outcome {
-            Outcome::Fault(fault) => return Visit::Fault(trace::fault_kind(&self.info, *fault)),
-            Outcome::Next(next) => next,
-        };
+        match &successor.outcome {
+            Outcome::Fault(fault) => Err(Visit::Fault(trace::fault_kind(&self.info, *fault))),
+            Outcome::Next(next) => Ok(next),
+        }
+    }
+
+    /// Classifies a state reached at `depth` (by [`Self::step`], here or in another
+    /// worker's search): a new state is stored and checked against the invariants.
+    pub(crate) fn arrive(
+        &mut self,
+        depth: u32,
+        next: &M::State,
+        store: &mut impl Store<M::State>,
+    ) -> Visit {
         match self.admit(next, store) {
             Some(true) => {}
             Some(false) => return Visit::Seen,
             None => return Visit::Stopped,
         }
         self.tally.states += 1;
-        self.tally.max_depth = self.tally.max_depth.max(from_depth + 1);
+        self.tally.max_depth = self.tally.max_depth.max(depth);
         match self.model.check_invariants(next) {
             Ok(()) => self.track_atoms(next).new_state(next),
             Err(failure) => Visit::Violating(trace::invariant_failure_kind(&self.info, failure)),

@@ -63,7 +63,7 @@ pub(crate) fn finish(
     };
     let exhaustive = matches!(
         plan.strategy,
-        Strategy::DepthFirst | Strategy::BreadthFirst | Strategy::Parallel
+        Strategy::DepthFirst | Strategy::BreadthFirst | Strategy::Parallel | Strategy::Distributed
     );
     let complete = !ending.at_finding && limit.is_none();
     // Coverage of the model's own transitions, after a search that executed all of them.

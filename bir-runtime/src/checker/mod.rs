@@ -21,6 +21,7 @@ mod parallel;
 mod path;
 mod plan;
 mod product;
+pub mod shard;
 mod shorten;
 mod simulation;
 mod watch;

@@ -77,7 +77,8 @@ impl fmt::Display for Storage {
 pub struct Plan {
     /// The order of the search.
     pub strategy: Strategy,
-    /// Threads searching (1 unless [`Strategy::Parallel`]).
+    /// Threads searching (1 unless [`Strategy::Parallel`]), or the workers of a
+    /// [`Strategy::Distributed`] search.
     pub threads: usize,
     /// How states are stored, as they will be (hash compaction of states that fit in a word
     /// stores them exactly).
@@ -110,7 +111,10 @@ impl Plan {
         ) {
             text.push_str(&format!(", {}", self.fairness));
         }
-        if self.threads > 1 {
+        if self.strategy == Strategy::Distributed {
+            let s = if self.threads == 1 { "" } else { "s" };
+            text.push_str(&format!(", {} worker{s}", self.threads));
+        } else if self.threads > 1 {
             text.push_str(&format!(", {} threads", self.threads));
         }
         if self.storage.is_lossy() {

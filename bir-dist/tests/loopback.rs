@@ -1,0 +1,322 @@
+//! The distributed search on loopback: 1, 2 and 4 processes (this test binary run again as
+//! each process, on free ports) give exactly the counts of the sequential search, level by
+//! level; counterexamples have the breadth-first length and replay; limits and a killed
+//! process make every process say incomplete and exit non-zero.
+
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use bir::{Checker, Model, Verdict};
+
+include!("../../models/families.rs");
+
+dining_philosophers!(Phils5, 5);
+dining_philosophers!(Phils10, 10);
+dining_philosophers_fixed!(PhilsFixed5, 5);
+peterson_filter!(Peterson3, 3);
+peterson_filter!(Peterson5, 5);
+peterson_filter!(Peterson6, 6);
+
+mod fixed {
+    bir::bir!(file = "../../models/two_dining_philosophers.bir");
+    bir::bir!(file = "../../models/bounded_buffer.bir");
+    bir::bir!(file = "../../models/readers_writers.bir");
+    bir::bir!(file = "../../models/sum_to_n.bir");
+}
+
+/// The environment variables that make this binary one process of a search.
+const CHILD: &str = "BIR_DIST_CHILD";
+const ARGS: &str = "BIR_DIST_ARGS";
+const KEEP: &str = "BIR_DIST_KEEP";
+const MAX_STATES: &str = "BIR_DIST_MAX_STATES";
+
+/// What one process printed about the search, as a line of its output.
+fn result_line<M: Model + Clone + Send + 'static>(model: M, run: Run) -> (String, i32) {
+    let mut checker = Checker::new(model);
+    if let Some(keep) = run.keep {
+        checker = checker.keep_going(keep);
+    }
+    if let Some(max) = run.max_states {
+        checker = checker.max_states(max);
+    }
+    let args = run.args;
+    match bir_dist::check_from_args(checker, args.into_iter()) {
+        Ok(outcome) => {
+            let report = &outcome.report;
+            let levels: Vec<String> = outcome
+                .levels
+                .iter()
+                .map(|l| format!("{}/{}", l.states, l.transitions))
+                .collect();
+            let first = report.first_finding();
+            let line = format!(
+                "RESULT {:?} states={} transitions={} errors={} deadlocks={} levels={} \
+                 replay={} length={}",
+                report.verdict(),
+                report.states(),
+                report.transitions(),
+                report.errors(),
+                report.deadlocks(),
+                levels.join(","),
+                first.map_or("-", |f| f.replay()),
+                first.map_or(0, |f| f.len()),
+            );
+            let code = match report.verdict() {
+                Verdict::Verified => 0,
+                Verdict::Incomplete { .. } => 2,
+                _ => 1,
+            };
+            (line, code)
+        }
+        Err(error) => (format!("RESULT incomplete: {error}"), 2),
+    }
+}
+
+/// How one process runs.
+#[derive(Default)]
+struct Run {
+    /// Timely's arguments.
+    args: Vec<String>,
+    keep: Option<usize>,
+    max_states: Option<u64>,
+}
+
+fn run_named(name: &str, args: Run) -> (String, i32) {
+    match name {
+        "phils5" => result_line(Phils5, args),
+        "phils10" => result_line(Phils10, args),
+        "phils_fixed5" => result_line(PhilsFixed5, args),
+        "peterson3" => result_line(Peterson3, args),
+        "peterson5" => result_line(Peterson5, args),
+        "peterson6" => result_line(Peterson6, args),
+        "two_dining_philosophers" => result_line(fixed::TwoDiningPhilosophers, args),
+        "bounded_buffer" => result_line(fixed::BoundedBuffer, args),
+        "readers_writers" => result_line(fixed::ReadersWriters, args),
+        "sum_to_n" => result_line(fixed::SumToN, args),
+        other => (format!("RESULT no model {other}"), 3),
+    }
+}
+
+/// Not a test: one process of a search, when run so by the tests below.
+#[test]
+fn child() {
+    let Ok(name) = std::env::var(CHILD) else {
+        return;
+    };
+    let args = std::env::var(ARGS).unwrap_or_default();
+    let run = Run {
+        args: args.split_whitespace().map(str::to_string).collect(),
+        keep: std::env::var(KEEP).ok().and_then(|k| k.parse().ok()),
+        max_states: std::env::var(MAX_STATES).ok().and_then(|k| k.parse().ok()),
+    };
+    let (line, code) = run_named(&name, run);
+    println!("{line}");
+    std::process::exit(code);
+}
+
+/// Free ports on loopback, in a hostfile of their own.
+fn hostfile(processes: usize) -> PathBuf {
+    static FILES: AtomicUsize = AtomicUsize::new(0);
+    let listeners: Vec<TcpListener> = (0..processes)
+        .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
+        .collect();
+    let hosts: String = listeners
+        .iter()
+        .map(|l| format!("{}\n", l.local_addr().expect("an address")))
+        .collect();
+    let path = std::env::temp_dir().join(format!(
+        "bir-dist-{}-{}.hosts",
+        std::process::id(),
+        FILES.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&path, hosts).expect("the hostfile is written");
+    path
+}
+
+/// Starts `processes` processes of a search of `model`, with these extra environment
+/// variables.
+fn spawn(model: &str, processes: usize, env: &[(&str, String)]) -> Vec<Child> {
+    let hosts = hostfile(processes);
+    (0..processes)
+        .map(|index| {
+            let mut command = Command::new(std::env::current_exe().expect("this test binary"));
+            command
+                .args(["--exact", "child", "--nocapture", "--test-threads=1"])
+                .env(CHILD, model)
+                .env(
+                    ARGS,
+                    format!("-n {processes} -p {index} -h {}", hosts.display()),
+                )
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null());
+            for (key, value) in env {
+                command.env(key, value);
+            }
+            command.spawn().expect("a process starts")
+        })
+        .collect()
+}
+
+/// Waits (at most two minutes) for each process: its exit code (`None` if killed) and its
+/// result line.
+fn finish(children: Vec<Child>) -> Vec<(Option<i32>, String)> {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    children
+        .into_iter()
+        .map(|mut child| {
+            let status = loop {
+                if let Some(status) = child.try_wait().expect("the process is there") {
+                    break status;
+                }
+                if Instant::now() > deadline {
+                    let _ = child.kill();
+                    break child.wait().expect("the killed process ends");
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            };
+            let mut out = String::new();
+            if let Some(mut stdout) = child.stdout.take() {
+                let _ = stdout.read_to_string(&mut out);
+            }
+            let line = out
+                .lines()
+                .find_map(|l| l.find("RESULT").map(|at| &l[at..]))
+                .map_or_else(|| format!("RESULT none in {out:?}"), str::to_string);
+            (status.code(), line)
+        })
+        .collect()
+}
+
+/// A result line without its replay string: which of several shortest paths a search
+/// keeps depends on how the states are spread over the workers.
+fn without_replay(line: &str) -> String {
+    line.split_whitespace()
+        .filter(|word| !word.starts_with("replay="))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The result lines of `model` on 1 (in this process), 2 and 4 processes must be equal
+/// but for the replay string.
+fn same_on_1_2_4(model: &str, keep: &str) -> String {
+    let run = Run {
+        keep: keep.parse().ok(),
+        ..Run::default()
+    };
+    let (one, _) = run_named(model, run);
+    for processes in [2, 4] {
+        for (code, line) in finish(spawn(model, processes, &[(KEEP, keep.to_string())])) {
+            assert!(code.is_some(), "{model} on {processes} processes: killed");
+            assert_eq!(
+                without_replay(&line),
+                without_replay(&one),
+                "{model} on {processes} processes"
+            );
+        }
+    }
+    one
+}
+
+/// The counts of the sequential breadth-first search, as in a result line.
+fn sequential<M: Model>(model: M) -> String {
+    let report = Checker::new(model)
+        .bfs()
+        .keep_going(1)
+        .progress(false)
+        .run();
+    format!(
+        "states={} transitions={} errors={} deadlocks={}",
+        report.states(),
+        report.transitions(),
+        report.errors(),
+        report.deadlocks()
+    )
+}
+
+#[test]
+fn every_reference_model_has_the_sequential_counts_on_1_2_and_4_processes() {
+    let cases = [
+        (
+            "two_dining_philosophers",
+            sequential(fixed::TwoDiningPhilosophers),
+        ),
+        ("bounded_buffer", sequential(fixed::BoundedBuffer)),
+        ("readers_writers", sequential(fixed::ReadersWriters)),
+        ("sum_to_n", sequential(fixed::SumToN)),
+        ("phils5", sequential(Phils5)),
+        ("phils_fixed5", sequential(PhilsFixed5)),
+        ("peterson3", sequential(Peterson3)),
+    ];
+    for (model, counts) in cases {
+        let line = same_on_1_2_4(model, "1");
+        assert!(line.contains(&counts), "{model}: {line}, expected {counts}");
+    }
+}
+
+#[test]
+fn phils_10_and_peterson_5_have_the_reference_counts_level_by_level() {
+    let line = same_on_1_2_4("phils10", "1");
+    assert!(line.contains("states=154450 transitions=1116130 errors=0 deadlocks=1"));
+    let line = same_on_1_2_4("peterson5", "1");
+    assert!(line.starts_with("RESULT Verified states=88560 transitions=286985"));
+}
+
+#[test]
+fn counterexamples_have_the_breadth_first_length_and_replay() {
+    let bfs = Checker::new(fixed::TwoDiningPhilosophers).bfs().run();
+    let length = bfs.assert_deadlock().len();
+    for processes in [2, 4] {
+        for (code, line) in finish(spawn("two_dining_philosophers", processes, &[])) {
+            assert_eq!(code, Some(1), "{line}");
+            assert!(line.starts_with("RESULT Found(Deadlock)"), "{line}");
+            assert!(line.ends_with(&format!("length={length}")), "{line}");
+            let replay = line
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix("replay="))
+                .expect("a replay string");
+            let again = Checker::new(fixed::TwoDiningPhilosophers).replay(replay);
+            assert_eq!(again.map(|c| c.len()), Ok(length));
+        }
+    }
+    let bfs = Checker::new(fixed::SumToN).bfs().run();
+    for (_, line) in finish(spawn("sum_to_n", 2, &[])) {
+        assert!(line.starts_with("RESULT Found(Assertion)"), "{line}");
+        let length = bfs.assert_assertion_failure().len();
+        assert!(line.ends_with(&format!("length={length}")), "{line}");
+    }
+}
+
+#[test]
+fn a_state_limit_makes_every_process_incomplete() {
+    for (code, line) in finish(spawn("peterson5", 2, &[(MAX_STATES, "1000".to_string())])) {
+        assert_eq!(code, Some(2), "{line}");
+        assert!(
+            line.starts_with("RESULT Incomplete { reason: StateLimit }"),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn a_killed_process_makes_every_other_incomplete() {
+    for processes in [2, 4] {
+        let mut children = spawn("peterson6", processes, &[(KEEP, "1".to_string())]);
+        std::thread::sleep(Duration::from_millis(1500));
+        let _ = children[1].kill();
+        for (index, (code, line)) in finish(children).into_iter().enumerate() {
+            if index == 1 {
+                assert_eq!(code, None, "the killed process");
+                continue;
+            }
+            assert_eq!(code, Some(2), "process {index}: {line}");
+            assert!(
+                line.starts_with("RESULT incomplete"),
+                "process {index}: {line}"
+            );
+        }
+    }
+}
