@@ -140,6 +140,7 @@ mod render;
 mod replay;
 mod report;
 mod seen;
+pub mod symmetry;
 mod trace;
 
 #[doc(hidden)]
@@ -162,4 +163,5 @@ pub use property::{
 pub use render::StateDisplay;
 pub use replay::ReplayError;
 pub use report::{IncompleteReason, Report, Stats, Strategy, Verdict};
+pub use symmetry::{FamilySymmetry, SymmetryInfo};
 pub use trace::{Change, Counterexample, FindingKind, Step};

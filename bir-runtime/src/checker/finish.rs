@@ -67,8 +67,9 @@ pub(crate) fn finish(
     );
     let complete = !ending.at_finding && limit.is_none();
     // Coverage of the model's own transitions, after a search that executed all of them.
-    let coverage = (complete && exhaustive && !plan.por && plan.property.is_none())
-        .then(|| Coverage::new(&info, &tally.fired.0, &tally.initial));
+    let coverage =
+        (complete && exhaustive && !plan.por && plan.symmetry.is_none() && plan.property.is_none())
+            .then(|| Coverage::new(&info, &tally.fired.0, &tally.initial));
     Report {
         info,
         plan,
