@@ -177,6 +177,14 @@ pub struct CheckOptions {
     )]
     pub por: bool,
 
+    /// Symmetry reduction.
+    #[arg(
+        long,
+        help = "Symmetry reduction: store one state per orbit of the instance\n\
+                permutations the model cannot tell apart (same verdicts)"
+    )]
+    pub symmetry: bool,
+
     /// The LTL property to check.
     #[arg(
         long,

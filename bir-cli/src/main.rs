@@ -317,6 +317,9 @@ fn checker(model: Interpreter, options: &CheckOptions) -> Checker<Interpreter> {
     if options.por {
         checker = checker.por(true);
     }
+    if options.symmetry {
+        checker = checker.symmetry(true);
+    }
     if options.no_shorten {
         checker = checker.shortest(false);
     }

@@ -87,7 +87,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
     };
     let code = lower::lower(&system, &analysis);
     let layout = layout::Layout::new(&system);
-    let tables = tables::Tables::new(&system, &layout);
+    let tables = tables::Tables::new(&system, &layout).with_symmetry(&system, &analysis.symmetry);
     emit::emit(&system, &code, &layout, &tables, &input)
 }
 

@@ -16,6 +16,7 @@ mod info;
 mod property;
 mod state;
 mod step;
+mod symmetry;
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
@@ -82,6 +83,14 @@ impl Gen<'_> {
         let end_state = self.end_state_body();
         let state_word = self.state_word();
         let ample_safe = self.ample_safe();
+        let symmetry_methods = self.symmetry_methods();
+        let symmetry_doc = doc(&format!(
+            "The symmetry `bir!` found in this model, one line per `active [N]` family: the \
+             permutations of its instances that nothing in the model can tell apart (what \
+             `Checker::symmetry(true)` reduces by), and why not more.\n\n{}",
+            self.symmetry_text()
+        ));
+        let symmetry_text = self.symmetry_text();
         let model_doc = doc(&model_doc(
             self.system,
             self.layout,
@@ -125,6 +134,9 @@ impl Gen<'_> {
                 #properties_doc
                 pub const PROPERTIES: &'static [&'static ::core::primitive::str] =
                     &[#(#property_names),*];
+
+                #symmetry_doc
+                pub const SYMMETRY: &'static ::core::primitive::str = #symmetry_text;
             }
 
             #[allow(
@@ -184,6 +196,8 @@ impl Gen<'_> {
                     #state_word
 
                     #ample_safe
+
+                    #symmetry_methods
 
                     #property_methods
                 }
