@@ -85,8 +85,8 @@ impl Gen<'_> {
         let ample_safe = self.ample_safe();
         let symmetry_methods = self.symmetry_methods();
         let symmetry_doc = doc(&format!(
-            "The symmetry `bir!` found in this model, one line per `active [N]` family: the \
-             permutations of its instances that nothing in the model can tell apart (what \
+            "The symmetry `bir!` found in this model, one line per `active [N]` family: the\n\
+             permutations of its instances that nothing in the model can tell apart (what\n\
              `Checker::symmetry(true)` reduces by), and why not more.\n\n{}",
             self.symmetry_text()
         ));
