@@ -284,6 +284,9 @@ impl<'s> Classes<'s> {
     }
 
     fn expr(&mut self, expr: &Expr) -> Val {
+        if let Some(value) = constant(expr) {
+            return Val::Const(value);
+        }
         match expr {
             Expr::Bool(_) => Val::Other,
             Expr::Int(value) => Val::Const(*value),
@@ -539,6 +542,18 @@ impl<'s> Classes<'s> {
             }
         }
         Ok(fixed)
+    }
+}
+
+/// The value of an expression built of constants alone (`-1`, `2 * 3`), if it has one.
+fn constant(expr: &Expr) -> Option<i64> {
+    match expr {
+        Expr::Int(value) => Some(*value),
+        Expr::Neg(inner, _) => constant(inner)?.checked_neg(),
+        Expr::Arith { op, lhs, rhs, .. } => {
+            ir::eval::arith_value(*op, constant(lhs)?, constant(rhs)?).ok()
+        }
+        _ => None,
     }
 }
 
