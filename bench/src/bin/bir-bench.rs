@@ -8,6 +8,10 @@
 //! `One`, `[]<>(incs == 1)`; `phils_fixed` 8 and 10: `Someone`, `[]<>(exists i in
 //! 0 .. Param.N : (Philosopher[i]@putSecond))`; both hold, with and without fairness). Its
 //! counts are those of the product with the property's automaton.
+//!
+//! `--symmetry` reduces a safety check by the symmetry `bir!` found (`peterson`: the
+//! permutations of `P[1]` to `P[N-1]`; `peterson 7` is compiled in for it); the search
+//! field of the output line is then `dfs-symmetry` (or `bfs-symmetry`).
 
 use bir::{Checker, FindingKind, Model, Report, Verdict};
 use bir_bench::{usage_error, Args, Fairness, Family, Outcome};
@@ -24,6 +28,7 @@ dining_philosophers_fixed!(Fixed13, 13);
 peterson_filter!(Peterson4, 4);
 peterson_filter!(Peterson5, 5);
 peterson_filter!(Peterson6, 6);
+peterson_filter!(Peterson7, 7);
 
 // The LTL benchmarks: separate systems, so that the safety ones stay exactly as they were.
 peterson_filter!(PetersonLtl4, 4,
@@ -40,9 +45,9 @@ dining_philosophers_fixed!(FixedLtl10, 10,
 );
 
 const PROGRAM: &str = "bir-bench";
-const USAGE: &str = "bir-bench (phils|phils_fixed|peterson) N [--bfs] [--threads T]\n       \
+const USAGE: &str = "bir-bench (phils|phils_fixed|peterson) N [--bfs] [--threads T] [--symmetry]\n       \
     bir-bench (phils_fixed|peterson) N --ltl NAME [--weak-fairness | --strong-fairness]\n  \
-    sizes compiled in: phils 8 12 13 14, phils_fixed 8 12 13, peterson 4 5 6; \
+    sizes compiled in: phils 8 12 13 14, phils_fixed 8 12 13, peterson 4 5 6 7; \
     depth-first search unless --bfs;\n  \
     with LTL properties: peterson 4 5 (One: []<>(incs == 1)), phils_fixed 8 10 \
     (Someone: []<>(exists i in 0 .. Param.N : (Philosopher[i]@putSecond)))";
@@ -50,8 +55,12 @@ const USAGE: &str = "bir-bench (phils|phils_fixed|peterson) N [--bfs] [--threads
 /// Explores everything: continue past findings, counting them (as `pan -c0` and Rumur's
 /// `--max-errors` do) without building counterexamples, which would cost a parallel search
 /// a sequential one to its first finding (see `Checker::threads`).
-fn run<M: Model>(checker: Checker<M>, bfs: bool, threads: usize) -> Report {
-    let checker = checker.keep_going(0).progress(false).threads(threads);
+fn run<M: Model>(checker: Checker<M>, bfs: bool, threads: usize, symmetry: bool) -> Report {
+    let checker = checker
+        .keep_going(0)
+        .progress(false)
+        .threads(threads)
+        .symmetry(symmetry);
     if bfs {
         checker.bfs().run()
     } else {
@@ -77,6 +86,7 @@ fn main() {
     let args = Args::parse(std::env::args().skip(1), true)
         .unwrap_or_else(|message| usage_error(PROGRAM, USAGE, &message));
     let (bfs, threads, fairness) = (args.bfs, args.threads, args.fairness);
+    let symmetry = args.symmetry;
     let unknown = || -> ! {
         usage_error(
             PROGRAM,
@@ -95,16 +105,17 @@ fn main() {
     };
     let report = match &args.ltl {
         None => match (args.family, args.n) {
-            (Family::Phils, 8) => run(Phils8::checker(), bfs, threads),
-            (Family::Phils, 12) => run(Phils12::checker(), bfs, threads),
-            (Family::Phils, 13) => run(Phils13::checker(), bfs, threads),
-            (Family::Phils, 14) => run(Phils14::checker(), bfs, threads),
-            (Family::PhilsFixed, 8) => run(Fixed8::checker(), bfs, threads),
-            (Family::PhilsFixed, 12) => run(Fixed12::checker(), bfs, threads),
-            (Family::PhilsFixed, 13) => run(Fixed13::checker(), bfs, threads),
-            (Family::Peterson, 4) => run(Peterson4::checker(), bfs, threads),
-            (Family::Peterson, 5) => run(Peterson5::checker(), bfs, threads),
-            (Family::Peterson, 6) => run(Peterson6::checker(), bfs, threads),
+            (Family::Phils, 8) => run(Phils8::checker(), bfs, threads, symmetry),
+            (Family::Phils, 12) => run(Phils12::checker(), bfs, threads, symmetry),
+            (Family::Phils, 13) => run(Phils13::checker(), bfs, threads, symmetry),
+            (Family::Phils, 14) => run(Phils14::checker(), bfs, threads, symmetry),
+            (Family::PhilsFixed, 8) => run(Fixed8::checker(), bfs, threads, symmetry),
+            (Family::PhilsFixed, 12) => run(Fixed12::checker(), bfs, threads, symmetry),
+            (Family::PhilsFixed, 13) => run(Fixed13::checker(), bfs, threads, symmetry),
+            (Family::Peterson, 4) => run(Peterson4::checker(), bfs, threads, symmetry),
+            (Family::Peterson, 5) => run(Peterson5::checker(), bfs, threads, symmetry),
+            (Family::Peterson, 6) => run(Peterson6::checker(), bfs, threads, symmetry),
+            (Family::Peterson, 7) => run(Peterson7::checker(), bfs, threads, symmetry),
             _ => unknown(),
         },
         Some(name) => match (args.family, args.n) {
@@ -163,6 +174,8 @@ fn main() {
         search: match (args.ltl.is_some(), fairness, bfs) {
             (true, Fairness::None, _) => "ndfs",
             (true, _, _) => "fair-cycles",
+            (false, _, true) if args.symmetry => "bfs-symmetry",
+            (false, _, false) if args.symmetry => "dfs-symmetry",
             (false, _, true) => "bfs",
             (false, _, false) => "dfs",
         },
