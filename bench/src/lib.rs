@@ -281,7 +281,11 @@ mod tests {
                 symmetry: false,
             })
         );
-        assert!(Args::parse(["peterson", "7", "--symmetry"], true).unwrap().symmetry);
+        assert!(
+            Args::parse(["peterson", "7", "--symmetry"], true)
+                .unwrap()
+                .symmetry
+        );
         assert!(Args::parse(["peterson", "7", "--symmetry"], false).is_err());
         let args = Args::parse(["peterson", "5", "--ltl", "One", "--weak-fairness"], true).unwrap();
         assert_eq!(

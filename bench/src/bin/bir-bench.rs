@@ -45,7 +45,8 @@ dining_philosophers_fixed!(FixedLtl10, 10,
 );
 
 const PROGRAM: &str = "bir-bench";
-const USAGE: &str = "bir-bench (phils|phils_fixed|peterson) N [--bfs] [--threads T] [--symmetry]\n       \
+const USAGE: &str =
+    "bir-bench (phils|phils_fixed|peterson) N [--bfs] [--threads T] [--symmetry]\n       \
     bir-bench (phils_fixed|peterson) N --ltl NAME [--weak-fairness | --strong-fairness]\n  \
     sizes compiled in: phils 8 12 13 14, phils_fixed 8 12 13, peterson 4 5 6 7; \
     depth-first search unless --bfs;\n  \
