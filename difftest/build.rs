@@ -1,14 +1,18 @@
 //! Writes the models of one differential test run to `$OUT_DIR/models.rs`: `BIR_DIFF_MODELS`
-//! random models (default 200) from the seed `BIR_DIFF_SEED` (default 1), each as a module
+//! random models (default 200) and `BIR_DIFF_SYMMETRIC` models with a symmetric family
+//! (default 40) from the seed `BIR_DIFF_SEED` (default 1), each as a module
 //! holding its `bir!` expansion, its source text and its seed, and `run_all`, which hands
 //! every model to the test's `Differ`.
 
 use std::fmt::Write as _;
 
 include!("src/generate.rs");
+include!("src/symmetric.rs");
 
 fn main() {
     println!("cargo:rerun-if-changed=src/generate.rs");
+    println!("cargo:rerun-if-changed=src/symmetric.rs");
+    println!("cargo:rerun-if-env-changed=BIR_DIFF_SYMMETRIC");
     println!("cargo:rerun-if-env-changed=BIR_DIFF_SEED");
     println!("cargo:rerun-if-env-changed=BIR_DIFF_MODELS");
     let seed: u64 = env_number("BIR_DIFF_SEED").unwrap_or(1);
@@ -33,6 +37,23 @@ fn main() {
         let _ = writeln!(
             calls,
             "    differ.check(m{i}::M{i}::checker(), m{i}::SOURCE, {model_seed});"
+        );
+    }
+    let symmetric: u64 = env_number("BIR_DIFF_SYMMETRIC").unwrap_or(40);
+    let _ = writeln!(
+        out,
+        "/// The number of symmetric models of this run.\npub const SYMMETRIC: usize = {symmetric};"
+    );
+    for i in 0..symmetric {
+        let model_seed = seed.wrapping_mul(1_000_033).wrapping_add(i);
+        let source = generate_symmetric(&format!("S{i}"), model_seed);
+        let _ = writeln!(
+            out,
+            "mod s{i} {{\n    bir::bir! {{\n{source}    }}\n    pub const SOURCE: &str = {source:?};\n}}"
+        );
+        let _ = writeln!(
+            calls,
+            "    differ.check_symmetric(s{i}::S{i}::checker(), s{i}::SOURCE, {model_seed});"
         );
     }
     let _ = writeln!(

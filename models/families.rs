@@ -95,3 +95,23 @@ macro_rules! peterson_filter {
         }
     };
 }
+
+/// `models/toggle_bits.bir` with N bits: 2^N states, N + 1 orbits under symmetry.
+#[allow(unused_macros)]
+macro_rules! toggle_bits {
+    ($name:ident, $n:tt $(, $($extra:tt)*)?) => {
+        bir::bir! {
+        system $name {
+          const Param { N = $n; }
+
+          boolean[Param.N] bit;
+
+          active [Param.N] thread T(int index) {
+            loc toggle:
+              do { bit[index] := !bit[index]; } goto toggle;
+          }
+          $($($extra)*)?
+        }
+        }
+    };
+}

@@ -92,8 +92,8 @@ impl Fairness {
     }
 }
 
-/// A parsed command line: `FAMILY N [--bfs] [--exact | --compact] [--threads T] [--ltl NAME
-/// [--weak-fairness | --strong-fairness]]`.
+/// A parsed command line: `FAMILY N [--bfs] [--exact | --compact] [--threads T] [--symmetry]
+/// [--ltl NAME [--weak-fairness | --strong-fairness]]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Args {
     /// The model family.
@@ -110,6 +110,8 @@ pub struct Args {
     pub ltl: Option<String>,
     /// The fairness of the LTL check.
     pub fairness: Fairness,
+    /// Symmetry reduction (`--symmetry`, safety only).
+    pub symmetry: bool,
 }
 
 impl Args {
@@ -127,6 +129,7 @@ impl Args {
         let mut threads = 1;
         let mut ltl = None;
         let mut fairness = Fairness::None;
+        let mut symmetry = false;
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             match arg.as_ref() {
@@ -136,6 +139,7 @@ impl Args {
                 "--exact" if bir => compact = Some(false),
                 "--weak-fairness" if bir => fairness = Fairness::Weak,
                 "--strong-fairness" if bir => fairness = Fairness::Strong,
+                "--symmetry" if bir => symmetry = true,
                 "--ltl" if bir => {
                     let name = args
                         .next()
@@ -178,6 +182,9 @@ impl Args {
         if ltl.is_some() && (bfs || threads != 1) {
             return Err("an LTL check runs depth-first on one thread".to_string());
         }
+        if ltl.is_some() && symmetry {
+            return Err("symmetry reduction is for safety checks (drop --ltl)".to_string());
+        }
         Ok(Args {
             family,
             n,
@@ -186,6 +193,7 @@ impl Args {
             threads,
             ltl,
             fairness,
+            symmetry,
         })
     }
 }
@@ -278,8 +286,15 @@ mod tests {
                 threads: 1,
                 ltl: None,
                 fairness: Fairness::None,
+                symmetry: false,
             })
         );
+        assert!(
+            Args::parse(["peterson", "7", "--symmetry"], true)
+                .unwrap()
+                .symmetry
+        );
+        assert!(Args::parse(["peterson", "7", "--symmetry"], false).is_err());
         let args = Args::parse(["peterson", "5", "--ltl", "One", "--weak-fairness"], true).unwrap();
         assert_eq!(
             (args.ltl.as_deref(), args.fairness),

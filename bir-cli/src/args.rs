@@ -440,6 +440,14 @@ pub struct CheckOptions {
     )]
     pub por: bool,
 
+    /// Symmetry reduction.
+    #[arg(
+        long,
+        help = "Symmetry reduction: store one state per orbit of the instance\n\
+                permutations the model cannot tell apart (same verdicts)"
+    )]
+    pub symmetry: bool,
+
     /// The LTL property to check.
     #[arg(
         long,
@@ -562,6 +570,7 @@ impl CheckOptions {
             bitstate: self.bitstate,
             bitstate_hashes: self.bitstate_hashes,
             por: self.por,
+            symmetry: self.symmetry,
             ltl: self.ltl.clone(),
             weak_fairness: self.weak_fairness,
             strong_fairness: self.strong_fairness,

@@ -79,6 +79,8 @@
 //!       --bitstate-hashes <K>     The K of --bitstate, 1 to 8 [default: 3]
 //!       --por                     Partial-order reduction: where an instance stands at a safe
 //!                                 location, expand it alone (same verdicts, fewer states)
+//!       --symmetry                Symmetry reduction: store one state per orbit of the instance
+//!                                 permutations the model cannot tell apart (same verdicts)
 //!       --ltl <NAME>              Check the LTL property NAME (an `ltl NAME: formula;` of the
 //!                                 model): holds, or a lasso that violates it
 //!       --weak-fairness           With --ltl: only runs in which every instance enabled
@@ -139,7 +141,7 @@
 //! | `model` | string | the system's name |
 //! | `file` | string | the model file as given |
 //! | `strategy` | string | `depth-first`, `breadth-first`, `parallel`, `nested-depth-first` or `fair-cycles` |
-//! | `plan` | object | what ran: `strategy`, `threads`, `storage` (`exact`, `compact`, `hash-compaction`, `bitstate`), `bitstate_log2_bits`, `bitstate_hashes`, `layout`, `can_verify`, `property`, `fairness` (`none`, `weak`, `strong`), `notes` |
+//! | `plan` | object | what ran: `strategy`, `threads`, `storage` (`exact`, `compact`, `hash-compaction`, `bitstate`), `bitstate_log2_bits`, `bitstate_hashes`, `layout`, `can_verify`, `property`, `fairness` (`none`, `weak`, `strong`), `por` (bool), `symmetry` (the group in words, or null), `notes` |
 //! | `verdict` | string | `verified` (with `--ltl`: the property holds), `deadlock`, `assertion`, `invariant`, `range`, `index`, `division`, `start`, `property` (a lasso violates the LTL property), `reached`, `unreachable` or `incomplete` (the kind of the first finding when something was found) |
 //! | `complete` | bool | every reachable state was explored (false when the search stopped at a finding or a limit) |
 //! | `incomplete_reason` | string or null | `depth_limit`, `state_limit`, `time_limit`, `memory_limit`, `hash_compaction`, `bitstate`, or null |
@@ -151,7 +153,7 @@
 //! | `omission_probability` | number or null | with lossy storage, the estimated probability that a state was missed |
 //! | `notes` | array | notes on how the run went |
 //! | `counterexamples` | array | the kept counterexamples, the first finding first (one unless `--keep-going N`) |
-//! | `coverage` | object or null | after a complete search of the model (not `--por`, `--ltl`, `--reachable`): `full` (bool), `transformations`, `fired_transformations`, `never_fired` (objects `{thread, from, text, line}`), `never_stepped` (instances that never took a step), `never_reached` (`Thread@location`) |
+//! | `coverage` | object or null | after a complete search of the model (not `--por`, `--symmetry`, `--ltl`, `--reachable`): `full` (bool), `transformations`, `fired_transformations`, `never_fired` (objects `{thread, from, text, line}`), `never_stepped` (instances that never took a step), `never_reached` (`Thread@location`) |
 //!
 //! Each counterexample has `kind` (as `verdict`, never `verified`/`incomplete`; a
 //! reachability check's witness is `witness`), `message`, `initial_state` and `final_state`

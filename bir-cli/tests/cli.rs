@@ -146,8 +146,8 @@ fn every_reference_model_gets_its_exit_status() {
         assert!(stdout.contains("\nstates: "), "{stdout}");
         seen += 1;
     }
-    // The seven reference models and `peterson_local.bir`.
-    assert_eq!(seen, 8);
+    // The seven reference models, `peterson_local.bir` and `toggle_bits.bir`.
+    assert_eq!(seen, 9);
 }
 
 #[test]
@@ -774,4 +774,27 @@ fn depth_first_traces_are_shortened_and_long_ones_elided_unless_asked() {
         json["counterexamples"][0]["steps"].as_array().map(Vec::len),
         Some(5)
     );
+}
+
+#[test]
+fn symmetry_names_its_group_in_the_report_and_the_json() {
+    let peterson = model("peterson_filter.bir");
+    let (status, stdout, _) = bir(&["check", &peterson, "--symmetry"]);
+    assert_eq!(status, 0, "{stdout}");
+    assert!(
+        stdout.contains(
+            "in all 151 reachable states (depth-first search, symmetry reduction \
+                         (all 2 permutations of P[1], P[2] (P[0] fixed)))"
+        ),
+        "{stdout}"
+    );
+    let (status, stdout, _) = bir(&["check", &model("toggle_bits.bir"), "--symmetry", "--json"]);
+    assert_eq!(status, 0, "{stdout}");
+    let json: Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(json["states"], 6);
+    assert_eq!(
+        json["plan"]["symmetry"],
+        "all 120 permutations of T[0], T[1], T[2], T[3], T[4]"
+    );
+    assert_eq!(json["plan"]["por"], false);
 }

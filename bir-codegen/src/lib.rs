@@ -94,7 +94,7 @@ pub fn expand_with(input: TokenStream, overrides: &Overrides) -> TokenStream {
     };
     let code = lower::lower(&system, &analysis);
     let layout = layout::Layout::new(&system);
-    let tables = tables::Tables::new(&system, &layout);
+    let tables = tables::Tables::new(&system, &layout).with_symmetry(&system, &analysis.symmetry);
     emit::emit(&system, &code, &layout, &tables, &input)
 }
 

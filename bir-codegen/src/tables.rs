@@ -6,6 +6,7 @@
 //! cannot disagree on a name, a transition id or a fault site. Nothing here depends on the
 //! runtime.
 
+use crate::analyse::symmetry::Family;
 use crate::ir::Owner;
 use crate::ir::{self, EnumId, InstanceId, Jump, ThreadId, ThreadKind, TransformId};
 use crate::layout::Layout;
@@ -28,6 +29,37 @@ pub struct Tables {
     /// The invariant atoms tracked for vacuity (`ir::System::atoms`): the index of the
     /// invariant and the atom's text.
     pub atoms: Vec<(u32, String)>,
+    /// The symmetry of the instance families, in slots ([`Tables::with_symmetry`]; none
+    /// until then).
+    pub symmetry: SymmetryTable,
+}
+
+/// The symmetry the analysis found ([`crate::analyse::symmetry`]), in slots: what the
+/// runtime's `SymmetryInfo` holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SymmetryTable {
+    /// The families whose group permutes at least two instances.
+    pub families: Vec<FamilyRows>,
+    /// One sentence per family of at least two instances: its group, and why not more.
+    pub notes: Vec<String>,
+}
+
+/// The symmetry of one family, in slots (see the runtime's `FamilySymmetry`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FamilyRows {
+    /// The thread's name.
+    pub thread: String,
+    /// Its number of instances.
+    pub instances: u32,
+    /// The instances the group permutes, ascending.
+    pub permuted: Vec<u32>,
+    /// The slots that move with the instances: row `r` of instance `p` at
+    /// `r * instances + p`.
+    pub rows: Vec<u32>,
+    /// Per row, whether it holds the family's instance indices.
+    pub row_pids: Vec<bool>,
+    /// The slots that stay but hold the family's instance indices.
+    pub pid_slots: Vec<u32>,
 }
 
 /// One field of the layout (a variable or a status) as a run of consecutive slots.
@@ -142,6 +174,100 @@ impl Tables {
                 .atoms()
                 .map(|(index, atom)| (index, atom.text.clone()))
                 .collect(),
+            symmetry: SymmetryTable::default(),
+        }
+    }
+
+    /// These tables with the symmetry of `families` (the analysis's) in slots.
+    pub fn with_symmetry(mut self, system: &ir::System, families: &[Family]) -> Tables {
+        self.symmetry = SymmetryTable {
+            families: families
+                .iter()
+                .filter(|family| family.permuted.len() >= 2)
+                .map(|family| self.family_rows(system, family))
+                .collect(),
+            notes: families.iter().map(|family| family.note.clone()).collect(),
+        };
+        self
+    }
+
+    /// The slots of `owner`, or none if the layout has no field for it.
+    fn slots_of(&self, owner: Owner) -> std::ops::Range<u32> {
+        self.field(owner).map_or(0..0, |field| {
+            let first = field.first_slot as u32;
+            first..first + field.elements
+        })
+    }
+
+    fn family_rows(&self, system: &ir::System, family: &Family) -> FamilyRows {
+        let thread_id = family.thread;
+        let thread = &system.threads[thread_id];
+        let n = thread.instances();
+        let mut rows = Vec::new();
+        let mut row_pids = Vec::new();
+        let mut push_row = |row: Vec<u32>, pids: bool| {
+            if row.len() == n as usize {
+                rows.extend(row);
+                row_pids.push(pids);
+            }
+        };
+        let status = |instance| Owner::Status {
+            thread: thread_id,
+            instance,
+        };
+        push_row(
+            thread
+                .instance_ids()
+                .flat_map(|i| self.slots_of(status(i)))
+                .collect(),
+            false,
+        );
+        for (local, var) in thread.locals.iter_enumerated() {
+            let pids = family.pid_locals.contains(&(thread_id, local));
+            for element in 0..var.ty.elements() {
+                let row = thread
+                    .instance_ids()
+                    .filter_map(|instance| {
+                        self.slots_of(Owner::Local {
+                            thread: thread_id,
+                            instance,
+                            local,
+                        })
+                        .nth(element as usize)
+                    })
+                    .collect();
+                push_row(row, pids);
+            }
+        }
+        for &global in &family.indexed {
+            let row = self.slots_of(Owner::Global(global)).collect();
+            push_row(row, family.pid_globals.contains(&global));
+        }
+        let mut pid_slots = Vec::new();
+        for &global in &family.pid_globals {
+            if !family.indexed.contains(&global) {
+                pid_slots.extend(self.slots_of(Owner::Global(global)));
+            }
+        }
+        for &(other, local) in &family.pid_locals {
+            if other == thread_id {
+                continue;
+            }
+            for instance in system.threads[other].instance_ids() {
+                pid_slots.extend(self.slots_of(Owner::Local {
+                    thread: other,
+                    instance,
+                    local,
+                }));
+            }
+        }
+        FamilyRows {
+            thread: thread.name.clone(),
+            instances: n,
+            permuted: family.permuted.clone(),
+            rows,
+            row_pids,
+            pid_slots,
         }
     }
 

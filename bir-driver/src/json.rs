@@ -100,6 +100,10 @@ struct JsonPlan {
     /// The LTL property or reachability check, and the fairness assumed.
     property: Option<String>,
     fairness: &'static str,
+    /// Partial-order reduction ran.
+    por: bool,
+    /// Symmetry reduction ran: the group, in words (null when it did not).
+    symmetry: Option<String>,
     notes: Vec<String>,
 }
 
@@ -253,6 +257,8 @@ fn plan(plan: &Plan) -> JsonPlan {
             Fairness::Strong => "strong",
             _ => "none",
         },
+        por: plan.por,
+        symmetry: plan.symmetry.clone(),
         notes: plan.notes.clone(),
     }
 }

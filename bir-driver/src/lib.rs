@@ -59,6 +59,8 @@ pub struct SearchOptions {
     pub bitstate_hashes: u32,
     /// Partial-order reduction.
     pub por: bool,
+    /// Symmetry reduction.
+    pub symmetry: bool,
     /// The LTL property to check.
     pub ltl: Option<String>,
     /// Weak fairness for the LTL check.
@@ -112,6 +114,9 @@ pub fn configure<M: Model>(model: M, options: &SearchOptions) -> Checker<M> {
     }
     if options.por {
         checker = checker.por(true);
+    }
+    if options.symmetry {
+        checker = checker.symmetry(true);
     }
     if options.no_shorten {
         checker = checker.shortest(false);

@@ -38,12 +38,12 @@ use std::sync::Arc;
 use bir_codegen::ir::{self, GlobalId, IdVec, InstanceId, LocalId, Owner, ThreadId};
 
 use crate::program::Program;
-use bir_codegen::analyse::{access, por};
+use bir_codegen::analyse::{access, por, symmetry};
 use bir_codegen::layout::Layout;
-use bir_codegen::tables::{Tables, TransitionRow};
+use bir_codegen::tables::{SymmetryTable, Tables, TransitionRow};
 use bir_runtime::{
-    AtomInfo, FailedCheck, Fault, InvariantFailure, Model, ModelInfo, Operand, PropertyInfo,
-    Successor,
+    AtomInfo, FailedCheck, FamilySymmetry, Fault, InvariantFailure, Model, ModelInfo, Operand,
+    PropertyInfo, Successor, SymmetryInfo,
 };
 
 use crate::state::Packing;
@@ -65,6 +65,8 @@ pub struct Interpreter {
     safe: Arc<[bool]>,
     /// The invariant atoms tracked for vacuity, as the generated code's table has them.
     atoms: Arc<[AtomInfo]>,
+    /// The symmetry of the instance families, as the generated code's table has it.
+    symmetry: Arc<SymmetryInfo>,
 }
 
 /// Where every value of a state lives, and the transitions in successor order.
@@ -99,7 +101,8 @@ impl Interpreter {
     /// The interpreter of a checked system.
     pub fn new(system: &ir::System) -> Interpreter {
         let layout = Layout::new(system);
-        let tables = Tables::new(system, &layout);
+        let tables =
+            Tables::new(system, &layout).with_symmetry(system, &symmetry::families(system));
         let slot_of = |owner: Owner| {
             tables
                 .field(owner)
@@ -158,6 +161,7 @@ impl Interpreter {
             properties: info::properties(system).into(),
             safe: por::safe_transitions(system, &access::of_system(system)).into(),
             atoms,
+            symmetry: Arc::new(symmetry_info(&tables.symmetry)),
         }
     }
 
@@ -268,6 +272,14 @@ impl Model for Interpreter {
         }
     }
 
+    fn symmetry(&self) -> Option<&SymmetryInfo> {
+        Some(&self.symmetry)
+    }
+
+    fn encode(&self, values: &[i64]) -> Option<State> {
+        (values.len() == self.plan.packing.slots()).then(|| self.plan.packing.pack(values))
+    }
+
     fn properties(&self) -> &[PropertyInfo] {
         &self.properties
     }
@@ -280,5 +292,30 @@ impl Model for Interpreter {
             }
         }
         Ok(props)
+    }
+}
+
+/// The runtime's form of a symmetry table.
+fn symmetry_info(table: &SymmetryTable) -> SymmetryInfo {
+    SymmetryInfo {
+        families: table
+            .families
+            .iter()
+            .map(|family| FamilySymmetry {
+                thread: family.thread.clone().into(),
+                instances: family.instances,
+                permuted: family.permuted.clone().into(),
+                rows: family.rows.clone().into(),
+                row_pids: family.row_pids.clone().into(),
+                pid_slots: family.pid_slots.clone().into(),
+            })
+            .collect::<Vec<_>>()
+            .into(),
+        notes: table
+            .notes
+            .iter()
+            .map(|note| note.clone().into())
+            .collect::<Vec<_>>()
+            .into(),
     }
 }

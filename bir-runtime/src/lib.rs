@@ -140,6 +140,7 @@ mod render;
 mod replay;
 mod report;
 mod seen;
+pub mod symmetry;
 mod trace;
 
 #[doc(hidden)]
@@ -165,4 +166,5 @@ pub use property::{
 pub use render::{OperandsDisplay, StateDisplay};
 pub use replay::{replay_steps, replay_string, ReplayError};
 pub use report::{IncompleteReason, Report, Stats, Strategy, Verdict};
+pub use symmetry::{FamilySymmetry, SymmetryInfo};
 pub use trace::{Change, Counterexample, FindingKind, Step};

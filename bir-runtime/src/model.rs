@@ -7,6 +7,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use crate::property::{PropertyInfo, PropertyKind};
+use crate::symmetry::SymmetryInfo;
 
 /// A transition: one guarded transformation of one thread instance. Indexes
 /// [`ModelInfo::transitions`]; the order of that table is the fixed successor order.
@@ -201,6 +202,23 @@ pub trait Model: Sync {
     fn atoms(&self, state: &Self::State) -> [u64; 2] {
         let _ = state;
         [0, 0]
+    }
+
+    /// The symmetry the code generator found: the permutations of each `active [N]`
+    /// family's instances that the model (its steps, initial state, invariants and
+    /// properties) cannot tell apart, and where each instance's values lie in a decoded
+    /// state. `None` (the default) when the model says nothing about symmetry; symmetry
+    /// reduction also needs [`Model::encode`].
+    fn symmetry(&self) -> Option<&SymmetryInfo> {
+        None
+    }
+
+    /// The state whose decoded values ([`Model::decode`]) are `values`, when the model can
+    /// build states from values (generated models and the interpreter can); `None` (the
+    /// default) otherwise. Every value lies in its slot's domain.
+    fn encode(&self, values: &[i64]) -> Option<Self::State> {
+        let _ = values;
+        None
     }
 
     /// The LTL properties and reachability checks the model declares (none by default).

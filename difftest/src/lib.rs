@@ -11,6 +11,16 @@
 //! scripts/difftest 10000      # the longer run: 50 batches of 200 models
 //! ```
 
-mod generate;
+//!
+//! Symmetry reduction has its own generator ([`generate_symmetric`]: a family of mostly
+//! interchangeable instances): `BIR_DIFF_SYMMETRIC` of those models (default 40) are
+//! compiled too, and the interpreter alone checks `BIR_DIFF_SYMMETRIC_INTERPRETED` more
+//! (default 240) per run (`tests/symmetry.rs`).
 
-pub use generate::{generate, Rng};
+/// Both generators, in one module as the build script includes them.
+mod generate {
+    include!("generate.rs");
+    include!("symmetric.rs");
+}
+
+pub use generate::{generate, generate_symmetric, Rng};

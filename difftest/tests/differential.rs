@@ -5,15 +5,18 @@
 //! the first counterexample, step by step. With partial-order reduction too: both reduce
 //! alike, and a complete reduced search (depth-first, breadth-first, parallel) finds errors
 //! and deadlocks exactly when the full one does, in no more states. Compact storage against
-//! exact storage: the same counts, verdicts and counterexamples.
+//! exact storage: the same counts, verdicts and counterexamples. With symmetry on the
+//! models with a symmetric family: both implementations reduce alike, and every frontier,
+//! alone and with partial-order reduction, finds what the full search finds, in no more
+//! states, with counterexamples that replay without symmetry.
+
+mod reduction;
 
 use bir::{Checker, Model, Report, Storage};
 use bir_interp::Interpreter;
+use reduction::{configure, reduction_difference, symmetry_differences};
 
 include!(concat!(env!("OUT_DIR"), "/models.rs"));
-
-/// States each search may store: the models are random, some have large state spaces.
-const MAX_STATES: u64 = 3_000;
 
 /// Compares each model's two implementations and collects the disagreements.
 #[derive(Default)]
@@ -21,6 +24,8 @@ struct Differ {
     compared: usize,
     /// Models whose complete reduced depth-first search stored fewer states.
     reduced: usize,
+    /// Symmetric models whose search with symmetry stored fewer states.
+    symmetric: usize,
     failures: Vec<String>,
 }
 
@@ -82,43 +87,35 @@ impl Differ {
         }
     }
 
+    /// A model with a symmetric family: the checks of [`Self::check`], the generated
+    /// checker and the interpreter alike with symmetry, and symmetry reduction against the
+    /// full search.
+    fn check_symmetric<M: Model + Clone>(&mut self, checker: Checker<M>, source: &str, seed: u64) {
+        self.check(checker.clone(), source, seed);
+        let Ok(interpreter) = Interpreter::from_source(source) else {
+            return;
+        };
+        for bfs in [false, true] {
+            let compiled = configure(checker.clone().symmetry(true), bfs).run();
+            let interpreted =
+                configure(Checker::new(interpreter.clone()).symmetry(true), bfs).run();
+            if let Some(difference) = difference(&compiled, &interpreted) {
+                let strategy = if bfs { "BFS" } else { "DFS" };
+                self.fail(seed, source, format!("{strategy} with symmetry: {difference}\n--- compiled:\n{compiled}\n--- interpreted:\n{interpreted}"));
+            }
+        }
+        let (failures, shrank) = symmetry_differences(&checker);
+        for failure in failures {
+            self.fail(seed, source, failure);
+        }
+        self.symmetric += usize::from(shrank);
+    }
+
     fn fail(&mut self, seed: u64, source: &str, what: String) {
         self.failures.push(format!(
             "model seed {seed} (run BIR_DIFF_SEED={SEED}):\n{source}\n{what}"
         ));
     }
-}
-
-fn configure<M: Model>(checker: Checker<M>, bfs: bool) -> Checker<M> {
-    let checker = checker.keep_going(1).max_states(MAX_STATES).progress(false);
-    if bfs {
-        checker.bfs()
-    } else {
-        checker
-    }
-}
-
-/// What a reduced search misses of a full one, when both are complete: a kind of finding
-/// (an error, a deadlock), or more states than the full search.
-fn reduction_difference(full: &Report, reduced: &Report) -> Option<String> {
-    if reduced.states() > full.states() && full.is_complete() {
-        return Some(format!(
-            "{} states reduced, {} full",
-            reduced.states(),
-            full.states()
-        ));
-    }
-    if !(full.is_complete() && reduced.is_complete()) {
-        return None;
-    }
-    let kinds = |r: &Report| (r.errors() > 0, r.deadlocks() > 0);
-    (kinds(full) != kinds(reduced)).then(|| {
-        format!(
-            "(errors, deadlocks) found: {:?} full, {:?} reduced",
-            kinds(full),
-            kinds(reduced)
-        )
-    })
 }
 
 /// What differs between two reports of one model, if anything.
@@ -156,7 +153,7 @@ fn difference(a: &Report, b: &Report) -> Option<String> {
 fn generated_checkers_agree_with_the_interpreter() {
     let mut differ = Differ::default();
     run_all(&mut differ);
-    assert_eq!(differ.compared, COUNT);
+    assert_eq!(differ.compared, COUNT + SYMMETRIC);
     if !differ.failures.is_empty() {
         panic!(
             "{} of {COUNT} models disagree (BIR_DIFF_SEED={SEED}):\n\n{}",
@@ -165,8 +162,9 @@ fn generated_checkers_agree_with_the_interpreter() {
         );
     }
     eprintln!(
-        "{COUNT} random models agree (BIR_DIFF_SEED={SEED}); partial-order reduction shrank \
-         {} of them",
-        differ.reduced
+        "{COUNT} random models and {SYMMETRIC} symmetric ones agree (BIR_DIFF_SEED={SEED}); \
+         partial-order reduction shrank {} of them, symmetry reduction {} of the symmetric \
+         ones",
+        differ.reduced, differ.symmetric
     );
 }

@@ -12,6 +12,7 @@ mod ltl;
 mod por;
 mod spin;
 mod spin_ltl;
+mod symmetry;
 mod traces;
 mod ui;
 mod verbatim;

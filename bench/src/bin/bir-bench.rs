@@ -8,6 +8,10 @@
 //! `One`, `[]<>(incs == 1)`; `phils_fixed` 8 and 10: `Someone`, `[]<>(exists i in
 //! 0 .. Param.N : (Philosopher[i]@putSecond))`; both hold, with and without fairness). Its
 //! counts are those of the product with the property's automaton.
+//!
+//! `--symmetry` reduces a safety check by the symmetry `bir!` found (`peterson`: the
+//! permutations of `P[1]` to `P[N-1]`; `peterson 7` is compiled in for it); the search
+//! field of the output line is then `dfs-symmetry` (or `bfs-symmetry`).
 
 use bir::{Checker, FindingKind, Model, Report, Storage, Verdict};
 use bir_bench::{usage_error, Args, Fairness, Family, Outcome};
@@ -24,6 +28,7 @@ dining_philosophers_fixed!(Fixed13, 13);
 peterson_filter!(Peterson4, 4);
 peterson_filter!(Peterson5, 5);
 peterson_filter!(Peterson6, 6);
+peterson_filter!(Peterson7, 7);
 
 // The LTL benchmarks: separate systems, so that the safety ones stay exactly as they were.
 peterson_filter!(PetersonLtl4, 4,
@@ -41,9 +46,9 @@ dining_philosophers_fixed!(FixedLtl10, 10,
 
 const PROGRAM: &str = "bir-bench";
 const USAGE: &str = "bir-bench (phils|phils_fixed|peterson) N [--bfs] [--exact | --compact] \
-    [--threads T]\n       \
+    [--threads T] [--symmetry]\n       \
     bir-bench (phils_fixed|peterson) N --ltl NAME [--weak-fairness | --strong-fairness]\n  \
-    sizes compiled in: phils 8 12 13 14, phils_fixed 8 12 13, peterson 4 5 6; \
+    sizes compiled in: phils 8 12 13 14, phils_fixed 8 12 13, peterson 4 5 6 7; \
     depth-first search unless --bfs;\n  \
     with LTL properties: peterson 4 5 (One: []<>(incs == 1)), phils_fixed 8 10 \
     (Someone: []<>(exists i in 0 .. Param.N : (Philosopher[i]@putSecond)))";
@@ -53,7 +58,11 @@ const USAGE: &str = "bir-bench (phils|phils_fixed|peterson) N [--bfs] [--exact |
 /// a sequential one to its first finding (see `Checker::threads`).
 fn run<M: Model>(checker: Checker<M>, args: &Args) -> Report {
     let (bfs, threads) = (args.bfs, args.threads);
-    let checker = checker.keep_going(0).progress(false).threads(threads);
+    let checker = checker
+        .keep_going(0)
+        .progress(false)
+        .threads(threads)
+        .symmetry(args.symmetry);
     let checker = match args.compact {
         Some(true) => checker.storage(Storage::Compact),
         Some(false) => checker.storage(Storage::Exact),
@@ -112,6 +121,7 @@ fn main() {
             (Family::Peterson, 4) => run(Peterson4::checker(), &args),
             (Family::Peterson, 5) => run(Peterson5::checker(), &args),
             (Family::Peterson, 6) => run(Peterson6::checker(), &args),
+            (Family::Peterson, 7) => run(Peterson7::checker(), &args),
             _ => unknown(),
         },
         Some(name) => match (args.family, args.n) {
@@ -170,6 +180,8 @@ fn main() {
         search: match (args.ltl.is_some(), fairness, bfs) {
             (true, Fairness::None, _) => "ndfs",
             (true, _, _) => "fair-cycles",
+            (false, _, true) if args.symmetry => "bfs-symmetry",
+            (false, _, false) if args.symmetry => "dfs-symmetry",
             (false, _, true) => "bfs",
             (false, _, false) => "dfs",
         },

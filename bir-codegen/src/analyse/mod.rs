@@ -2,13 +2,15 @@
 //! once on the IR before anything is lowered: the domain of every variable, from which
 //! lowering bounds the value of any expression ([`interval`]); what each transformation
 //! reads and writes ([`access`]) and which locations are safe for partial-order reduction
-//! ([`por`]); and the size of the code
+//! ([`por`]); which permutations of each family's instances the model cannot tell apart
+//! ([`symmetry`]); and the size of the code
 //! lowering will produce ([`size`]), which the front end bounds.
 
 pub mod access;
 pub mod interval;
 pub mod por;
 pub mod size;
+pub mod symmetry;
 
 use crate::diag::Diagnostics;
 use crate::ir::{self, IdVec, ThreadId, TransformId};
@@ -26,6 +28,8 @@ pub struct Analysis {
     /// Per transition in successor order, whether its location is safe for partial-order
     /// reduction ([`por`]).
     pub safe_transitions: Vec<bool>,
+    /// The symmetry of each `active [N]` family of at least two instances ([`symmetry`]).
+    pub symmetry: Vec<symmetry::Family>,
     /// The size of the generated code, in the units of [`size::MAX_CODE_SIZE`].
     pub code_size: u64,
 }
@@ -41,6 +45,7 @@ pub fn analyse(system: &ir::System, diags: &mut Diagnostics) -> Option<Analysis>
         domains: Domains::new(system),
         accesses,
         safe_transitions,
+        symmetry: symmetry::families(system),
         code_size,
     };
     (diags.len() == errors_before).then_some(analysis)

@@ -17,6 +17,7 @@ mod operands;
 mod property;
 mod state;
 mod step;
+mod symmetry;
 mod vacuity;
 
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -87,6 +88,14 @@ impl Gen<'_> {
         let state_word = self.state_word();
         let state_words = self.state_words();
         let ample_safe = self.ample_safe();
+        let symmetry_methods = self.symmetry_methods();
+        let symmetry_doc = doc(&format!(
+            "The symmetry `bir!` found in this model, one line per `active [N]` family: the\n\
+             permutations of its instances that nothing in the model can tell apart (what\n\
+             `Checker::symmetry(true)` reduces by), and why not more.\n\n{}",
+            self.symmetry_text()
+        ));
+        let symmetry_text = self.symmetry_text();
         let model_doc = doc(&model_doc(
             self.system,
             self.layout,
@@ -130,6 +139,9 @@ impl Gen<'_> {
                 #properties_doc
                 pub const PROPERTIES: &'static [&'static ::core::primitive::str] =
                     &[#(#property_names),*];
+
+                #symmetry_doc
+                pub const SYMMETRY: &'static ::core::primitive::str = #symmetry_text;
             }
 
             #[allow(
@@ -197,6 +209,7 @@ impl Gen<'_> {
                     #operands_method
 
                     #atom_methods
+                    #symmetry_methods
 
                     #property_methods
                 }

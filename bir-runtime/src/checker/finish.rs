@@ -67,13 +67,15 @@ pub(crate) fn finish(
     );
     let complete = !ending.at_finding && limit.is_none();
     // Coverage of the model's own transitions, after a search that executed all of them.
-    let coverage = (complete && exhaustive && !plan.por && plan.property.is_none()).then(|| {
-        Coverage::new(&info, &tally.fired.0, &tally.initial).with_vacuity(
-            &info,
-            &tally.atoms_info,
-            tally.atoms,
-        )
-    });
+    let coverage =
+        (complete && exhaustive && !plan.por && plan.symmetry.is_none() && plan.property.is_none())
+            .then(|| {
+                Coverage::new(&info, &tally.fired.0, &tally.initial).with_vacuity(
+                    &info,
+                    &tally.atoms_info,
+                    tally.atoms,
+                )
+            });
     Report {
         info,
         plan,

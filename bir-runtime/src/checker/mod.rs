@@ -21,6 +21,7 @@ mod parallel;
 mod path;
 mod plan;
 mod product;
+mod quotient;
 pub mod shard;
 mod shorten;
 mod simulation;
@@ -65,6 +66,8 @@ pub(crate) struct Options {
     pub(crate) fairness: Fairness,
     /// Partial-order reduction.
     pub(crate) por: bool,
+    /// Symmetry reduction.
+    pub(crate) symmetry: bool,
     /// Shorten the traces of a depth-first, parallel or random search afterwards.
     pub(crate) shortest: bool,
     /// A handle another thread follows and cancels the search with.
@@ -96,6 +99,7 @@ impl Default for Options {
             property: None,
             fairness: Fairness::None,
             por: false,
+            symmetry: false,
             shortest: true,
             watch: None,
         }
@@ -342,6 +346,21 @@ impl<M: Model> Checker<M> {
         self
     }
 
+    /// Symmetry reduction (default off): the search stores one state per orbit of the group
+    /// of instance permutations the model declares ([`Model::symmetry`], found by `bir!` at
+    /// compile time: the permutations of each `active [N]` family's instances that nothing
+    /// in the model can tell apart), each successor replaced by its canonical form. Verdicts
+    /// are those of the full search; the counts are those of the orbits (the report names
+    /// the group, and says if the canonicaliser's cap made a count larger); counterexamples
+    /// are made concrete, so that they show real instance numbers and replay without
+    /// symmetry. Works with every strategy and storage, and with partial-order reduction
+    /// and reachability checks; LTL checks and random walks refuse it (a [`ConfigError`]).
+    /// A model without symmetry is searched in full, with a note that says why.
+    pub fn symmetry(mut self, on: bool) -> Self {
+        self.options.symmetry = on;
+        self
+    }
+
     /// Whether the counterexamples of a depth-first or parallel search, or of random walks,
     /// are replaced by shortest ones (default: on). A depth-first search's trace follows the
     /// search's path and can run to thousands of steps; afterwards a breadth-first search
@@ -386,19 +405,19 @@ impl<M: Model> Checker<M> {
     pub fn try_run(&self) -> Result<Report, ConfigError> {
         let options = self.options.with_default_memory_limit();
         let plan = plan::resolve(&self.model, &options, false)?;
-        let control = Control::new(&self.model.info().name, &options, plan.threads);
-        let run = Run::new(&self.model, &options, &control, plan);
-        let property = run.property;
-        let started = control.started;
-        let mut report = match (run.plan.strategy, property) {
-            (Strategy::Parallel, _) => parallel::run(run),
-            (Strategy::BreadthFirst, _) => bfs::run(run),
-            (Strategy::NestedDepthFirst, Some(index)) => ndfs::run(run, index),
-            (Strategy::FairCycles, Some(index)) => fair::run(run, index),
-            _ => dfs::run(run),
+        let symmetry = match (&plan.symmetry, self.model.symmetry()) {
+            (Some(_), Some(symmetry)) => symmetry,
+            _ => return Ok(search(&self.model, &options, plan)),
         };
-        report.property = property.map(|index| self.model.properties()[index].clone());
-        shorten::shorten(&self.model, &options, &mut report, started);
+        let quotient = quotient::Quotient::new(&self.model, symmetry);
+        let mut report = search(&quotient, &options, plan);
+        let reachable = match &options.property {
+            Some(PropertyCheck::Reachable(name)) => {
+                self.model.properties().iter().position(|p| p.name == *name)
+            }
+            _ => None,
+        };
+        quotient.concretise_report(&mut report, reachable);
         Ok(report)
     }
 
@@ -486,6 +505,25 @@ impl<M: Model> Checker<M> {
             (None, None) => trace::rebuild(model, &info, &path.steps),
         }
     }
+}
+
+/// Runs the search `plan` resolved for `model` (the user's model or its quotient by a
+/// symmetry) and shortens its counterexamples.
+fn search<M: Model>(model: &M, options: &Options, plan: Plan) -> Report {
+    let control = Control::new(&model.info().name, options, plan.threads);
+    let run = Run::new(model, options, &control, plan);
+    let property = run.property;
+    let started = control.started;
+    let mut report = match (run.plan.strategy, property) {
+        (Strategy::Parallel, _) => parallel::run(run),
+        (Strategy::BreadthFirst, _) => bfs::run(run),
+        (Strategy::NestedDepthFirst, Some(index)) => ndfs::run(run, index),
+        (Strategy::FairCycles, Some(index)) => fair::run(run, index),
+        _ => dfs::run(run),
+    };
+    report.property = property.map(|index| model.properties()[index].clone());
+    shorten::shorten(model, options, &mut report, started);
+    report
 }
 
 impl<M: Model> fmt::Debug for Checker<M> {

@@ -91,6 +91,10 @@ pub struct Plan {
     pub fairness: Fairness,
     /// Partial-order reduction is on (and the model marks some location safe).
     pub por: bool,
+    /// Symmetry reduction is on: the group, in words (`all 6 permutations of P[1], P[2],
+    /// P[3] (P[0] fixed)`). `None` when off, or when the model has no symmetry (a note
+    /// then says why).
+    pub symmetry: Option<String>,
     /// What the options did not say and the plan decided, printed in the report.
     pub notes: Vec<String>,
 }
@@ -122,6 +126,9 @@ impl Plan {
         }
         if self.por {
             text.push_str(", partial-order reduction");
+        }
+        if let Some(group) = &self.symmetry {
+            text.push_str(&format!(", symmetry reduction ({group})"));
         }
         text
     }
@@ -367,12 +374,14 @@ pub(crate) fn resolve<M: Model>(
             );
         }
     }
+    let symmetry = resolve_symmetry(model, options, strategy, &mut notes)?;
     Ok(Plan {
         strategy,
         threads: options.threads,
         storage,
         layout,
         por,
+        symmetry,
         property: property.map(|(_, index)| model.properties()[index].name.to_string()),
         fairness: options.fairness,
         notes,
@@ -407,6 +416,77 @@ fn compact_or_exact(
     };
     notes.push(note.to_string());
     Ok(Storage::Exact)
+}
+
+/// The group of a symmetry-reduced search, in words; `None` when symmetry reduction is off
+/// or the model has none (with a note on why); or why it cannot run.
+fn resolve_symmetry<M: Model>(
+    model: &M,
+    options: &Options,
+    strategy: Strategy,
+    notes: &mut Vec<String>,
+) -> Result<Option<String>, ConfigError> {
+    if !options.symmetry {
+        return Ok(None);
+    }
+    match strategy {
+        Strategy::Simulation => {
+            return Err(ConfigError::Unsupported {
+                combination: "a random simulation with symmetry reduction",
+                reason: "walks follow concrete transitions and store states only to count \
+                         them; drop `symmetry`",
+            })
+        }
+        Strategy::NestedDepthFirst | Strategy::FairCycles => {
+            return Err(ConfigError::Unsupported {
+                combination: "an LTL check with symmetry reduction",
+                reason: "a lasso of the reduced graph would have to be unrolled up to the \
+                         order of a permutation to give a concrete counterexample, which is \
+                         not implemented; drop `symmetry` (safety checks, reachability \
+                         checks and partial-order reduction combine with it)",
+            })
+        }
+        _ => {}
+    }
+    let Some(symmetry) = model.symmetry() else {
+        notes.push(
+            "symmetry reduction asked for, but the model declares no symmetry (models \
+             written by hand must implement `Model::symmetry` and `Model::encode`): the \
+             search is the full one"
+                .to_string(),
+        );
+        return Ok(None);
+    };
+    let initial = model.initial_state();
+    let mut values = Vec::new();
+    model.decode(&initial, &mut values);
+    if model.encode(&values).as_ref() != Some(&initial) {
+        notes.push(
+            "symmetry reduction asked for, but the model cannot build states from values \
+             (`Model::encode`): the search is the full one"
+                .to_string(),
+        );
+        return Ok(None);
+    }
+    if symmetry.is_trivial() {
+        let why = if symmetry.notes.is_empty() {
+            "it has no family of `active [N]` threads".to_string()
+        } else {
+            symmetry.notes.join("; ")
+        };
+        notes.push(format!(
+            "symmetry reduction asked for, but the model has no symmetry ({why}): the \
+             search is the full one"
+        ));
+        return Ok(None);
+    }
+    notes.extend(
+        symmetry
+            .notes
+            .iter()
+            .map(|note| format!("symmetry: {note}")),
+    );
+    Ok(Some(symmetry.describe()))
 }
 
 /// The strategy of a property check and the property's index, or why it cannot run.

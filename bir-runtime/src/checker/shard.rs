@@ -334,8 +334,8 @@ impl<M: Model + Clone> Checker<M> {
     /// Worker `worker`'s part of a breadth-first search over `workers` workers
     /// (`bir-dist` runs one per worker and moves the states between them). The options
     /// apply per worker, but for the state limit, which is shared evenly among the workers.
-    /// Properties, lossy storage, partial-order reduction and threads are refused: the
-    /// workers do all of that's work.
+    /// Properties, lossy storage, partial-order and symmetry reduction and threads are
+    /// refused.
     pub fn shard(&self, worker: usize, workers: usize) -> Result<Shard<M>, ConfigError> {
         let refuse = |combination, reason| {
             Err(ConfigError::Unsupported {
@@ -364,6 +364,12 @@ impl<M: Model + Clone> Checker<M> {
                 "partial-order reduction across workers",
                 "its proviso needs to know whether a state is new, which only its owner \
                  knows; drop `por`",
+            );
+        }
+        if options.symmetry {
+            return refuse(
+                "symmetry reduction across workers",
+                "the workers exchange and store concrete states; drop `symmetry`",
             );
         }
         if options.threads > 1 {
@@ -885,6 +891,20 @@ mod tests {
                 reason: IncompleteReason::StateLimit
             }
         );
+    }
+
+    #[test]
+    fn what_the_workers_cannot_share_is_refused() {
+        let model = Philosophers::new(3, true);
+        for (checker, what) in [
+            (Checker::new(model.clone()).por(true), "partial-order"),
+            (Checker::new(model.clone()).symmetry(true), "symmetry"),
+            (Checker::new(model.clone()).threads(2), "threads"),
+        ] {
+            let error = checker.shard(0, 2).err().expect("refused").to_string();
+            assert!(error.contains(what), "{error}");
+        }
+        assert!(Checker::new(model).shard(2, 2).is_err());
     }
 
     #[test]

@@ -130,6 +130,8 @@ pub(crate) fn shorten<M: Model>(
         keep_going: Some(report.findings.len()),
         time_limit: Some(budget),
         por: false,
+        // A search of a quotient is already reduced by its symmetry.
+        symmetry: false,
         shortest: false,
         property: None,
         ..options.clone()

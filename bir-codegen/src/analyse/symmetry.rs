@@ -1,0 +1,751 @@
+//! Which permutations of an `active [N]` family's instances the model cannot tell apart:
+//! the symmetry group that symmetry reduction may use.
+//!
+//! Values that are instance indices ("pids") are found by unification: `index`, every
+//! variable a pid is copied into (`victim[l] := index`), every quantified variable compared
+//! with one or indexing what a pid indexes, and the positions of every array indexed by one
+//! share a class. The family is symmetric when its class is used only in the ways a
+//! permutation preserves: copies, `==` and `!=` within the class, `a[p]` into arrays of
+//! exactly N elements indexed only by pids, `T[p]@loc`, and quantifiers over all N instances
+//! whose bodies cannot fault (the order of evaluation would decide which instance faults
+//! first). Any other use — arithmetic, `<`, a boolean operator, a narrower type — breaks the
+//! symmetry, and the note says where. A constant of the class within `0..N` (`victim` starting
+//! at 0, an invariant on `P[0]@cs`, `level[1]` in a property) names one instance: the group
+//! is restricted to the permutations that fix it, and so is an instance whose slots of
+//! indexed arrays start at values the others do not.
+
+use std::collections::BTreeMap;
+
+use crate::ir::{
+    self, Action, ArithOp, CmpOp, Expr, GlobalId, LocalId, QuantVarId, Scalar, ThreadId, VarRef,
+};
+
+/// The symmetry found for one `active [N]` family with `N >= 2`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Family {
+    /// The thread.
+    pub thread: ThreadId,
+    /// The instances the group permutes in every way, ascending (fewer than two: no
+    /// symmetry).
+    pub permuted: Vec<u32>,
+    /// The globals that are arrays of N elements indexed by the family's pids: element `p`
+    /// moves with instance `p`.
+    pub indexed: Vec<GlobalId>,
+    /// The globals whose values are the family's pids (renamed by a permutation).
+    pub pid_globals: Vec<GlobalId>,
+    /// The locals (of any thread) whose values are the family's pids.
+    pub pid_locals: Vec<(ThreadId, LocalId)>,
+    /// The group, and why not a larger one, in a sentence.
+    pub note: String,
+}
+
+/// The symmetry of every `active [N]` family of at least two instances, in thread order.
+pub fn families(system: &ir::System) -> Vec<Family> {
+    let mut classes = Classes::new(system);
+    classes.walk_system();
+    system
+        .threads
+        .iter_enumerated()
+        .filter(|(_, t)| t.is_replicated() && t.instances() >= 2)
+        .map(|(id, _)| classes.family(id))
+        .collect()
+}
+
+/// A node of the unification: something that holds values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Node {
+    /// The values of a variable (of any element).
+    Var(Holder),
+    /// The positions of an array: the values its indices take.
+    Positions(Holder),
+    /// The instance index of a thread's instances.
+    Index(ThreadId),
+    /// A quantified variable.
+    Quant(QuantVarId),
+}
+
+/// A variable: a global, or a local of a thread (any of its instances).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Holder {
+    Global(GlobalId),
+    Local(ThreadId, LocalId),
+}
+
+/// What an expression's value is, for the unification.
+#[derive(Clone, Copy, Debug)]
+enum Val {
+    /// A value of this node's class.
+    Node(usize),
+    /// A constant.
+    Const(i64),
+    /// Anything else (a computed value, a boolean).
+    Other,
+}
+
+/// What a class is known to do.
+#[derive(Clone, Debug, Default)]
+struct Facts {
+    /// The first use a permutation does not preserve.
+    tainted: Option<String>,
+    /// Constants of the class, each with where it occurs (the first place).
+    constants: BTreeMap<i64, String>,
+}
+
+/// Union-find over [`Node`]s, with the facts of each class at its root.
+struct Classes<'s> {
+    system: &'s ir::System,
+    nodes: Vec<Node>,
+    parent: Vec<usize>,
+    facts: Vec<Facts>,
+    /// Where the walk is, for the notes: `line 12: `...``.
+    place: String,
+    /// The thread whose code is walked (for `index`).
+    thread: Option<ThreadId>,
+    /// Every quantifier met.
+    quantifiers: Vec<Quantifier>,
+}
+
+impl<'s> Classes<'s> {
+    fn new(system: &'s ir::System) -> Self {
+        Classes {
+            system,
+            nodes: Vec::new(),
+            parent: Vec::new(),
+            facts: Vec::new(),
+            place: String::new(),
+            thread: None,
+            quantifiers: Vec::new(),
+        }
+    }
+
+    fn node(&mut self, node: Node) -> usize {
+        if let Some(i) = self.nodes.iter().position(|n| *n == node) {
+            return i;
+        }
+        self.nodes.push(node);
+        self.parent.push(self.parent.len());
+        self.facts.push(Facts::default());
+        self.nodes.len() - 1
+    }
+
+    fn find(&mut self, mut i: usize) -> usize {
+        while self.parent[i] != i {
+            self.parent[i] = self.parent[self.parent[i]];
+            i = self.parent[i];
+        }
+        i
+    }
+
+    fn union(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.find(a), self.find(b));
+        if a == b {
+            return;
+        }
+        self.parent[b] = a;
+        let facts = std::mem::take(&mut self.facts[b]);
+        let root = &mut self.facts[a];
+        root.tainted = root.tainted.take().or(facts.tainted);
+        for (value, place) in facts.constants {
+            root.constants.entry(value).or_insert(place);
+        }
+    }
+
+    fn taint(&mut self, val: Val, how: &str) {
+        if let Val::Node(i) = val {
+            let root = self.find(i);
+            if self.facts[root].tainted.is_none() {
+                let what = self.describe(i);
+                self.facts[root].tainted = Some(format!("{what} {how} ({})", self.place));
+            }
+        }
+    }
+
+    fn constant(&mut self, node: usize, value: i64, place: String) {
+        let root = self.find(node);
+        self.facts[root].constants.entry(value).or_insert(place);
+    }
+
+    /// `a` and `b` hold the same kind of value.
+    fn unify(&mut self, a: Val, b: Val) {
+        match (a, b) {
+            (Val::Node(a), Val::Node(b)) => self.union(a, b),
+            (Val::Node(n), Val::Const(c)) | (Val::Const(c), Val::Node(n)) => {
+                let place = self.place.clone();
+                self.constant(n, c, place);
+            }
+            (Val::Node(_), Val::Other) => self.taint(a, "takes a computed value"),
+            (Val::Other, Val::Node(_)) => self.taint(b, "takes a computed value"),
+            _ => {}
+        }
+    }
+
+    fn describe(&self, i: usize) -> String {
+        match self.nodes[i] {
+            Node::Var(holder) => format!("`{}`", self.holder_name(holder)),
+            Node::Positions(holder) => format!("an index of `{}`", self.holder_name(holder)),
+            Node::Index(thread) => format!("the instance index of `{}`", self.thread_name(thread)),
+            Node::Quant(_) => "a quantified variable".to_string(),
+        }
+    }
+
+    fn thread_name(&self, thread: ThreadId) -> &str {
+        &self.system.threads[thread].name
+    }
+
+    fn holder_name(&self, holder: Holder) -> String {
+        match holder {
+            Holder::Global(id) => self.system.globals[id].name.clone(),
+            Holder::Local(thread, local) => format!(
+                "{}.{}",
+                self.thread_name(thread),
+                self.system.threads[thread].locals[local].name
+            ),
+        }
+    }
+
+    fn holder(&self, var: VarRef) -> Holder {
+        match (var, self.thread) {
+            (VarRef::Global(id), _) => Holder::Global(id),
+            (VarRef::Local(local), Some(thread)) => Holder::Local(thread, local),
+            // The checker allows locals only in thread code.
+            (VarRef::Local(local), None) => Holder::Local(ThreadId(u32::MAX), local),
+        }
+    }
+
+    fn walk_system(&mut self) {
+        let system = self.system;
+        for (id, var) in system.globals.iter_enumerated() {
+            self.place = format!("the initial value of `{}`", var.name);
+            let node = self.node(Node::Var(Holder::Global(id)));
+            for &value in &var.init {
+                self.constant(node, value, self.place.clone());
+            }
+        }
+        for (thread_id, thread) in system.threads.iter_enumerated() {
+            self.thread = Some(thread_id);
+            for (local_id, var) in thread.locals.iter_enumerated() {
+                self.place = format!("the initial value of `{}.{}`", thread.name, var.name);
+                let node = self.node(Node::Var(Holder::Local(thread_id, local_id)));
+                for &value in &var.init {
+                    self.constant(node, value, self.place.clone());
+                }
+            }
+            for transform in thread.transforms.iter() {
+                self.place = format!("line {}: `{}`", transform.line, transform.text);
+                if let Some(guard) = &transform.guard {
+                    let value = self.expr(guard);
+                    self.taint(value, "is a condition");
+                }
+                for action in &transform.actions {
+                    self.action(action);
+                }
+            }
+        }
+        self.thread = None;
+        for invariant in &system.invariants {
+            self.place = format!("invariant `{}`", invariant.name);
+            let value = self.expr(&invariant.cond);
+            self.taint(value, "is a condition");
+        }
+        for property in &system.properties {
+            self.place = format!("property `{}`", property.name);
+            for atom in &property.atoms {
+                let value = self.expr(atom);
+                self.taint(value, "is a condition");
+            }
+        }
+    }
+
+    fn action(&mut self, action: &Action) {
+        match action {
+            Action::Assign { place, value, .. } => {
+                if let Some((index, _)) = &place.index {
+                    let index = self.expr(index);
+                    let positions = self.node(Node::Positions(self.holder(place.var)));
+                    self.unify(Val::Node(positions), index);
+                }
+                let value = self.expr(value);
+                let var = self.node(Node::Var(self.holder(place.var)));
+                self.unify(Val::Node(var), value);
+            }
+            Action::Assert { cond, .. } | Action::Assume(cond) => {
+                let value = self.expr(cond);
+                self.taint(value, "is a condition");
+            }
+            Action::Start { thread, arg, .. } => {
+                if let (Some(arg), Some(param)) = (arg, self.system.threads[*thread].start_param) {
+                    let value = self.expr(arg);
+                    let local = self.node(Node::Var(Holder::Local(*thread, param)));
+                    self.unify(Val::Node(local), value);
+                }
+            }
+            Action::Exit => {}
+        }
+    }
+
+    fn expr(&mut self, expr: &Expr) -> Val {
+        if let Some(value) = constant(expr) {
+            return Val::Const(value);
+        }
+        match expr {
+            Expr::Bool(_) => Val::Other,
+            Expr::Int(value) => Val::Const(*value),
+            Expr::Read(var) => Val::Node(self.node(Node::Var(self.holder(*var)))),
+            Expr::Element { var, index, .. } => {
+                let index = self.expr(index);
+                let positions = self.node(Node::Positions(self.holder(*var)));
+                self.unify(Val::Node(positions), index);
+                Val::Node(self.node(Node::Var(self.holder(*var))))
+            }
+            Expr::InstanceIndex => match self.thread {
+                Some(thread) => Val::Node(self.node(Node::Index(thread))),
+                None => Val::Other,
+            },
+            Expr::QuantVar(var) => Val::Node(self.node(Node::Quant(*var))),
+            Expr::Not(inner) | Expr::Neg(inner, _) => {
+                let value = self.expr(inner);
+                self.taint(value, "is used in arithmetic or logic");
+                Val::Other
+            }
+            Expr::Arith { lhs, rhs, .. } => {
+                for side in [lhs, rhs] {
+                    let value = self.expr(side);
+                    self.taint(value, "is used in arithmetic");
+                }
+                Val::Other
+            }
+            Expr::Cmp { op, lhs, rhs } => {
+                let (a, b) = (self.expr(lhs), self.expr(rhs));
+                if matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                    self.unify(a, b);
+                } else {
+                    self.taint(a, "is compared by order");
+                    self.taint(b, "is compared by order");
+                }
+                Val::Other
+            }
+            Expr::And(lhs, rhs) | Expr::Or(lhs, rhs) => {
+                for side in [lhs, rhs] {
+                    let value = self.expr(side);
+                    self.taint(value, "is used in logic");
+                }
+                Val::Other
+            }
+            Expr::Cond {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let value = self.expr(cond);
+                self.taint(value, "is a condition");
+                let (a, b) = (self.expr(then), self.expr(otherwise));
+                self.unify(a, b);
+                match (a, b) {
+                    (Val::Node(n), _) | (_, Val::Node(n)) => Val::Node(n),
+                    _ => Val::Other,
+                }
+            }
+            Expr::At {
+                thread, instance, ..
+            } => {
+                if let Some((index, _)) = instance {
+                    let index = self.expr(index);
+                    let node = self.node(Node::Index(*thread));
+                    self.unify(Val::Node(node), index);
+                }
+                Val::Other
+            }
+            Expr::Quant {
+                var, lo, hi, body, ..
+            } => {
+                let node = self.node(Node::Quant(*var));
+                let value = self.expr(body);
+                self.taint(value, "is a condition");
+                self.quantifiers.push(Quantifier {
+                    node,
+                    range: (*lo, *hi),
+                    may_fault: may_fault(
+                        self.system,
+                        expr,
+                        &mut Vec::new(),
+                        self.thread
+                            .map_or(0, |t| self.system.threads[t].instances()),
+                    ),
+                    place: self.place.clone(),
+                });
+                Val::Other
+            }
+        }
+    }
+
+    /// The symmetry of family `thread`, once every class is known.
+    fn family(&mut self, thread_id: ThreadId) -> Family {
+        let thread = &self.system.threads[thread_id];
+        let (name, n) = (thread.name.clone(), thread.instances());
+        let index = self.node(Node::Index(thread_id));
+        let class = self.find(index);
+        let mut family = Family {
+            thread: thread_id,
+            permuted: Vec::new(),
+            indexed: Vec::new(),
+            pid_globals: Vec::new(),
+            pid_locals: Vec::new(),
+            note: String::new(),
+        };
+        match self.why_not(class, thread_id, n, &mut family) {
+            Err(why) => {
+                family.note = format!("`{name}`: no symmetry: {why}");
+                family.indexed.clear();
+                family.pid_globals.clear();
+                family.pid_locals.clear();
+            }
+            Ok(fixed) => {
+                family.permuted = (0..n).filter(|p| !fixed.contains_key(p)).collect();
+                let reasons: Vec<String> = fixed
+                    .iter()
+                    .map(|(p, why)| format!("{name}[{p}] fixed: {why}"))
+                    .collect();
+                family.note = if reasons.is_empty() {
+                    format!("`{name}`: every permutation of its {n} instances")
+                } else if family.permuted.len() < 2 {
+                    format!("`{name}`: no symmetry: {}", reasons.join("; "))
+                } else {
+                    format!(
+                        "`{name}`: the permutations of {} of its {n} instances; {}",
+                        family.permuted.len(),
+                        reasons.join("; ")
+                    )
+                };
+            }
+        }
+        family
+    }
+
+    /// Checks that the class of family `thread`'s pids is used only as a permutation
+    /// preserves, filling in the arrays and variables of the class; returns the instances
+    /// the group must fix, with the reason for each, or why there is no symmetry.
+    fn why_not(
+        &mut self,
+        class: usize,
+        thread: ThreadId,
+        n: u32,
+        family: &mut Family,
+    ) -> Result<BTreeMap<u32, String>, String> {
+        if let Some(why) = &self.facts[class].tainted {
+            return Err(why.clone());
+        }
+        let holds_pids = |scalar: Scalar| matches!(scalar, Scalar::Int { lo, hi, .. } if lo <= 0 && hi >= i64::from(n) - 1);
+        for i in 0..self.nodes.len() {
+            if self.find(i) != class {
+                continue;
+            }
+            match self.nodes[i] {
+                Node::Index(other) if other != thread => {
+                    return Err(format!(
+                        "its instance indices mix with those of `{}`",
+                        self.thread_name(other)
+                    ))
+                }
+                Node::Index(_) | Node::Quant(_) => {}
+                Node::Var(holder) => {
+                    let var = match holder {
+                        Holder::Global(id) => &self.system.globals[id],
+                        Holder::Local(t, l) => &self.system.threads[t].locals[l],
+                    };
+                    if !holds_pids(var.ty.scalar) {
+                        return Err(format!(
+                            "`{}` holds instance indices but its type does not hold all {n}",
+                            self.holder_name(holder)
+                        ));
+                    }
+                    match holder {
+                        Holder::Global(id) => family.pid_globals.push(id),
+                        Holder::Local(t, l) => family.pid_locals.push((t, l)),
+                    }
+                }
+                Node::Positions(Holder::Global(id)) => {
+                    let var = &self.system.globals[id];
+                    if var.ty.len != Some(n) {
+                        return Err(format!(
+                            "`{}` is indexed by instance indices but has {} elements, not {n}",
+                            var.name,
+                            var.ty.elements()
+                        ));
+                    }
+                    family.indexed.push(id);
+                }
+                Node::Positions(holder) => {
+                    return Err(format!(
+                        "the local array `{}` is indexed by instance indices (not supported)",
+                        self.holder_name(holder)
+                    ))
+                }
+            }
+        }
+        for q in 0..self.quantifiers.len() {
+            let node = self.quantifiers[q].node;
+            if self.find(node) != class {
+                continue;
+            }
+            let quantifier = &self.quantifiers[q];
+            if quantifier.range != (0, i64::from(n)) {
+                return Err(format!(
+                    "a quantifier over instance indices ranges over {} .. {}, not over all \
+                     {n} instances ({})",
+                    quantifier.range.0, quantifier.range.1, quantifier.place
+                ));
+            }
+            if quantifier.may_fault {
+                return Err(format!(
+                    "the body of a quantifier over instances may fault, and the order of \
+                     evaluation would decide which instance faults first ({})",
+                    quantifier.place
+                ));
+            }
+        }
+        let mut fixed = BTreeMap::new();
+        for (&value, place) in &self.facts[class].constants {
+            if let Ok(p) = u32::try_from(value) {
+                if p < n {
+                    fixed.insert(p, format!("the constant {value} in {place} names it"));
+                }
+            }
+        }
+        // The instances whose slots of the indexed arrays start as most instances' do.
+        let start = |p: u32| -> Vec<i64> {
+            family
+                .indexed
+                .iter()
+                .map(|&g| {
+                    self.system.globals[g]
+                        .init
+                        .get(p as usize)
+                        .copied()
+                        .unwrap_or(0)
+                })
+                .collect()
+        };
+        let mut counts: BTreeMap<Vec<i64>, u32> = BTreeMap::new();
+        for p in (0..n).filter(|p| !fixed.contains_key(p)) {
+            *counts.entry(start(p)).or_default() += 1;
+        }
+        if let Some((common, _)) = counts.iter().max_by_key(|(_, count)| **count) {
+            let common = common.clone();
+            for p in 0..n {
+                if !fixed.contains_key(&p) && start(p) != common {
+                    fixed.insert(
+                        p,
+                        "its elements of the arrays indexed by instance start at other values"
+                            .to_string(),
+                    );
+                }
+            }
+        }
+        Ok(fixed)
+    }
+}
+
+/// The value of an expression built of constants alone (`-1`, `2 * 3`), if it has one.
+fn constant(expr: &Expr) -> Option<i64> {
+    match expr {
+        Expr::Int(value) => Some(*value),
+        Expr::Neg(inner, _) => constant(inner)?.checked_neg(),
+        Expr::Arith { op, lhs, rhs, .. } => {
+            ir::eval::arith_value(*op, constant(lhs)?, constant(rhs)?).ok()
+        }
+        _ => None,
+    }
+}
+
+/// A quantifier met in the walk.
+struct Quantifier {
+    /// Its variable's node.
+    node: usize,
+    /// `lo .. hi`.
+    range: (i64, i64),
+    /// Its body may fault.
+    may_fault: bool,
+    /// Where it is.
+    place: String,
+}
+
+/// Whether evaluating `expr` may fault (conservatively): an index not known to be in
+/// bounds, a division, a multiplication (which may overflow), a negation. `ranges` holds
+/// the range of each enclosing quantifier's variable, and `instances` the number of
+/// instances of the thread whose `index` the expression may read.
+fn may_fault(
+    system: &ir::System,
+    expr: &Expr,
+    ranges: &mut Vec<(QuantVarId, i64, i64)>,
+    instances: u32,
+) -> bool {
+    let in_bounds = |index: &Expr, len: u32, ranges: &[(QuantVarId, i64, i64)]| {
+        let len = i64::from(len);
+        match index {
+            Expr::Int(value) => (0..len).contains(value),
+            Expr::InstanceIndex => i64::from(instances) <= len,
+            Expr::QuantVar(var) => ranges
+                .iter()
+                .rev()
+                .find(|(v, ..)| v == var)
+                .is_some_and(|&(_, lo, hi)| lo >= 0 && hi <= len),
+            _ => false,
+        }
+    };
+    let this = match expr {
+        Expr::Element { var, index, .. } => {
+            let len = match var {
+                VarRef::Global(id) => system.globals[*id].ty.elements(),
+                VarRef::Local(_) => 0,
+            };
+            !in_bounds(index, len, ranges)
+        }
+        Expr::At {
+            thread,
+            instance: Some((index, _)),
+            ..
+        } => !in_bounds(index, system.threads[*thread].instances(), ranges),
+        Expr::Arith { op, .. } => matches!(op, ArithOp::Div | ArithOp::Rem | ArithOp::Mul),
+        Expr::Neg(..) => true,
+        _ => false,
+    };
+    if this {
+        return true;
+    }
+    if let Expr::Quant {
+        var, lo, hi, body, ..
+    } = expr
+    {
+        ranges.push((*var, *lo, *hi));
+        let faults = may_fault(system, body, ranges, instances);
+        ranges.pop();
+        return faults;
+    }
+    expr.children()
+        .any(|child| may_fault(system, child, ranges, instances))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use proc_macro2::TokenStream;
+
+    use super::*;
+
+    fn families_of(source: &str) -> Vec<Family> {
+        let tokens = TokenStream::from_str(source).expect("tokenizes");
+        let system = crate::front_end(tokens)
+            .unwrap_or_else(|d| panic!("{:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()));
+        families(&system)
+    }
+
+    #[test]
+    fn peterson_is_symmetric_but_for_the_initial_victim() {
+        let peterson = families_of(include_str!("../../../models/peterson_filter.bir"));
+        let [family] = &peterson[..] else {
+            panic!("{peterson:?}")
+        };
+        assert_eq!(family.permuted, [1, 2]);
+        assert_eq!(family.indexed, [GlobalId(0)]);
+        assert_eq!(family.pid_globals, [GlobalId(1)]);
+        assert!(
+            family
+                .note
+                .contains("P[0] fixed: the constant 0 in the initial value of `victim`"),
+            "{}",
+            family.note
+        );
+    }
+
+    #[test]
+    fn arithmetic_on_an_index_breaks_the_symmetry() {
+        let phils = families_of(include_str!("../../../models/dining_philosophers.bir"));
+        assert!(phils[0].permuted.is_empty());
+        assert!(
+            phils[0]
+                .note
+                .contains("the instance index of `Philosopher` is used in arithmetic"),
+            "{}",
+            phils[0].note
+        );
+    }
+
+    #[test]
+    fn toggling_bits_have_the_full_group() {
+        let bits = families_of(
+            "system Bits {
+                boolean[5] bit;
+                active [5] thread T(int index) {
+                    loc l: do { bit[index] := !bit[index]; } goto l;
+                }
+            }",
+        );
+        assert_eq!(bits[0].permuted, [0, 1, 2, 3, 4]);
+        assert_eq!(bits[0].note, "`T`: every permutation of its 5 instances");
+    }
+
+    #[test]
+    fn what_properties_name_is_fixed_and_narrow_types_break() {
+        let named = families_of(
+            "system S {
+                boolean[3] on;
+                active [3] thread T(int index) {
+                    loc l: do { on[index] := true; } goto m;
+                    loc m: do { } goto m;
+                }
+                invariant I: !(T[2]@m && on[1]);
+            }",
+        );
+        assert_eq!(named[0].permuted, [0]);
+        assert!(
+            named[0].note.starts_with("`T`: no symmetry: T[1] fixed"),
+            "{}",
+            named[0].note
+        );
+        let narrow = families_of(
+            "system S {
+                int (0, 1) last;
+                int (0, 3) owner := 3;
+                active [3] thread T(int index) {
+                    loc l: when owner == 3 do { last := index; owner := index; } goto l;
+                }
+            }",
+        );
+        assert!(
+            narrow[0].note.contains("`last` holds instance indices"),
+            "{}",
+            narrow[0].note
+        );
+        let nobody = families_of(
+            "system S {
+                int (0, 3) owner := 3;
+                active [3] thread T(int index) {
+                    loc l: when owner == 3 do { owner := index; } goto m;
+                    loc m: when owner == index do { owner := 3; } goto l;
+                }
+            }",
+        );
+        // 3 is nobody: no instance is named.
+        assert_eq!(nobody[0].permuted, [0, 1, 2]);
+        assert_eq!(nobody[0].pid_globals, [GlobalId(0)]);
+    }
+
+    #[test]
+    fn quantifiers_must_range_over_every_instance() {
+        let partial = families_of(
+            "system S {
+                boolean[3] on;
+                active [3] thread T(int index) {
+                    loc l: when forall k in 0 .. 2 : (k == index || !on[k])
+                           do { on[index] := true; } goto l;
+                }
+            }",
+        );
+        assert!(
+            partial[0].note.contains("ranges over 0 .. 2"),
+            "{}",
+            partial[0].note
+        );
+    }
+}

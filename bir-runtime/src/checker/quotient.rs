@@ -1,0 +1,215 @@
+//! Symmetry reduction as a model: the [`Quotient`] of a model by the group it declares
+//! ([`Model::symmetry`]) has the model's transitions, each successor replaced by its
+//! canonical form ([`crate::symmetry`]), so that every search — depth-first, breadth-first,
+//! parallel, with or without partial-order reduction — runs unchanged on one representative
+//! per orbit. Its counterexamples are made concrete afterwards ([`concretise`]): replayed
+//! from the model's own initial state, each step choosing a transition whose successor has
+//! the canonical form the search stored, so that a trace shows real instance numbers and
+//! re-executes without symmetry.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use crate::model::{Fault, InvariantFailure, Model, ModelInfo, Outcome, Successor, TransitionId};
+use crate::property::PropertyInfo;
+use crate::report::Report;
+use crate::symmetry::{Canonicaliser, SymmetryInfo};
+use crate::trace::{self, Counterexample, FindingKind};
+
+thread_local! {
+    /// Each search thread's buffers: the canonicaliser's and a decoded state.
+    static SCRATCH: RefCell<(Canonicaliser, Vec<i64>)> =
+        RefCell::new((Canonicaliser::new(), Vec::new()));
+}
+
+/// A model whose states are canonical forms under its symmetry.
+pub(crate) struct Quotient<'m, M: Model> {
+    model: &'m M,
+    symmetry: &'m SymmetryInfo,
+    /// States whose canonical form was cut short by the canonicaliser's cap.
+    capped: AtomicU64,
+}
+
+impl<'m, M: Model> Quotient<'m, M> {
+    /// The quotient of `model` by `symmetry` (the model's own).
+    pub(crate) fn new(model: &'m M, symmetry: &'m SymmetryInfo) -> Self {
+        Quotient {
+            model,
+            symmetry,
+            capped: AtomicU64::new(0),
+        }
+    }
+
+    /// The canonical form of `state`.
+    pub(crate) fn canonical(&self, state: &M::State) -> M::State {
+        SCRATCH.with(|scratch| {
+            let (canon, values) = &mut *scratch.borrow_mut();
+            self.model.decode(state, values);
+            if !canon.canonicalise(self.symmetry, values) {
+                self.capped.fetch_add(1, Ordering::Relaxed);
+            }
+            self.model.encode(values).unwrap_or_else(|| state.clone())
+        })
+    }
+
+    /// How many canonical forms the cap cut short.
+    pub(crate) fn capped(&self) -> u64 {
+        self.capped.load(Ordering::Relaxed)
+    }
+
+    /// Replaces every counterexample of `report` (a search of this quotient) with a
+    /// concrete one of the model, and notes whether the canonicaliser's cap was reached.
+    /// `property` is the reachability check the search ran, if any.
+    pub(crate) fn concretise_report(&self, report: &mut Report, property: Option<usize>) {
+        let info = Arc::new(self.model.info().clone());
+        let mut failed = 0;
+        for found in &mut report.findings {
+            let path: Vec<TransitionId> = found.transitions().collect();
+            let concrete = concretise(self, &path)
+                .and_then(|steps| rebuild(self.model, &info, &steps, found.kind(), property).ok());
+            match concrete {
+                Some(mut concrete) => {
+                    if let Some(len) = found.shortened_from() {
+                        concrete = concrete.with_original_len(len);
+                    }
+                    *found = concrete;
+                }
+                None => failed += 1,
+            }
+        }
+        if failed > 0 {
+            report.notes.push(format!(
+                "{failed} counterexample(s) of the symmetry-reduced search could not be made \
+                 concrete and show canonical states; are the model's successors \
+                 deterministic?"
+            ));
+        }
+        let capped = self.capped();
+        if capped > 0 {
+            report.notes.push(format!(
+                "symmetry: {} states had more candidate permutations than the \
+                 canonicaliser tries ({}): their forms are in their orbits, so the search is \
+                 sound, but the counts may exceed the number of orbits",
+                crate::render::Thousands(capped),
+                crate::symmetry::DEFAULT_CAP
+            ));
+        }
+    }
+}
+
+/// The transitions of a concrete run of the model that follows `path`, a run of the
+/// quotient: from the model's initial state, each step is a transition whose successor's
+/// canonical form is the quotient's successor (the same fault site, for a failing step).
+/// `None` when some step has no such transition (a nondeterministic model).
+pub(crate) fn concretise<M: Model>(
+    quotient: &Quotient<'_, M>,
+    path: &[TransitionId],
+) -> Option<Vec<TransitionId>> {
+    let model = quotient.model;
+    let mut state = model.initial_state();
+    let mut canonical = quotient.canonical(&state);
+    let mut steps = Vec::with_capacity(path.len());
+    let (mut wanted, mut concrete) = (Vec::new(), Vec::new());
+    for &transition in path {
+        wanted.clear();
+        quotient.successors(&canonical, &mut wanted);
+        let target = wanted.iter().find(|s| s.transition == transition)?;
+        concrete.clear();
+        model.successors(&state, &mut concrete);
+        let taken = concrete
+            .iter()
+            .find(|s| match (&target.outcome, &s.outcome) {
+                (Outcome::Next(goal), Outcome::Next(next)) => quotient.canonical(next) == *goal,
+                (Outcome::Fault(goal), Outcome::Fault(fault)) => goal.site == fault.site,
+                _ => false,
+            })?;
+        steps.push(taken.transition);
+        match &taken.outcome {
+            Outcome::Next(next) => {
+                state = next.clone();
+                if let Outcome::Next(goal) = &target.outcome {
+                    canonical = goal.clone();
+                }
+            }
+            Outcome::Fault(_) => break,
+        }
+    }
+    Some(steps)
+}
+
+/// The counterexample of the model along `steps`, ending in a finding of `kind`.
+fn rebuild<M: Model>(
+    model: &M,
+    info: &Arc<ModelInfo>,
+    steps: &[TransitionId],
+    kind: FindingKind,
+    property: Option<usize>,
+) -> Result<Counterexample, crate::replay::ReplayError> {
+    match property {
+        Some(goal) if kind == FindingKind::Reached => {
+            trace::rebuild_reached(model, info, steps, goal)
+        }
+        Some(goal) => trace::rebuild(model, info, steps)
+            .or_else(|_| trace::rebuild_predicate_fault(model, info, steps, goal)),
+        None => trace::rebuild(model, info, steps),
+    }
+}
+
+impl<M: Model> Model for Quotient<'_, M> {
+    type State = M::State;
+
+    fn info(&self) -> &ModelInfo {
+        self.model.info()
+    }
+
+    fn initial_state(&self) -> M::State {
+        self.canonical(&self.model.initial_state())
+    }
+
+    fn successors(&self, state: &M::State, out: &mut Vec<Successor<M::State>>) {
+        let start = out.len();
+        self.model.successors(state, out);
+        for successor in &mut out[start..] {
+            if let Outcome::Next(next) = &mut successor.outcome {
+                *next = self.canonical(next);
+            }
+        }
+    }
+
+    fn check_invariants(&self, state: &M::State) -> Result<(), InvariantFailure> {
+        self.model.check_invariants(state)
+    }
+
+    fn is_end_state(&self, state: &M::State) -> bool {
+        self.model.is_end_state(state)
+    }
+
+    fn state_word(&self, state: &M::State) -> Option<u64> {
+        self.model.state_word(state)
+    }
+
+    fn decode(&self, state: &M::State, values: &mut Vec<i64>) {
+        self.model.decode(state, values);
+    }
+
+    fn encode(&self, values: &[i64]) -> Option<M::State> {
+        self.model.encode(values)
+    }
+
+    fn ample_safe(&self) -> &[bool] {
+        self.model.ample_safe()
+    }
+
+    fn properties(&self) -> &[PropertyInfo] {
+        self.model.properties()
+    }
+
+    fn propositions(&self, property: usize, state: &M::State) -> Result<u64, Fault> {
+        self.model.propositions(property, state)
+    }
+
+    fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>) {
+        self.model.automaton_step(property, from, props, out);
+    }
+}
