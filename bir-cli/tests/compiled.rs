@@ -105,7 +105,7 @@ fn both_engines_report_the_same_on_every_reference_model() {
         }
         seen += 1;
     }
-    assert_eq!(seen, 8);
+    assert_eq!(seen, 9);
 }
 
 #[test]
