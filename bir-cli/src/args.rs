@@ -206,6 +206,23 @@ pub struct ExploreOptions {
         help = "Replace a constant, e.g. --set Param.N=12 (repeatable)"
     )]
     pub set: Vec<Override>,
+
+    /// Run the page's checks with the interpreter, never compiling the model.
+    #[arg(
+        long,
+        help = "Run the page's checks with the interpreter instead of a\n\
+                checker compiled from the model (no compiler needed; slower)"
+    )]
+    pub interpret: bool,
+
+    /// Where compiled checkers are kept.
+    #[arg(
+        long,
+        value_name = "DIR",
+        help = "Keep compiled checkers in DIR (default: $XDG_CACHE_HOME/bir\n\
+                or ~/.cache/bir)"
+    )]
+    pub cache: Option<PathBuf>,
 }
 
 /// The options of `bir graph`.
@@ -579,6 +596,7 @@ impl CheckOptions {
             full_trace: self.full_trace,
             json: self.json,
             html: self.html.clone(),
+            stream: false,
         }
     }
 }

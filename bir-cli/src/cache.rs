@@ -1,7 +1,8 @@
-//! The compiled engine of `bir check`, as SPIN's `pan.c`: the model (after `--set`) is
-//! expanded by the code generator `bir!` uses into a small crate, built once in release
-//! mode with cargo, and run; the binary links `bir-driver`, so it reads the same options and
-//! prints the same report as the interpreter path.
+//! The compiled engine of `bir check` and `bir explore`, as SPIN's `pan.c`: the model
+//! (after `--set`) is expanded by the code generator `bir!` uses into a small crate, built
+//! once in release mode with cargo, and run; the binary links `bir-driver`, so it reads the
+//! same options and prints the same report as the interpreter path (`bir explore` runs it
+//! in the driver's served mode, `bir_driver::stream`).
 //!
 //! The crates live in a cache directory (`--cache DIR`, else `$XDG_CACHE_HOME/bir`, else
 //! `~/.cache/bir`):
@@ -12,6 +13,7 @@
 //! DIR/models/<key>/build.log   cargo's output when a build failed
 //! DIR/target/                  one target directory: the runtime is compiled once
 //! DIR/builds.log               one line per build: `<key> <seconds> <first|model>`
+//! DIR/explore/                 the HTML reports of `bir explore`'s checks while they run
 //! ```
 //!
 //! The key hashes everything the binary depends on: the generated code (the model text and
@@ -23,7 +25,8 @@
 //!
 //! The crate depends on `bir-runtime` and `bir-driver` by path, in the workspace this tool
 //! was built from (recorded at build time); when those sources are gone, or cargo is
-//! missing or fails, [`check`] says why and the caller checks with the interpreter.
+//! missing or fails, [`check`] and [`binary`] say why and the caller checks with the
+//! interpreter.
 
 use std::ffi::OsString;
 use std::io::Write as _;
@@ -51,9 +54,8 @@ pub const BUILDS_LOG: &str = "builds.log";
 pub struct Unavailable(pub String);
 
 /// Checks the model `source` (whose checked form is `system`) with `overrides` applied,
-/// with a checker compiled from it (built on first use, then taken from the cache `dir`,
-/// or the default cache when `None`); the binary prints the report. Returns its exit
-/// status.
+/// with a checker compiled from it ([`binary`]); the binary prints the report. Returns its
+/// exit status.
 pub fn check(
     dir: Option<&Path>,
     source: &str,
@@ -61,22 +63,9 @@ pub fn check(
     system: &ir::System,
     options: &SearchOptions,
 ) -> Result<u8, Unavailable> {
-    let root = cache_root(dir)?;
-    let workspace = workspace()?;
-    let code = generate(source, overrides)?;
-    let key = key(&workspace, &code)?;
-    let crate_dir = root.join("models").join(&key);
-    let binary = match built(&crate_dir, &code) {
-        Some(binary) => binary,
-        None => {
-            write_crate(&crate_dir, &workspace, &key, &system.name, &code)?;
-            build(&root, &crate_dir, &key)?
-        }
-    };
-    let options = serde_json::to_string(options)
-        .map_err(|error| Unavailable(format!("cannot pass the options: {error}")))?;
+    let binary = binary(dir, source, overrides, &system.name)?;
     let status = Command::new(&binary)
-        .arg(options)
+        .arg(argument(options)?)
         .status()
         .map_err(|error| Unavailable(format!("cannot run `{}`: {error}", binary.display())))?;
     Ok(match status.code() {
@@ -86,6 +75,35 @@ pub fn check(
             101
         }
     })
+}
+
+/// The compiled checker of the model `source` (the system `name`) with `overrides`
+/// applied: built on first use, then taken from the cache `dir` (or the default cache when
+/// `None`).
+pub fn binary(
+    dir: Option<&Path>,
+    source: &str,
+    overrides: &Overrides,
+    name: &str,
+) -> Result<PathBuf, Unavailable> {
+    let root = cache_root(dir)?;
+    let workspace = workspace()?;
+    let code = generate(source, overrides)?;
+    let key = key(&workspace, &code)?;
+    let crate_dir = root.join("models").join(&key);
+    match built(&crate_dir, &code) {
+        Some(binary) => Ok(binary),
+        None => {
+            write_crate(&crate_dir, &workspace, &key, name, &code)?;
+            build(&root, &crate_dir, &key)
+        }
+    }
+}
+
+/// The one argument of a compiled checker: `options` as JSON.
+pub fn argument(options: &SearchOptions) -> Result<String, Unavailable> {
+    serde_json::to_string(options)
+        .map_err(|error| Unavailable(format!("cannot pass the options: {error}")))
 }
 
 /// The cache directory: `dir`, `$XDG_CACHE_HOME/bir` or `~/.cache/bir`, as an absolute

@@ -297,7 +297,7 @@ fn check(options: &CheckOptions) -> u8 {
             }
         }
     }
-    bir_driver::run_checker(&checker, &search)
+    bir_driver::run_checker(checker, &search)
 }
 
 /// `bir graph`: the state graph as DOT or JSON, or a refusal past the limit (status 3).

@@ -272,7 +272,7 @@ impl<M: Model + Clone> Session<M> {
             let changes = if fault {
                 Vec::new()
             } else {
-                diff(
+                Change::between(
                     &self.values(&self.states[index]),
                     &self.values(&self.states[index + 1]),
                 )
@@ -292,20 +292,6 @@ impl<M: Model + Clone> Session<M> {
         }
         steps
     }
-}
-
-/// The slots whose value differs between two decoded states.
-pub fn diff(old: &[i64], new: &[i64]) -> Vec<Change> {
-    old.iter()
-        .zip(new)
-        .enumerate()
-        .filter(|(_, (old, new))| old != new)
-        .map(|(slot, (&old, &new))| Change {
-            slot: slot as u32,
-            old,
-            new,
-        })
-        .collect()
 }
 
 /// A small seeded generator (splitmix64): the same seed, the same random steps.

@@ -83,6 +83,24 @@ pub struct Change {
     pub new: i64,
 }
 
+impl Change {
+    /// The changes between two decoded states (one value per slot): the slots whose value
+    /// differs, in slot order. What a [`Step`] records, for callers that walk a path
+    /// themselves.
+    pub fn between(old: &[i64], new: &[i64]) -> Vec<Change> {
+        old.iter()
+            .zip(new)
+            .enumerate()
+            .filter(|(_, (old, new))| old != new)
+            .map(|(slot, (&old, &new))| Change {
+                slot: slot as u32,
+                old,
+                new,
+            })
+            .collect()
+    }
+}
+
 /// One step of a counterexample: an executed transition and what it did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
@@ -591,7 +609,7 @@ impl Walk {
             model.decode(&next, &mut next_values);
             self.steps.push(Step {
                 transition,
-                changes: diff(&self.values, &next_values),
+                changes: Change::between(&self.values, &next_values),
                 fault: None,
             });
             std::mem::swap(&mut self.values, &mut next_values);
@@ -668,20 +686,6 @@ fn describe_invariant_failure(
             None,
         ),
     }
-}
-
-/// The slots whose value differs between two decoded states.
-fn diff(old: &[i64], new: &[i64]) -> Vec<Change> {
-    old.iter()
-        .zip(new)
-        .enumerate()
-        .filter(|(_, (old, new))| old != new)
-        .map(|(slot, (&old, &new))| Change {
-            slot: slot as u32,
-            old,
-            new,
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -14,7 +14,8 @@ use crate::graph::{StateGraph, DEFAULT_MAX_STATES};
 use crate::json::{kind_name, slot_name, value};
 use crate::session::{Session, Status, MAX_PATH};
 
-use super::check::{CheckRequest, CheckRun};
+use super::check::{self, CheckRequest, CheckRun};
+use super::engine::{Engine, State};
 use super::guard::{check_headers, read_body, Refusal};
 
 const PAGE: &str = include_str!("page.html");
@@ -53,23 +54,26 @@ impl Answer {
     }
 }
 
-/// The state of the server: the model, the walk, the state graph once drawn, the check.
+/// The state of the server: the model, the walk, the state graph once drawn, the engine
+/// of checks, the check.
 pub struct App {
     file: String,
     port: u16,
     session: Session<Interpreter>,
     graph: Option<Result<Arc<StateGraph>, String>>,
+    engine: Engine,
     check: Option<CheckRun>,
 }
 
 impl App {
-    /// The server of `model` (read from `file`) on `port`.
-    pub fn new(model: Interpreter, file: String, port: u16) -> App {
+    /// The server of `model` (read from `file`) on `port`, whose checks run on `engine`.
+    pub fn new(model: Interpreter, file: String, port: u16, engine: Engine) -> App {
         App {
             file,
             port,
             session: Session::new(Checker::new(model).progress(false)),
             graph: None,
+            engine,
             check: None,
         }
     }
@@ -122,16 +126,9 @@ impl App {
                 answer
             }
             "/api/graph" => self.graph_view(),
-            "/api/check" => match &self.check {
-                Some(run) => Answer::json(run.view(&self.file)),
-                None => Answer::json(json!({ "running": false, "result": null })),
-            },
-            "/api/check/report.html" => match self.check.as_ref().and_then(CheckRun::report) {
-                Some(report) => Answer::with(
-                    200,
-                    "text/html; charset=utf-8",
-                    bir_driver::html::render(&report, &self.file),
-                ),
+            "/api/check" => Answer::json(self.check_view()),
+            "/api/check/report.html" => match self.check.as_ref().and_then(CheckRun::html) {
+                Some(html) => Answer::with(200, "text/html; charset=utf-8", html),
                 None => Answer::refusal(Refusal::new(404, "no check has finished yet")),
             },
             _ if path.starts_with("/api/") => not_found(path),
@@ -221,14 +218,7 @@ impl App {
         if self.check.as_ref().is_some_and(CheckRun::running) {
             return Answer::refusal(Refusal::new(409, "a check is running: cancel it first"));
         }
-        let request: CheckRequest = match parse(body) {
-            Ok(request) => request,
-            Err(refusal) => return Answer::refusal(refusal),
-        };
-        let started = request
-            .checker(self.session.model().clone())
-            .and_then(CheckRun::start);
-        match started {
+        match self.new_check(body) {
             Ok(run) => {
                 self.check = Some(run);
                 let mut answer = Answer::json(json!({ "started": true }));
@@ -237,6 +227,42 @@ impl App {
             }
             Err(refusal) => Answer::refusal(refusal),
         }
+    }
+
+    /// The check `body` asks for, started on the compiled checker if it is built, else on
+    /// the interpreter. Its options are checked against the interpreter's plan either way.
+    fn new_check(&mut self, body: &Value) -> Result<CheckRun, Refusal> {
+        let request: CheckRequest = parse(body)?;
+        let search = request.search(&self.file)?;
+        let checker = check::checker(self.session.model().clone(), &search)?;
+        let why = match self.engine.state() {
+            State::Compiled { binary, scratch } => {
+                match CheckRun::compiled(&binary, &scratch, search) {
+                    Ok(run) => return Ok(run),
+                    Err(why) => {
+                        // A binary that does not run now will not later: the interpreter
+                        // takes over for this check and the next ones.
+                        eprintln!("bir: note: {why}; the page's checks run on the interpreter");
+                        self.engine.set(State::Interpreter(why.clone()));
+                        why
+                    }
+                }
+            }
+            State::Building => "the compiled checker is being built".to_string(),
+            State::Interpreter(why) => why,
+        };
+        CheckRun::interpreter(checker, &self.file, format!("interpreter ({why})"))
+    }
+
+    /// The check view: the engine a check started now would run on, and the check that
+    /// runs or ran last (none yet: not running, no result).
+    fn check_view(&self) -> Value {
+        let mut view = match &self.check {
+            Some(run) => run.view(),
+            None => json!({ "running": false, "result": null, "check_engine": null }),
+        };
+        view["engine"] = Value::String(self.engine.state().name());
+        view
     }
 
     fn model_view(&self) -> Value {
@@ -258,6 +284,7 @@ impl App {
             "transitions": model.info().transitions.len(),
             "properties": properties,
             "graph_limit": DEFAULT_MAX_STATES,
+            "engine": self.engine.state().name(),
         })
     }
 

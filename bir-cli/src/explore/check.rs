@@ -1,18 +1,22 @@
 //! A check run from the page: the options it may set (each checked as `bir check` checks
-//! its arguments), the search on a thread of its own with a [`Watch`] for its progress and
-//! its cancellation, and what the page is shown when it ends.
+//! its arguments, and turned into the [`SearchOptions`] both engines read), the search on
+//! the interpreter (a thread of its own with a [`Watch`]) or on the compiled checker
+//! ([`super::child`]), and what the page is shown while it runs and when it ends: the same
+//! for both engines.
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use bir_driver::stream::{Outcome, Progress};
+use bir_driver::SearchOptions;
 use bir_interp::Interpreter;
-use bir_runtime::{Checker, Report, Watch};
+use bir_runtime::{Checker, Watch};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::args;
-use crate::json::{verdict_name, JsonReport};
 
+use super::child::Running;
 use super::guard::Refusal;
 
 /// The options of a check, as the page sends them.
@@ -43,70 +47,109 @@ pub struct CheckRequest {
 }
 
 impl CheckRequest {
-    /// The checker these options describe, or why they are wrong (the messages of `bir
-    /// check`'s arguments, and of the runtime's plan).
-    pub fn checker(&self, model: Interpreter) -> Result<Checker<Interpreter>, Refusal> {
+    /// The search these options describe for the model in `file`, or why they are wrong
+    /// (the messages of `bir check`'s arguments).
+    pub fn search(&self, file: &str) -> Result<SearchOptions, Refusal> {
         let bad = |message: String| Refusal::new(400, message);
-        let mut checker = Checker::new(model)
-            .progress(false)
-            .deadlock_detection(!self.no_deadlock);
-        match self.strategy.as_deref() {
-            None | Some("dfs") => {}
-            Some("bfs") => checker = checker.bfs(),
+        let bfs = match self.strategy.as_deref() {
+            None | Some("dfs") => false,
+            Some("bfs") => true,
             Some(other) => return Err(bad(format!("strategy `{other}`: expected `dfs` or `bfs`"))),
-        }
-        if let Some(n) = self.max_states {
-            checker = checker.max_states(args::max_states(&n.to_string()).map_err(bad)?);
-        }
-        if let Some(n) = self.max_depth {
-            checker = checker.max_depth(args::whole_number::<u32>(&n.to_string()).map_err(bad)?);
-        }
-        if let Some(seconds) = self.time_limit {
-            checker = checker.time_limit(args::seconds(&seconds.to_string()).map_err(bad)?);
-        }
-        if let Some(mib) = self.memory_limit {
-            checker = checker.memory_limit(args::memory_limit(&mib.to_string()).map_err(bad)?);
-        }
-        if let Some(name) = self.ltl.as_deref().filter(|n| !n.is_empty()) {
-            checker = checker.ltl(name);
-        }
-        checker.plan().map_err(|error| bad(error.to_string()))?;
-        Ok(checker)
+        };
+        // Each number goes through the parser of its command-line argument, so that the
+        // page's limits are refused with the same messages.
+        let max_states = self.max_states.map(|n| args::max_states(&n.to_string()));
+        let max_depth = self.max_depth.map(|n| args::whole_number(&n.to_string()));
+        let time_limit = self.time_limit.map(|s| args::seconds(&s.to_string()));
+        let memory_limit = self.memory_limit.map(|m| args::memory_limit(&m.to_string()));
+        Ok(SearchOptions {
+            file: file.to_string(),
+            bfs,
+            max_states: max_states.transpose().map_err(bad)?,
+            max_depth: max_depth.transpose().map_err(bad)?,
+            time_limit: time_limit.transpose().map_err(bad)?,
+            memory_limit: memory_limit.transpose().map_err(bad)?,
+            no_deadlock: self.no_deadlock,
+            ltl: self.ltl.clone().filter(|name| !name.is_empty()),
+            ..SearchOptions::default()
+        })
     }
 }
 
-/// The check that runs or ran last.
-pub struct CheckRun {
-    watch: Watch,
-    started: Instant,
-    /// Set when the search ends.
-    result: Arc<Mutex<Option<Finished>>>,
+/// The interpreter's checker of `model` for `search`, configured as `bir check` configures
+/// it, or why its plan is refused. Both engines' searches are checked this way before they
+/// start: the plan depends only on the model's description, which they share.
+pub fn checker(model: Interpreter, search: &SearchOptions) -> Result<Checker<Interpreter>, Refusal> {
+    let checker = bir_driver::configure(model, search).progress(false);
+    checker
+        .plan()
+        .map_err(|error| Refusal::new(400, error.to_string()))?;
+    Ok(checker)
 }
+
+/// Where a finished check's result goes.
+pub type Slot = Arc<Mutex<Option<Finished>>>;
 
 /// What a finished check left.
 pub struct Finished {
     /// How long it ran.
     pub seconds: f64,
-    /// The report.
-    pub report: Report,
+    /// Its outcome and HTML report, or why there are none.
+    pub result: Result<Done, String>,
+}
+
+/// The result of a check that ran to its report.
+pub struct Done {
+    /// What the page shows.
+    pub outcome: Outcome,
+    /// The report as an HTML page.
+    pub html: String,
+}
+
+/// How a running check is followed and stopped.
+enum Control {
+    /// On the interpreter, in this process.
+    Interpreter(Watch),
+    /// On the compiled checker, a child process.
+    Compiled(Running),
+}
+
+/// The check that runs or ran last.
+pub struct CheckRun {
+    /// The engine it runs on, as the page names it.
+    engine: String,
+    control: Control,
+    started: Instant,
+    /// Set when the search ends.
+    result: Slot,
 }
 
 impl CheckRun {
-    /// Starts `checker` on a thread of its own.
-    pub fn start(checker: Checker<Interpreter>) -> Result<CheckRun, Refusal> {
+    /// Starts `checker` (of the model in `file`) on a thread of its own; `engine` names the
+    /// interpreter and why it runs.
+    pub fn interpreter(
+        checker: Checker<Interpreter>,
+        file: &str,
+        engine: String,
+    ) -> Result<CheckRun, Refusal> {
         let watch = Watch::new();
         let checker = checker.watch(watch.clone());
-        let result = Arc::new(Mutex::new(None));
+        let result: Slot = Arc::new(Mutex::new(None));
         let slot = Arc::clone(&result);
         let started = Instant::now();
+        let file = file.to_string();
         std::thread::Builder::new()
             .name("bir-explore-check".into())
             .stack_size(64 << 20)
             .spawn(move || {
                 let report = checker.run();
+                let result = Outcome::new(&report, &file).map(|outcome| Done {
+                    outcome,
+                    html: bir_driver::html::render(&report, &file),
+                });
                 let finished = Finished {
                     seconds: started.elapsed().as_secs_f64(),
-                    report,
+                    result,
                 };
                 if let Ok(mut slot) = slot.lock() {
                     *slot = Some(finished);
@@ -114,7 +157,26 @@ impl CheckRun {
             })
             .map_err(|e| Refusal::new(503, format!("cannot start the check: {e}")))?;
         Ok(CheckRun {
-            watch,
+            engine,
+            control: Control::Interpreter(watch),
+            started,
+            result,
+        })
+    }
+
+    /// Starts the compiled checker `binary` on `search`; the HTML report is written to a
+    /// file under `scratch` while it runs. `Err` says why it could not start.
+    pub fn compiled(
+        binary: &std::path::Path,
+        scratch: &std::path::Path,
+        search: SearchOptions,
+    ) -> Result<CheckRun, String> {
+        let result: Slot = Arc::new(Mutex::new(None));
+        let started = Instant::now();
+        let running = Running::start(binary, scratch, search, Arc::clone(&result), started)?;
+        Ok(CheckRun {
+            engine: "compiled".to_string(),
+            control: Control::Compiled(running),
             started,
             result,
         })
@@ -129,43 +191,43 @@ impl CheckRun {
     pub fn cancel(&self) -> bool {
         let running = self.running();
         if running {
-            self.watch.cancel();
+            match &self.control {
+                Control::Interpreter(watch) => watch.cancel(),
+                Control::Compiled(child) => child.cancel(),
+            }
         }
         running
     }
 
-    /// The report, once the search has ended.
-    pub fn report(&self) -> Option<Report> {
-        self.result
-            .lock()
-            .ok()
-            .and_then(|r| r.as_ref().map(|f| f.report.clone()))
+    /// The HTML report, once the search has ended with one.
+    pub fn html(&self) -> Option<String> {
+        let slot = self.result.lock().ok()?;
+        let done = slot.as_ref()?.result.as_ref().ok()?;
+        Some(done.html.clone())
     }
 
-    /// What the page shows: running or not, the progress, and the result.
-    pub fn view(&self, file: &str) -> Value {
-        let progress = self.watch.progress();
+    /// What the page shows: the engine, running or not, the progress, and the result (or
+    /// the error that left none).
+    pub fn view(&self) -> Value {
+        let (progress, cancelled) = match &self.control {
+            Control::Interpreter(watch) => (Progress::from(watch.progress()), watch.is_cancelled()),
+            Control::Compiled(child) => (child.progress(), child.is_cancelled()),
+        };
         let guard = self.result.lock();
         let finished = guard.as_ref().ok().and_then(|r| r.as_ref());
-        let result = finished.map(|f| {
-            let report = &f.report;
-            json!({
-                "verdict": verdict_name(report.verdict()),
-                "text": report.to_string(),
-                "replay": report.first_finding().map(|c| c.replay().to_string()),
-                "report": JsonReport::new(report, file),
-            })
-        });
+        let (result, error) = match finished.map(|f| &f.result) {
+            Some(Ok(done)) => (Some(&done.outcome), None),
+            Some(Err(message)) => (None, Some(message)),
+            None => (None, None),
+        };
         json!({
+            "check_engine": self.engine,
             "running": finished.is_none(),
-            "cancelled": self.watch.is_cancelled(),
+            "cancelled": cancelled,
             "seconds": finished.map_or(self.started.elapsed().as_secs_f64(), |f| f.seconds),
-            "progress": {
-                "states": progress.states,
-                "transitions": progress.transitions,
-                "max_depth": progress.max_depth,
-            },
+            "progress": progress,
             "result": result,
+            "error": error,
         })
     }
 }
@@ -179,9 +241,12 @@ mod tests {
             .unwrap()
     }
 
+    fn request(json: Value) -> CheckRequest {
+        serde_json::from_value(json).unwrap()
+    }
+
     #[test]
     fn options_are_checked_as_the_command_line_checks_them() {
-        let request = |json: Value| serde_json::from_value::<CheckRequest>(json);
         for (json, expected) in [
             (json!({"strategy": "bfs", "max_states": 0}), "at least 1"),
             (json!({"strategy": "random"}), "expected `dfs` or `bfs`"),
@@ -190,7 +255,11 @@ mod tests {
             (json!({"max_depth": 5_000_000_000u64}), "whole number"),
             (json!({"ltl": "Nope"}), "Nope"),
         ] {
-            let error = request(json.clone()).unwrap().checker(model()).unwrap_err();
+            let error = request(json.clone())
+                .search("two.bir")
+                .and_then(|search| checker(model(), &search))
+                .map(|_| ())
+                .unwrap_err();
             assert_eq!(error.status, 400);
             assert!(
                 error.message.contains(expected),
@@ -198,24 +267,50 @@ mod tests {
                 error.message
             );
         }
-        assert!(request(json!({"bogus": 1})).is_err());
-        assert!(request(json!({"max_states": -1})).is_err());
+        assert!(serde_json::from_value::<CheckRequest>(json!({"bogus": 1})).is_err());
+        assert!(serde_json::from_value::<CheckRequest>(json!({"max_states": -1})).is_err());
     }
 
     #[test]
-    fn a_check_runs_to_its_report() {
-        let request = CheckRequest {
-            strategy: Some("bfs".into()),
-            ..CheckRequest::default()
-        };
-        let run = CheckRun::start(request.checker(model()).unwrap()).unwrap();
+    fn the_page_s_options_are_the_search_options_of_bir_check() {
+        let search = request(json!({
+            "strategy": "bfs", "max_states": 1000, "max_depth": 7, "time_limit": 1.5,
+            "memory_limit": 64, "ltl": "", "no_deadlock": true,
+        }))
+        .search("two.bir")
+        .unwrap();
+        assert_eq!(
+            search,
+            SearchOptions {
+                file: "two.bir".into(),
+                bfs: true,
+                max_states: Some(1000),
+                max_depth: Some(7),
+                time_limit: Some(std::time::Duration::from_millis(1500)),
+                memory_limit: Some(64 << 20),
+                no_deadlock: true,
+                ..SearchOptions::default()
+            }
+        );
+    }
+
+    #[test]
+    fn an_interpreter_check_runs_to_its_view() {
+        let search = request(json!({"strategy": "bfs"})).search("two.bir").unwrap();
+        let engine = "interpreter (--interpret)".to_string();
+        let run = CheckRun::interpreter(checker(model(), &search).unwrap(), "two.bir", engine)
+            .unwrap();
         while run.running() {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
-        let view = run.view("two.bir");
+        let view = run.view();
+        assert_eq!(view["check_engine"], "interpreter (--interpret)");
         assert_eq!(view["running"], false);
         assert_eq!(view["result"]["verdict"], "deadlock");
         assert_eq!(view["result"]["replay"], "bir1:0.4");
+        assert_eq!(view["result"]["report"]["file"], "two.bir");
+        assert_eq!(view["error"], Value::Null);
+        assert!(run.html().unwrap().contains("data-verdict=\"deadlock\""));
         assert!(!run.cancel());
     }
 }

@@ -14,19 +14,26 @@
 
 mod api;
 mod check;
+mod child;
+mod engine;
 mod guard;
 
 use std::io::Write as _;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
+use bir_interp::Interpreter;
+
 use crate::args::{overrides, ExploreOptions};
+use engine::Engine;
 
 /// Runs the server until the process is stopped; returns the exit status if it cannot start.
 pub fn run(options: &ExploreOptions) -> u8 {
-    let model = match crate::load_interpreter(&options.model, &overrides(&options.set)) {
-        Ok(model) => model,
+    let overrides = overrides(&options.set);
+    let loaded = match crate::load(&options.model, &overrides, false) {
+        Ok(loaded) => loaded,
         Err(status) => return status,
     };
+    let model = Interpreter::new(&loaded.system);
     let ip = options.listen.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
     let server = match tiny_http::Server::http(SocketAddr::new(ip, options.port)) {
         Ok(server) => server,
@@ -52,7 +59,18 @@ pub fn run(options: &ExploreOptions) -> u8 {
         IpAddr::V4(v4) => format!("http://{v4}:{port}/"),
     };
     let file = options.model.display().to_string();
-    let mut app = api::App::new(model, file, port);
+    // Started once the server listens: a port in use is said at once, not after a build.
+    let engine = if options.interpret {
+        Engine::interpreter("--interpret")
+    } else {
+        Engine::build(
+            options.cache.clone(),
+            loaded.source,
+            overrides,
+            loaded.system.name.clone(),
+        )
+    };
+    let mut app = api::App::new(model, file, port, engine);
     {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "bir explore: {} at {url}", app.name());
