@@ -1,6 +1,7 @@
-//! `bir explore`'s API without a browser: the walk to the deadlock, replay strings, checks,
-//! the state graph, and every refusal (bad ids, bad strings, bad bodies, foreign hosts and
-//! origins) as a 4xx with a message.
+//! `bir explore`'s API without a browser: the walk to the deadlock, replay strings, checks
+//! on the interpreter and on the compiled checker (progress, cancellation), the state
+//! graph, and every refusal (bad ids, bad strings, bad bodies, foreign hosts and origins) as
+//! a 4xx with a message.
 
 mod common;
 
@@ -260,6 +261,105 @@ fn a_check_runs_reports_and_is_cancelled() {
     let view = wait_for_check(b);
     assert_eq!(view["result"]["verdict"], "incomplete");
     assert_eq!(view["result"]["report"]["incomplete_reason"], "cancelled");
+    assert_eq!(view["check_engine"], "interpreter (--interpret)");
+    assert_eq!(view["engine"], "interpreter (--interpret)");
+}
+
+#[test]
+fn a_check_runs_on_the_compiled_checker_once_it_is_built() {
+    let server = Explorer::compiled(&model("two_dining_philosophers.bir"), &[]);
+    let a = &server.address;
+    let engine = json(a, "GET", "/api/model", None).json()["engine"].clone();
+    assert!(
+        engine == "building" || engine == "compiled",
+        "the model view names the engine: {engine}"
+    );
+    wait_for_compiled(a);
+    let reply = json(a, "POST", "/api/check", Some(json!({"strategy": "bfs"})));
+    assert_eq!(reply.status, 202, "{}", reply.text());
+    let view = wait_for_check(a);
+    assert_eq!(view["check_engine"], "compiled", "{view}");
+    assert_eq!(view["error"], serde_json::Value::Null);
+    let result = &view["result"];
+    assert_eq!(result["verdict"], "deadlock");
+    assert_eq!(result["replay"], "bir1:0.4");
+    assert!(result["text"]
+        .as_str()
+        .unwrap()
+        .contains("deadlock found (breadth-first search)"));
+    assert_eq!(result["report"]["verdict"], "deadlock");
+    assert_eq!(result["report"]["counterexamples"][0]["replay"], "bir1:0.4");
+    assert!(result["report"]["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("two_dining_philosophers.bir"));
+    let report = request(a, "GET", "/api/check/report.html", &[], None);
+    assert_eq!(report.status, 200);
+    assert!(report.text().contains("data-verdict=\"deadlock\""));
+    // The same options are refused as on the interpreter, before anything runs.
+    let refused = json(a, "POST", "/api/check", Some(json!({"max_states": 0})));
+    assert_eq!(refused.status, 400);
+}
+
+#[test]
+fn a_long_compiled_check_shows_its_progress_and_is_cancelled() {
+    let server = Explorer::compiled(&model("dining_philosophers.bir"), &["--set", "Param.N=14"]);
+    let a = &server.address;
+    wait_for_compiled(a);
+    let reply = json(a, "POST", "/api/check", Some(json!({"no_deadlock": true})));
+    assert_eq!(reply.status, 202, "{}", reply.text());
+    // Progress lines come from the binary while it runs.
+    let started = Instant::now();
+    let running = loop {
+        let view = json(a, "GET", "/api/check", None).json();
+        if view["progress"]["states"].as_u64().unwrap_or(0) > 0 {
+            break view;
+        }
+        assert!(
+            view["running"] == true && started.elapsed() < Duration::from_secs(60),
+            "no progress from the compiled checker: {view}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(running["running"], true, "{running}");
+    assert_eq!(running["check_engine"], "compiled");
+    assert_eq!(
+        json(a, "POST", "/api/check/cancel", Some(json!({}))).json()["cancelled"],
+        true
+    );
+    let cancelled = Instant::now();
+    let view = wait_for_check(a);
+    assert!(
+        cancelled.elapsed() < Duration::from_secs(5),
+        "a cancelled binary stops at once, without being killed"
+    );
+    assert_eq!(view["cancelled"], true);
+    assert_eq!(view["error"], serde_json::Value::Null, "{view}");
+    let result = &view["result"];
+    assert_eq!(result["verdict"], "incomplete");
+    assert_eq!(result["report"]["incomplete_reason"], "cancelled");
+    assert_eq!(result["report"]["complete"], false);
+    assert!(result["report"]["states"].as_u64().unwrap() > 0);
+    let text = result["text"].as_str().unwrap();
+    assert!(text.contains("cancelled") && text.contains("not verified"), "{text}");
+    assert!(!text.replace("not verified", "").contains("verified"), "{text}");
+}
+
+/// Polls the check view until the engine of the next check is the compiled checker.
+fn wait_for_compiled(address: &str) {
+    let started = Instant::now();
+    loop {
+        let engine = json(address, "GET", "/api/check", None).json()["engine"].clone();
+        if engine == "compiled" {
+            return;
+        }
+        assert_eq!(engine, "building", "the compiled checker is unavailable");
+        assert!(
+            started.elapsed() < Duration::from_secs(600),
+            "the compiled checker was not built within 10 minutes"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }
 
 /// Polls the check until it ends; returns its view.

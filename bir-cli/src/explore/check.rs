@@ -233,7 +233,7 @@ impl CheckRun {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn model() -> Interpreter {
@@ -312,5 +312,85 @@ mod tests {
         assert_eq!(view["error"], Value::Null);
         assert!(run.html().unwrap().contains("data-verdict=\"deadlock\""));
         assert!(!run.cancel());
+    }
+
+    /// A fresh folder of this test.
+    #[cfg(unix)]
+    pub(crate) fn temp_dir(test: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("bir-explore-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// An executable shell script `name` in `dir` with this body.
+    #[cfg(unix)]
+    pub(crate) fn script(dir: &std::path::Path, name: &str, body: &str) -> std::path::PathBuf {
+        use std::os::unix::fs::PermissionsExt as _;
+        let path = dir.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    /// A stand-in for a compiled checker in served mode: a progress line on stderr, the
+    /// outcome of the interpreter's own check on stdout, and the HTML report where the
+    /// options say. The page is shown the same for both engines.
+    #[cfg(unix)]
+    #[test]
+    fn a_compiled_check_is_shown_as_an_interpreter_check_is() {
+        let dir = temp_dir("compiled-view");
+        let search = request(json!({"strategy": "bfs"})).search("two.bir").unwrap();
+        let report = checker(model(), &search).unwrap().run();
+        let outcome = Outcome::new(&report, "two.bir").unwrap();
+        std::fs::write(dir.join("outcome.json"), serde_json::to_string(&outcome).unwrap())
+            .unwrap();
+        let progress = r#"{"progress":{"states":10,"transitions":14,"max_depth":2}}"#;
+        let binary = script(
+            &dir,
+            "checker",
+            &format!(
+                "html=$(printf '%s' \"$1\" | sed 's/.*\"html\":\"\\([^\"]*\\)\".*/\\1/')\n\
+                 echo '{progress}' >&2\n\
+                 echo '<p data-verdict=\"deadlock\">' > \"$html\"\n\
+                 cat '{}'",
+                dir.join("outcome.json").display()
+            ),
+        );
+        let scratch = dir.join("scratch");
+        let run = CheckRun::compiled(&binary, &scratch, search).unwrap();
+        while run.running() {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let view = run.view();
+        assert_eq!(view["error"], Value::Null, "{view}");
+        assert_eq!(view["check_engine"], "compiled");
+        assert_eq!(view["result"], serde_json::to_value(&outcome).unwrap());
+        assert_eq!(view["progress"]["states"], 10);
+        assert_eq!(view["progress"]["max_depth"], 2);
+        assert_eq!(run.html().unwrap().trim(), "<p data-verdict=\"deadlock\">");
+        let left = std::fs::read_dir(&scratch).unwrap().count();
+        assert_eq!(left, 0, "the HTML report's file is removed");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A binary that ends without a result is an error the page shows, not a result.
+    #[cfg(unix)]
+    #[test]
+    fn a_compiled_check_without_a_result_is_an_error() {
+        let dir = temp_dir("no-result");
+        let binary = script(&dir, "checker", "echo 'bir: error: out of luck' >&2; exit 2");
+        let search = CheckRequest::default().search("two.bir").unwrap();
+        let run = CheckRun::compiled(&binary, &dir.join("scratch"), search).unwrap();
+        while run.running() {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let view = run.view();
+        assert_eq!(view["result"], Value::Null);
+        let error = view["error"].as_str().unwrap();
+        assert!(error.contains("without a result"), "{error}");
+        assert!(error.contains("bir: error: out of luck"), "{error}");
+        assert!(run.html().is_none());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

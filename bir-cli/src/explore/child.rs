@@ -230,4 +230,52 @@ mod tests {
         assert_eq!(*progress.lock().unwrap(), latest);
         assert_eq!(messages, ["bir: note: hello"]);
     }
+
+    /// Waits for the check in `slot` to end; returns its result.
+    #[cfg(unix)]
+    fn finish(slot: &Slot) -> Result<Done, String> {
+        loop {
+            if let Some(finished) = slot.lock().unwrap().take() {
+                return finished.result;
+            }
+            std::thread::sleep(POLL);
+        }
+    }
+
+    /// The cancel is the line `cancel` on stdin; a binary that ignores it is killed.
+    #[cfg(unix)]
+    #[test]
+    fn a_cancel_is_a_line_on_stdin_and_a_deaf_binary_is_killed() {
+        use crate::explore::check::tests::{script, temp_dir};
+        let dir = temp_dir("cancel");
+        let options = SearchOptions::default();
+        // Ends when it reads `cancel`: with no result, which says the line arrived.
+        let listens = script(&dir, "listens", "read line; echo \"got $line\" >&2");
+        let slot: Slot = Arc::new(Mutex::new(None));
+        let running = Running::start(
+            &listens,
+            &dir,
+            options.clone(),
+            Arc::clone(&slot),
+            Instant::now(),
+        )
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(slot.lock().unwrap().is_none(), "it waits for the line");
+        running.cancel();
+        assert!(running.is_cancelled());
+        let error = finish(&slot).err().unwrap();
+        assert!(error.contains("got cancel"), "{error}");
+        // Ignores stdin: killed after KILL_AFTER.
+        let deaf = script(&dir, "deaf", "exec sleep 60");
+        let running = Running::start(&deaf, &dir, options, Arc::clone(&slot), Instant::now())
+            .unwrap();
+        let cancelled = Instant::now();
+        running.cancel();
+        let error = finish(&slot).err().unwrap();
+        assert!(error.contains("was killed"), "{error}");
+        assert!(cancelled.elapsed() >= KILL_AFTER);
+        assert!(cancelled.elapsed() < KILL_AFTER + Duration::from_secs(10));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -4,6 +4,7 @@
 
 const $ = (id) => document.getElementById(id);
 let checkTimer = null;
+let engineTimer = null;
 let lastReplay = null;
 let graphDrawn = false;
 
@@ -162,6 +163,27 @@ async function runCheck() {
   pollCheck();
 }
 
+// The engine the next check runs on, beside the check button: the compiled checker (as
+// `bir check`), or the interpreter while it is built or when it cannot be had.
+function showEngine(engine) {
+  if (!engine) return;
+  $("check-engine").textContent = engine === "building"
+    ? "engine: building the compiled checker (checks run on the interpreter meanwhile)"
+    : "engine: " + engine;
+  clearTimeout(engineTimer);
+  if (engine === "building") engineTimer = setTimeout(pollEngine, 1000);
+}
+
+// Not through api(): a poll must not clear the error an action showed.
+async function pollEngine() {
+  try {
+    const response = await fetch("/api/check");
+    if (response.ok) showEngine((await response.json()).engine);
+  } catch (e) {
+    engineTimer = setTimeout(pollEngine, 5000);
+  }
+}
+
 async function pollCheck() {
   clearTimeout(checkTimer);
   let view;
@@ -170,8 +192,10 @@ async function pollCheck() {
   } catch (e) {
     return;
   }
+  showEngine(view.engine);
   const p = view.progress || { states: 0, transitions: 0, max_depth: 0 };
-  $("check-progress").textContent = (view.running ? "running: " : "done: ") +
+  const on = view.check_engine ? " on " + view.check_engine.split(" (")[0] : "";
+  $("check-progress").textContent = (view.running ? "running" : "done") + on + ": " +
     p.states.toLocaleString("en") + " states, " + p.transitions.toLocaleString("en") +
     " transitions, depth " + p.max_depth + ", " + (view.seconds || 0).toFixed(1) + " s";
   if (view.running) {
@@ -185,6 +209,8 @@ async function pollCheck() {
     lastReplay = view.result.replay;
     $("check-load").hidden = !lastReplay;
     $("check-report").hidden = false;
+  } else if (view.error) {
+    $("check-result").textContent = "error: " + view.error;
   }
 }
 
@@ -194,6 +220,7 @@ async function loadModel() {
   $("model-file").textContent = model.file;
   document.title = "bir explore: " + model.name;
   $("graph-limit").textContent = model.graph_limit.toLocaleString("en");
+  showEngine(model.engine);
   for (const p of model.properties) {
     if (p.kind !== "ltl") continue;
     const option = document.createElement("option");

@@ -18,6 +18,10 @@ pub fn model(name: &str) -> String {
         .to_string()
 }
 
+/// The cache of compiled checkers shared by the tests: `XDG_CACHE_HOME=CARGO_TARGET_TMPDIR/
+/// xdg-cache`, as `tests/compiled.rs` and `tests/cli.rs` set it, makes `xdg-cache/bir`.
+pub const TEST_CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache/bir");
+
 /// `bir explore` on a free port, stopped when dropped.
 pub struct Explorer {
     child: Child,
@@ -28,13 +32,29 @@ pub struct Explorer {
 }
 
 impl Explorer {
-    /// Starts the server on `model` and waits for the address it prints.
+    /// Starts the server on `model` and waits for the address it prints. Its checks run on
+    /// the interpreter (`--interpret`): nothing is compiled.
     pub fn start(model: &str) -> Explorer {
         Explorer::start_with(model, &[])
     }
 
-    /// Starts the server on `model` with more arguments (`--set`...).
+    /// [`Explorer::start`] with more arguments (`--set`...).
     pub fn start_with(model: &str, more: &[&str]) -> Explorer {
+        let mut args = vec!["--interpret"];
+        args.extend_from_slice(more);
+        Explorer::launch(model, &args)
+    }
+
+    /// Starts the server on `model` with more arguments; its checks run on the compiled
+    /// checker once it is built into the tests' cache (the one `tests/compiled.rs` and
+    /// `tests/cli.rs` use, so that each model compiles once for all of them).
+    pub fn compiled(model: &str, more: &[&str]) -> Explorer {
+        let mut args = vec!["--cache", TEST_CACHE];
+        args.extend_from_slice(more);
+        Explorer::launch(model, &args)
+    }
+
+    fn launch(model: &str, more: &[&str]) -> Explorer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_bir"))
             .args(["explore", model, "--port", "0"])
             .args(more)
