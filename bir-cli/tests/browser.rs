@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{json, model, Explorer};
+use common::{json, model, wait_for_compiled, Explorer, TEST_CACHE};
 use serde_json::{json, Value};
 
 /// The key of an element reference in WebDriver answers.
@@ -28,7 +28,8 @@ fn walk_to_the_deadlock_replay_check_and_open_the_report() {
     std::fs::create_dir_all(&shots).expect("the screenshot folder");
     let driver = Driver::start();
     let browser = driver.session();
-    let server = Explorer::start(&model("two_dining_philosophers.bir"));
+    // The compiled checker is built (or found in the tests' cache) while the page is used.
+    let server = Explorer::compiled(&model("two_dining_philosophers.bir"), &[]);
 
     // Two clicks to the deadlock: Philosopher1 takes fork1, Philosopher2 takes fork2.
     browser.go(&format!("{}/", server.url));
@@ -61,11 +62,15 @@ fn walk_to_the_deadlock_replay_check_and_open_the_report() {
     assert_eq!(browser.text("#replay-current"), "bir1:4.0");
     browser.screenshot(&shots.join("replay.png"));
 
-    // A breadth-first check from the page, its counterexample loaded into the chart.
+    // A breadth-first check from the page on the compiled checker, as `bir check` runs it,
+    // its counterexample loaded into the chart.
+    wait_for_compiled(&server.address);
+    browser.wait_text("#check-engine", "engine: compiled");
     browser.click("#reset");
     browser.click("#check-strategy option[value=\"bfs\"]");
     browser.click("#check-run");
     browser.wait_text("#check-result", "deadlock found (breadth-first search)");
+    browser.wait_text("#check-progress", "done on compiled");
     browser.click("#check-load");
     browser.wait_text("#replay-current", "bir1:0.4");
     assert_eq!(browser.count("#msc .msc-arrow"), 2);
@@ -78,6 +83,8 @@ fn walk_to_the_deadlock_replay_check_and_open_the_report() {
             "check",
             &model("two_dining_philosophers.bir"),
             "--bfs",
+            "--cache",
+            TEST_CACHE,
             "--html",
         ])
         .arg(&report)

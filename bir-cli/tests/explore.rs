@@ -7,7 +7,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{json, model, request, Explorer};
+use common::{json, model, request, wait_for_compiled, Explorer};
 use serde_json::json;
 
 #[test]
@@ -341,25 +341,14 @@ fn a_long_compiled_check_shows_its_progress_and_is_cancelled() {
     assert_eq!(result["report"]["complete"], false);
     assert!(result["report"]["states"].as_u64().unwrap() > 0);
     let text = result["text"].as_str().unwrap();
-    assert!(text.contains("cancelled") && text.contains("not verified"), "{text}");
-    assert!(!text.replace("not verified", "").contains("verified"), "{text}");
-}
-
-/// Polls the check view until the engine of the next check is the compiled checker.
-fn wait_for_compiled(address: &str) {
-    let started = Instant::now();
-    loop {
-        let engine = json(address, "GET", "/api/check", None).json()["engine"].clone();
-        if engine == "compiled" {
-            return;
-        }
-        assert_eq!(engine, "building", "the compiled checker is unavailable");
-        assert!(
-            started.elapsed() < Duration::from_secs(600),
-            "the compiled checker was not built within 10 minutes"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    assert!(
+        text.contains("cancelled") && text.contains("not verified"),
+        "{text}"
+    );
+    assert!(
+        !text.replace("not verified", "").contains("verified"),
+        "{text}"
+    );
 }
 
 /// Polls the check until it ends; returns its view.

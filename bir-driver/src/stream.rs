@@ -168,7 +168,10 @@ mod tests {
             progress.line(),
             r#"{"progress":{"states":1234,"transitions":5678,"max_depth":9}}"#
         );
-        assert_eq!(Progress::parse(&format!("{}\n", progress.line())), Some(progress));
+        assert_eq!(
+            Progress::parse(&format!("{}\n", progress.line())),
+            Some(progress)
+        );
         for other in [
             "",
             "bir: note: something",

@@ -61,7 +61,9 @@ impl CheckRequest {
         let max_states = self.max_states.map(|n| args::max_states(&n.to_string()));
         let max_depth = self.max_depth.map(|n| args::whole_number(&n.to_string()));
         let time_limit = self.time_limit.map(|s| args::seconds(&s.to_string()));
-        let memory_limit = self.memory_limit.map(|m| args::memory_limit(&m.to_string()));
+        let memory_limit = self
+            .memory_limit
+            .map(|m| args::memory_limit(&m.to_string()));
         Ok(SearchOptions {
             file: file.to_string(),
             bfs,
@@ -79,7 +81,10 @@ impl CheckRequest {
 /// The interpreter's checker of `model` for `search`, configured as `bir check` configures
 /// it, or why its plan is refused. Both engines' searches are checked this way before they
 /// start: the plan depends only on the model's description, which they share.
-pub fn checker(model: Interpreter, search: &SearchOptions) -> Result<Checker<Interpreter>, Refusal> {
+pub fn checker(
+    model: Interpreter,
+    search: &SearchOptions,
+) -> Result<Checker<Interpreter>, Refusal> {
     let checker = bir_driver::configure(model, search).progress(false);
     checker
         .plan()
@@ -220,6 +225,9 @@ impl CheckRun {
             Some(Err(message)) => (None, Some(message)),
             None => (None, None),
         };
+        // The watch lags the search by up to a sync interval: a finished check shows the
+        // report's own counts.
+        let progress = result.map_or(progress, |outcome| final_counts(&outcome.report));
         json!({
             "check_engine": self.engine,
             "running": finished.is_none(),
@@ -229,6 +237,16 @@ impl CheckRun {
             "result": result,
             "error": error,
         })
+    }
+}
+
+/// The counts of a JSON report, as progress.
+fn final_counts(report: &Value) -> Progress {
+    let count = |field: &str| report[field].as_u64().unwrap_or(0);
+    Progress {
+        states: count("states"),
+        transitions: count("transitions"),
+        max_depth: u32::try_from(count("max_depth")).unwrap_or(u32::MAX),
     }
 }
 
@@ -296,10 +314,12 @@ pub(crate) mod tests {
 
     #[test]
     fn an_interpreter_check_runs_to_its_view() {
-        let search = request(json!({"strategy": "bfs"})).search("two.bir").unwrap();
-        let engine = "interpreter (--interpret)".to_string();
-        let run = CheckRun::interpreter(checker(model(), &search).unwrap(), "two.bir", engine)
+        let search = request(json!({"strategy": "bfs"}))
+            .search("two.bir")
             .unwrap();
+        let engine = "interpreter (--interpret)".to_string();
+        let run =
+            CheckRun::interpreter(checker(model(), &search).unwrap(), "two.bir", engine).unwrap();
         while run.running() {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
@@ -309,6 +329,9 @@ pub(crate) mod tests {
         assert_eq!(view["result"]["verdict"], "deadlock");
         assert_eq!(view["result"]["replay"], "bir1:0.4");
         assert_eq!(view["result"]["report"]["file"], "two.bir");
+        for count in ["states", "transitions", "max_depth"] {
+            assert_eq!(view["progress"][count], view["result"]["report"][count]);
+        }
         assert_eq!(view["error"], Value::Null);
         assert!(run.html().unwrap().contains("data-verdict=\"deadlock\""));
         assert!(!run.cancel());
@@ -340,11 +363,16 @@ pub(crate) mod tests {
     #[test]
     fn a_compiled_check_is_shown_as_an_interpreter_check_is() {
         let dir = temp_dir("compiled-view");
-        let search = request(json!({"strategy": "bfs"})).search("two.bir").unwrap();
+        let search = request(json!({"strategy": "bfs"}))
+            .search("two.bir")
+            .unwrap();
         let report = checker(model(), &search).unwrap().run();
         let outcome = Outcome::new(&report, "two.bir").unwrap();
-        std::fs::write(dir.join("outcome.json"), serde_json::to_string(&outcome).unwrap())
-            .unwrap();
+        std::fs::write(
+            dir.join("outcome.json"),
+            serde_json::to_string(&outcome).unwrap(),
+        )
+        .unwrap();
         let progress = r#"{"progress":{"states":10,"transitions":14,"max_depth":2}}"#;
         let binary = script(
             &dir,
@@ -366,8 +394,9 @@ pub(crate) mod tests {
         assert_eq!(view["error"], Value::Null, "{view}");
         assert_eq!(view["check_engine"], "compiled");
         assert_eq!(view["result"], serde_json::to_value(&outcome).unwrap());
-        assert_eq!(view["progress"]["states"], 10);
-        assert_eq!(view["progress"]["max_depth"], 2);
+        // The report's counts once it has ended, whatever the last progress line said.
+        assert_eq!(view["progress"]["states"], 7);
+        assert_eq!(view["progress"]["max_depth"], 3);
         assert_eq!(run.html().unwrap().trim(), "<p data-verdict=\"deadlock\">");
         let left = std::fs::read_dir(&scratch).unwrap().count();
         assert_eq!(left, 0, "the HTML report's file is removed");
@@ -379,7 +408,11 @@ pub(crate) mod tests {
     #[test]
     fn a_compiled_check_without_a_result_is_an_error() {
         let dir = temp_dir("no-result");
-        let binary = script(&dir, "checker", "echo 'bir: error: out of luck' >&2; exit 2");
+        let binary = script(
+            &dir,
+            "checker",
+            "echo 'bir: error: out of luck' >&2; exit 2",
+        );
         let search = CheckRequest::default().search("two.bir").unwrap();
         let run = CheckRun::compiled(&binary, &dir.join("scratch"), search).unwrap();
         while run.running() {

@@ -186,9 +186,10 @@ fn collect(
     let out = stdout.and_then(|t| t.join().ok()).unwrap_or_default();
     let messages = stderr.and_then(|t| t.join().ok()).unwrap_or_default();
     let status = status?;
-    let outcome = out.lines().rev().find_map(|line| {
-        serde_json::from_str::<Outcome>(line).ok()
-    });
+    let outcome = out
+        .lines()
+        .rev()
+        .find_map(|line| serde_json::from_str::<Outcome>(line).ok());
     let Some(outcome) = outcome else {
         let said = messages.last().map_or(String::new(), |m| format!(": {m}"));
         return Err(format!(
@@ -220,11 +221,7 @@ mod tests {
             transitions: 25,
             max_depth: 4,
         };
-        let text = format!(
-            "{}\nbir: note: hello\n\n{}\n",
-            first.line(),
-            latest.line()
-        );
+        let text = format!("{}\nbir: note: hello\n\n{}\n", first.line(), latest.line());
         let progress = Mutex::new(Progress::default());
         let messages = read_stderr(text.as_bytes(), &progress);
         assert_eq!(*progress.lock().unwrap(), latest);
@@ -268,8 +265,8 @@ mod tests {
         assert!(error.contains("got cancel"), "{error}");
         // Ignores stdin: killed after KILL_AFTER.
         let deaf = script(&dir, "deaf", "exec sleep 60");
-        let running = Running::start(&deaf, &dir, options, Arc::clone(&slot), Instant::now())
-            .unwrap();
+        let running =
+            Running::start(&deaf, &dir, options, Arc::clone(&slot), Instant::now()).unwrap();
         let cancelled = Instant::now();
         running.cancel();
         let error = finish(&slot).err().unwrap();

@@ -62,12 +62,11 @@ impl Engine {
         let spawned = std::thread::Builder::new()
             .name("bir-explore-build".into())
             .spawn(move || {
-                let built = cache::binary(dir.as_deref(), &source, &overrides, &name).and_then(
-                    |binary| {
+                let built =
+                    cache::binary(dir.as_deref(), &source, &overrides, &name).and_then(|binary| {
                         let scratch = cache::cache_root(dir.as_deref())?.join("explore");
                         Ok(State::Compiled { binary, scratch })
-                    },
-                );
+                    });
                 let state = built.unwrap_or_else(|Unavailable(why)| {
                     eprintln!("bir: note: {why}; the page's checks run on the interpreter");
                     State::Interpreter(why)

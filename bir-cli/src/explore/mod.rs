@@ -1,9 +1,21 @@
 //! `bir explore`: the model in the browser. A small local web server (tiny_http, one
-//! request at a time; a check runs on a thread of its own) serves one page, embedded in the
-//! binary (`page.html`, `page.js`, `page.css`: nothing is fetched from elsewhere), and a
-//! JSON API the page drives: the guided simulation of [`crate::session`], the path as a
+//! request at a time; a check runs beside it) serves one page, embedded in the binary
+//! (`page.html`, `page.js`, `page.css`: nothing is fetched from elsewhere), and a JSON API
+//! the page drives: the guided simulation of [`crate::session`], the path as a
 //! message-sequence chart, the state graph of a small model, and checks with the same
 //! engine and limits as `bir check`.
+//!
+//! The engine of checks ([`engine`]): at start the model's compiled checker is built, or
+//! found in the cache (`--cache DIR`), on a thread of its own; once it is there a check runs
+//! on it, as `bir check` runs (in the driver's served mode, [`child`]: progress lines on its
+//! stderr, `cancel` on its stdin, the outcome as JSON on its stdout). Until then, with
+//! `--interpret`, or when it cannot be built, checks run on the interpreter ([`check`]).
+//! Stepping, the chart and the state graph always use the interpreter. The model view
+//! (`GET /api/model`) and the check view (`GET /api/check`) name the engine of the next
+//! check in `engine` (`compiled`, `building` or `interpreter (why)`, shown beside the
+//! check button), and the check view names the engine of the check it shows in
+//! `check_engine`; its `progress`, `result` (verdict, text, replay string, JSON report) or
+//! `error` read the same for both engines.
 //!
 //! Safe by default: the server listens on 127.0.0.1 unless `--listen` says otherwise;
 //! it answers only requests whose `Host` is an IP address or `localhost` (a page on another

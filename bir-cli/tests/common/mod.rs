@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A model of the repository's `models/`.
 pub fn model(name: &str) -> String {
@@ -86,6 +86,23 @@ impl Drop for Explorer {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Polls the check view until the engine of the next check is the compiled checker.
+pub fn wait_for_compiled(address: &str) {
+    let started = Instant::now();
+    loop {
+        let engine = json(address, "GET", "/api/check", None).json()["engine"].clone();
+        if engine == "compiled" {
+            return;
+        }
+        assert_eq!(engine, "building", "the compiled checker is unavailable");
+        assert!(
+            started.elapsed() < Duration::from_secs(600),
+            "the compiled checker was not built within 10 minutes"
+        );
+        std::thread::sleep(Duration::from_millis(200));
     }
 }
 
