@@ -14,8 +14,9 @@
 //!   reference interpreter (`bir-interp`).
 //!
 //! `bir replay MODEL.bir STRING` re-executes a replay string from a report (`replay.rs`).
-//! `bir explore` serves the model to a browser (`explore/`), `bir simulate --guided` walks
-//! it in the terminal (`guided.rs`), both over one guided-simulation session
+//! `bir explore` serves the model to a browser (`explore/`; the page's checks run on the
+//! same two engines, the compiled one in the driver's served mode), `bir simulate --guided`
+//! walks it in the terminal (`guided.rs`), both over one guided-simulation session
 //! (`session.rs`); `bir graph` writes its state graph (`graph.rs`); paths are drawn as
 //! message-sequence charts by `bir_driver::msc`.
 //!

@@ -59,16 +59,22 @@ impl Running {
         let stdin = child.stdin.take();
         let progress = Arc::new(Mutex::new(Progress::default()));
         let cancelled = Arc::new(Mutex::new(None));
-        let stdout = child.stdout.take().map(|mut out| {
-            std::thread::spawn(move || {
+        // A reader that cannot be started drops its pipe: the binary's writes then fail, and
+        // the check ends without a result (stdout) or without progress (stderr).
+        let stdout = child.stdout.take().and_then(|mut out| {
+            let reader = std::thread::Builder::new().name("bir-explore-stdout".into());
+            let spawned = reader.spawn(move || {
                 let mut text = String::new();
                 let _ = out.read_to_string(&mut text);
                 text
-            })
+            });
+            spawned.ok()
         });
-        let stderr = child.stderr.take().map(|err| {
+        let stderr = child.stderr.take().and_then(|err| {
             let progress = Arc::clone(&progress);
-            std::thread::spawn(move || read_stderr(BufReader::new(err), &progress))
+            let reader = std::thread::Builder::new().name("bir-explore-stderr".into());
+            let spawned = reader.spawn(move || read_stderr(BufReader::new(err), &progress));
+            spawned.ok()
         });
         let watched = Arc::clone(&cancelled);
         std::thread::Builder::new()
