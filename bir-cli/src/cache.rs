@@ -11,7 +11,7 @@
 //! DIR/models/<key>/Cargo.toml, Cargo.lock, src/main.rs, src/model.rs   one crate per model
 //! DIR/models/<key>/built       the marker: written after a successful build
 //! DIR/models/<key>/build.log   cargo's output when a build failed
-//! DIR/target/                  one target directory: the runtime is compiled once
+//! DIR/target/                  one target directory: the runtime is compiled once per profile
 //! DIR/builds.log               one line per build: `<key> <seconds> <first|model>`
 //! DIR/explore/                 the HTML reports of `bir explore`'s checks while they run
 //! ```
@@ -22,6 +22,11 @@
 //! No option of `bir check` but `--set` changes the generated code: the binary reads the
 //! others when it runs, so one build serves every search of the model. A second check of
 //! the same model finds the marker and runs the binary without cargo.
+//!
+//! The crates are built with cargo's `release` profile. `BIR_CACHE_PROFILE=dev` builds them
+//! unoptimised instead (a model in a few seconds rather than a few dozen, a search many
+//! times slower): for the tool's own tests, which check what the checker says, not how fast.
+//! The profile is part of the key.
 //!
 //! The crate depends on `bir-runtime` and `bir-driver` by path, in the workspace this tool
 //! was built from (recorded at build time); when those sources are gone, or cargo is
@@ -38,6 +43,47 @@ use std::time::Instant;
 use bir_codegen::{ir, Overrides};
 use bir_driver::SearchOptions;
 use proc_macro2::TokenStream;
+
+/// The environment variable that chooses the cargo profile of compiled checkers.
+pub const PROFILE_VARIABLE: &str = "BIR_CACHE_PROFILE";
+
+/// The cargo profile compiled checkers are built with (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Profile {
+    /// Optimised: what users run.
+    Release,
+    /// Unoptimised, without debug information: quick to build, for tests.
+    Dev,
+}
+
+impl Profile {
+    /// `BIR_CACHE_PROFILE`: `release` (or unset) or `dev`.
+    fn from_environment() -> Result<Profile, Unavailable> {
+        match std::env::var(PROFILE_VARIABLE).as_deref() {
+            Err(_) | Ok("" | "release") => Ok(Profile::Release),
+            Ok("dev") => Ok(Profile::Dev),
+            Ok(other) => Err(Unavailable(format!(
+                "{PROFILE_VARIABLE}=`{other}`: expected `release` or `dev`"
+            ))),
+        }
+    }
+
+    /// The profile's name for `cargo build --profile`.
+    fn name(self) -> &'static str {
+        match self {
+            Profile::Release => "release",
+            Profile::Dev => "dev",
+        }
+    }
+
+    /// The folder of the target directory that cargo builds the profile into.
+    fn folder(self) -> &'static str {
+        match self {
+            Profile::Release => "release",
+            Profile::Dev => "debug",
+        }
+    }
+}
 
 /// Bumped when the layout of the cached crate changes.
 const FORMAT: &str = "bir-model-cache 1";
@@ -88,14 +134,15 @@ pub fn binary(
 ) -> Result<PathBuf, Unavailable> {
     let root = cache_root(dir)?;
     let workspace = workspace()?;
+    let profile = Profile::from_environment()?;
     let code = generate(source, overrides)?;
-    let key = key(&workspace, &code)?;
+    let key = key(&workspace, &code, profile)?;
     let crate_dir = root.join("models").join(&key);
     match built(&crate_dir, &code) {
         Some(binary) => Ok(binary),
         None => {
             write_crate(&crate_dir, &workspace, &key, name, &code)?;
-            build(&root, &crate_dir, &key)
+            build(&root, &crate_dir, &key, profile)
         }
     }
 }
@@ -157,9 +204,10 @@ fn generate(source: &str, overrides: &Overrides) -> Result<String, Unavailable> 
 }
 
 /// The cache key: a hash of everything the binary depends on (see the module docs).
-fn key(workspace: &Path, code: &str) -> Result<String, Unavailable> {
+fn key(workspace: &Path, code: &str, profile: Profile) -> Result<String, Unavailable> {
     let mut hash = Fnv::default();
     hash.field(FORMAT.as_bytes());
+    hash.field(profile.name().as_bytes());
     hash.field(env!("CARGO_PKG_VERSION").as_bytes());
     hash.field(rustc_version()?.as_bytes());
     hash.field(workspace.as_os_str().as_encoded_bytes());
@@ -239,7 +287,10 @@ fn write_crate(
          bir = {{ package = \"bir-runtime\", path = {} }}\n\
          bir-driver = {{ path = {} }}\n\n\
          # Not a member of any workspace around the cache directory.\n\
-         [workspace]\n",
+         [workspace]\n\n\
+         # `BIR_CACHE_PROFILE=dev`: built quickly, for tests.\n\
+         [profile.dev]\n\
+         debug = false\n",
         toml_string(&workspace.join("bir-runtime")),
         toml_string(&workspace.join("bir-driver")),
     );
@@ -274,9 +325,9 @@ fn write_crate(
 }
 
 /// Builds the crate in `dir` into the cache's target directory; returns the binary.
-fn build(root: &Path, dir: &Path, key: &str) -> Result<PathBuf, Unavailable> {
+fn build(root: &Path, dir: &Path, key: &str, profile: Profile) -> Result<PathBuf, Unavailable> {
     let target = root.join("target");
-    let first = !target.join("release").is_dir();
+    let first = !target.join(profile.folder()).is_dir();
     let estimate = estimate(root, first);
     if first {
         eprintln!(
@@ -289,7 +340,13 @@ fn build(root: &Path, dir: &Path, key: &str) -> Result<PathBuf, Unavailable> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
     let start = Instant::now();
     let output = Command::new(&cargo)
-        .args(["build", "--release", "--quiet", "--manifest-path"])
+        .args([
+            "build",
+            "--profile",
+            profile.name(),
+            "--quiet",
+            "--manifest-path",
+        ])
         .arg(dir.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(&target)
@@ -320,7 +377,7 @@ fn build(root: &Path, dir: &Path, key: &str) -> Result<PathBuf, Unavailable> {
         )));
     }
     let binary = target
-        .join("release")
+        .join(profile.folder())
         .join(format!("bir-model-{key}{}", std::env::consts::EXE_SUFFIX));
     if !binary.is_file() {
         return Err(Unavailable(format!(

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{json, model, wait_for_compiled, Explorer, TEST_CACHE};
+use common::{bir_command, json, model, wait_for_compiled, Explorer, TEST_CACHE};
 use serde_json::{json, Value};
 
 /// The key of an element reference in WebDriver answers.
@@ -78,7 +78,7 @@ fn walk_to_the_deadlock_replay_check_and_open_the_report() {
 
     // The HTML report of `bir check --html`, opened from its file.
     let report = shots.join("report.html");
-    let status = Command::new(env!("CARGO_BIN_EXE_bir"))
+    let status = bir_command()
         .args([
             "check",
             &model("two_dining_philosophers.bir"),

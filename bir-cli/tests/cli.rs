@@ -2,35 +2,13 @@
 //! bad arguments, JSON output, constant overrides and limits.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// Runs `bir` with `args` and the environment `envs`; returns (exit status, stdout,
-/// stderr). Compiled checkers go to the tests' cache unless `envs` says otherwise.
-fn run_bir(args: &[&str], envs: &[(&str, &Path)]) -> (i32, String, String) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_bir"));
-    command.args(args).env("XDG_CACHE_HOME", test_cache());
-    for (name, value) in envs {
-        command.env(name, value);
-    }
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = command.output().expect("the binary runs");
-    (
-        status.code().expect("an exit status, not a signal"),
-        String::from_utf8_lossy(&stdout).into_owned(),
-        String::from_utf8_lossy(&stderr).into_owned(),
-    )
-}
+mod common;
 
-/// Where the tests' compiled checkers are kept, across runs (`$XDG_CACHE_HOME/bir`).
-fn test_cache() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache")
-}
+use common::{model, run_bir};
 
 /// Runs `bir` with `args`; returns (exit status, stdout, stderr). A `bir check` runs with
 /// the default engine, the compiled checker, and then once more with `--interpret`: both
@@ -95,10 +73,6 @@ fn comparable(report: &str, parallel: bool) -> String {
 
 fn models() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
-}
-
-fn model(name: &str) -> String {
-    models().join(name).display().to_string()
 }
 
 /// A file in a fresh temporary folder of this test.

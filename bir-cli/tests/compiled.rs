@@ -1,45 +1,15 @@
 //! The compiled engine and its cache, `bir replay`, and `--json` for malformed models.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-/// Runs `bir` with `args` and the environment `envs` (compiled checkers go to the tests'
-/// cache unless `--cache` says otherwise); returns (exit status, stdout, stderr).
-fn bir_with(args: &[&str], envs: &[(&str, &str)]) -> (i32, String, String) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_bir"));
-    command.args(args).env("XDG_CACHE_HOME", test_cache());
-    for (name, value) in envs {
-        command.env(name, value);
-    }
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = command.output().expect("the binary runs");
-    (
-        status.code().expect("an exit status, not a signal"),
-        String::from_utf8_lossy(&stdout).into_owned(),
-        String::from_utf8_lossy(&stderr).into_owned(),
-    )
-}
+mod common;
+
+use common::{model, run_bir, TEST_CACHE};
 
 fn bir(args: &[&str]) -> (i32, String, String) {
-    bir_with(args, &[])
-}
-
-/// The cache `tests/cli.rs` uses too, so that each model compiles once for both.
-fn test_cache() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache")
-}
-
-fn model(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../models")
-        .join(name)
-        .display()
-        .to_string()
+    run_bir(args, &[])
 }
 
 /// A fresh folder of this test (emptied if it exists).
@@ -133,7 +103,7 @@ fn a_second_check_runs_the_cached_checker_without_cargo() {
     assert_eq!(builds.lines().count(), 1, "{builds}");
     // The second check does not run cargo (a cargo that does not exist would make it fall
     // back on the interpreter, with a note): it runs the binary the first one built.
-    let (status, second, err) = bir_with(&args, &[("CARGO", "/nonexistent/cargo")]);
+    let (status, second, err) = run_bir(&args, &[("CARGO", "/nonexistent/cargo")]);
     assert_eq!(status, 1, "{second}{err}");
     assert_eq!(err, "", "no compiling, no note");
     assert_eq!(comparable(&first), comparable(&second));
@@ -151,7 +121,7 @@ fn a_second_check_runs_the_cached_checker_without_cargo() {
 /// Makes the fresh cache `dir` share the target directory of the tests' cache, so that the
 /// runtime is not compiled once more for it (where symbolic links exist).
 fn share_the_runtime(dir: &Path) {
-    let shared = test_cache().join("bir").join("target");
+    let shared = Path::new(TEST_CACHE).join("target");
     let _ = std::fs::create_dir_all(&shared);
     let _ = std::fs::create_dir_all(dir);
     #[cfg(unix)]
@@ -161,7 +131,7 @@ fn share_the_runtime(dir: &Path) {
 #[test]
 fn without_cargo_the_interpreter_checks_with_a_note() {
     let cache = temp_dir("no-cargo");
-    let (status, out, err) = bir_with(
+    let (status, out, err) = run_bir(
         &[
             "check",
             &model("two_dining_philosophers.bir"),
@@ -186,7 +156,7 @@ fn without_cargo_the_interpreter_checks_with_a_note() {
     } else {
         return;
     };
-    let (status, out, err) = bir_with(
+    let (status, out, err) = run_bir(
         &[
             "check",
             &model("two_dining_philosophers.bir"),

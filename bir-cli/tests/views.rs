@@ -6,22 +6,14 @@ mod common;
 
 use std::io::{Read, Write};
 use std::os::fd::{FromRawFd, OwnedFd};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use common::model;
+use common::{bir_command, model, run_bir};
 
 fn bir(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_bir"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().expect("an exit status"),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    run_bir(args, &[])
 }
 
 #[test]
@@ -129,7 +121,7 @@ fn random_walks_find_the_deadlock_with_a_seed() {
 fn guided_simulation_in_a_pseudo_terminal() {
     let (master, slave) = open_pty();
     let stdio = |fd: &OwnedFd| Stdio::from(fd.try_clone().expect("dup"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bir"))
+    let mut child = bir_command()
         .args([
             "simulate",
             &model("two_dining_philosophers.bir"),

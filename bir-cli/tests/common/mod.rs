@@ -1,12 +1,13 @@
-//! What the tests of `bir explore` share: the server as a child process, and a minimal
-//! HTTP/1.1 client over a TCP stream (enough for the server's API and for a WebDriver).
+//! What the tests of the `bir` binary share: running it with the tests' cache of compiled
+//! checkers, `bir explore`'s server as a child process, and a minimal HTTP/1.1 client over
+//! a TCP stream (enough for the server's API and for a WebDriver).
 
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// A model of the repository's `models/`.
@@ -21,6 +22,41 @@ pub fn model(name: &str) -> String {
 /// The cache of compiled checkers shared by the tests: `XDG_CACHE_HOME=CARGO_TARGET_TMPDIR/
 /// xdg-cache`, as `tests/compiled.rs` and `tests/cli.rs` set it, makes `xdg-cache/bir`.
 pub const TEST_CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache/bir");
+
+/// `bir` as every test runs it: its compiled checkers go to the tests' cache
+/// ([`TEST_CACHE`]) and are built unoptimised (`BIR_CACHE_PROFILE=dev`: a model builds in
+/// seconds, not dozens of seconds; these tests check what the checker says, and the
+/// release build is what `bir-tests`' release target and `scripts/compare` run).
+pub fn bir_command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bir"));
+    command
+        .env(
+            "XDG_CACHE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
+        )
+        .env("BIR_CACHE_PROFILE", "dev");
+    command
+}
+
+/// Runs `bir` ([`bir_command`]) with `args` and the environment `envs`; returns (exit
+/// status, stdout, stderr).
+pub fn run_bir(args: &[&str], envs: &[(&str, &str)]) -> (i32, String, String) {
+    let mut command = bir_command();
+    command.args(args);
+    for (name, value) in envs {
+        command.env(name, value);
+    }
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = command.output().expect("the binary runs");
+    (
+        status.code().expect("an exit status, not a signal"),
+        String::from_utf8_lossy(&stdout).into_owned(),
+        String::from_utf8_lossy(&stderr).into_owned(),
+    )
+}
 
 /// `bir explore` on a free port, stopped when dropped.
 pub struct Explorer {
@@ -55,7 +91,7 @@ impl Explorer {
     }
 
     fn launch(model: &str, more: &[&str]) -> Explorer {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bir"))
+        let mut child = bir_command()
             .args(["explore", model, "--port", "0"])
             .args(more)
             .stdout(Stdio::piped())
