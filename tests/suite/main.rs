@@ -2,6 +2,10 @@
 //! per verdict kind, counterexample traces, the bit layout seen through generated code,
 //! and the compile-fail suite.
 
+#[macro_use]
+#[path = "../common/search.rs"]
+mod search;
+
 mod allocation;
 mod compact;
 mod dependencies;
