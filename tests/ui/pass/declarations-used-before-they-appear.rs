@@ -16,6 +16,6 @@ bir! {
     }
 }
 
-fn main() {
+pub fn main() {
     assert_eq!(S::checker().run().verdict(), Verdict::Verified);
 }

@@ -28,7 +28,7 @@ bir! {
     }
 }
 
-fn main() {
+pub fn main() {
     let plain = Plain::checker().run();
     let dead = Dead::checker().run();
     assert_eq!(plain.verdict(), Verdict::Verified);

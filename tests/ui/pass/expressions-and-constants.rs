@@ -22,6 +22,6 @@ bir! {
     }
 }
 
-fn main() {
+pub fn main() {
     assert_eq!(S::checker().run().verdict(), Verdict::Verified);
 }

@@ -13,7 +13,7 @@ bir! {
     }
 }
 
-fn main() {
+pub fn main() {
     let report = S::checker().run();
     assert_eq!(report.verdict(), Verdict::Verified);
     // w has period 3 and b period 256.

@@ -15,7 +15,7 @@ bir! {
     }
 }
 
-fn main() {
+pub fn main() {
     let report = S::checker().run();
     assert_eq!(report.verdict(), Verdict::Found(FindingKind::Invariant));
 }

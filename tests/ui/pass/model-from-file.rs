@@ -3,7 +3,7 @@ use bir::bir;
 
 bir!(file = "../../../models/two_dining_philosophers.bir");
 
-fn main() {
+pub fn main() {
     let report = TwoDiningPhilosophers::checker().bfs().progress(false).run();
     assert_eq!(report.assert_deadlock().len(), 2);
 }

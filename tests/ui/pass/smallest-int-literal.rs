@@ -12,6 +12,6 @@ bir! {
     }
 }
 
-fn main() {
+pub fn main() {
     assert_eq!(S::checker().run().verdict(), Verdict::Verified);
 }

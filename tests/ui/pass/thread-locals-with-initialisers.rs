@@ -12,7 +12,7 @@ bir! {
     }
 }
 
-fn main() {
+pub fn main() {
     let report = S::checker().run();
     assert_eq!(report.verdict(), Verdict::Verified);
     assert_eq!(report.stats().states, 16);

@@ -21,7 +21,7 @@ bir! {
     }
 }
 
-fn main() {
+pub fn main() {
     let state: <M as Model>::State = M.initial_state();
     assert_eq!(format!("{state}"), M.initial_state().to_string());
     let report = M::checker().run();
