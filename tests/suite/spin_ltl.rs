@@ -4,10 +4,11 @@
 //! encodings are checked by bir and by SPIN, without fairness and under weak fairness, and
 //! every verdict must agree.
 //!
-//! * bir: the `bir` command (`bir-cli`, the reference interpreter), on the model's `.bir` text
-//!   with the formula appended as `ltl F: ...;`, `bir check --ltl F --json` and
-//!   `--weak-fairness`; the verdict is `verified` (holds) or `property` (violated), anything
-//!   else fails the test. Strong fairness has no SPIN counterpart; bir's verdict under it is
+//! * bir: the `bir` command (`bir-cli`) on the model's `.bir` text with every formula
+//!   appended as `ltl F0: ...;`, `ltl F1: ...;`, ... (one file, so one compiled checker per
+//!   model), `bir check --ltl F --json` and `--weak-fairness`, each with the compiled checker
+//!   and with the reference interpreter (`--interpret`), which must agree; the verdict is
+//!   `verified` (holds) or `property` (violated), anything else fails the test. Strong fairness has no SPIN counterpart; bir's verdict under it is
 //!   only checked to be consistent (what holds under weak fairness holds under strong).
 //! * SPIN: the peer with every formula of the model as a named `ltl` block, `spin -a`,
 //!   `gcc -DNOREDUCE` (-O0: these state spaces are tiny and compiling dominates; the
@@ -30,7 +31,7 @@
 //! ```
 //!
 //! Needs `spin` and `gcc` (Debian packages); `.ci/run` runs it with `--ignored`. The test
-//! builds the `bir` binary itself (`cargo build -p bir-cli`, in the profile and target
+//! builds the `bir` binary itself (`cargo build --workspace --bin bir`, in the profile and target
 //! directory of this test), so that it never runs a stale one.
 
 use std::fmt::Write as _;
@@ -403,7 +404,7 @@ enum Verdict {
     Violated,
 }
 
-/// The `bir` binary, built once, fresh: `cargo build -p bir-cli` in this test's profile and
+/// The `bir` binary, built once, fresh: `cargo build --workspace --bin bir` in this test's profile and
 /// target directory (`target/<profile>/deps/suite-...` is this test).
 fn bir_binary() -> &'static Path {
     static BIR: OnceLock<PathBuf> = OnceLock::new();
@@ -421,8 +422,9 @@ fn bir_binary() -> &'static Path {
             .args([
                 "build",
                 "-q",
-                "-p",
-                "bir-cli",
+                // The workspace's features, as `cargo test --workspace` built them: nothing
+                // is compiled again.
+                "--workspace",
                 "--bin",
                 "bir",
                 "--target-dir",
@@ -435,7 +437,7 @@ fn bir_binary() -> &'static Path {
             build.arg("--release");
         }
         let status = build.status().expect("cannot run cargo");
-        assert!(status.success(), "cargo build -p bir-cli failed");
+        assert!(status.success(), "cargo build --workspace --bin bir failed");
         let bir = profile_dir.join(format!("bir{}", std::env::consts::EXE_SUFFIX));
         assert!(bir.exists(), "no bir binary at {}", bir.display());
         bir
@@ -544,7 +546,16 @@ impl Differential {
     /// `bir check file [--set Param.N=n] args... --json`: the JSON report and exit status.
     fn bir_json(&self, file: &Path, args: &[&str], log: &str, context: &str) -> (String, i32) {
         let mut command = Command::new(bir_binary());
-        command.arg("check").arg(file);
+        // The compiled checkers go to this test's cache and are built unoptimised: a model
+        // of a few hundred states is checked as fast, and built in seconds.
+        command
+            .env(
+                "XDG_CACHE_HOME",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/xdg-cache"),
+            )
+            .env("BIR_CACHE_PROFILE", "dev")
+            .arg("check")
+            .arg(file);
         if let Some(n) = self.spec.n {
             command.arg("--set").arg(format!("Param.N={n}"));
         }
@@ -566,14 +577,24 @@ impl Differential {
         if !fairness.is_empty() {
             args.push(fairness);
         }
-        let (json, status) = self.bir_json(file, &args, &format!("{name}{fairness}.json"), context);
-        match (json_string(&json, "verdict"), status) {
-            (Some("verified"), 0) => Verdict::Holds,
-            (Some("property"), 1) => Verdict::Violated,
-            _ => panic!(
-                "{context}\nbir {fairness} gave neither holds nor violated (status {status}):\n{json}"
-            ),
-        }
+        let verdict = |args: &[&str], log: String| {
+            let (json, status) = self.bir_json(file, args, &log, context);
+            match (json_string(&json, "verdict"), status) {
+                (Some("verified"), 0) => Verdict::Holds,
+                (Some("property"), 1) => Verdict::Violated,
+                _ => panic!(
+                    "{context}\nbir {args:?} gave neither holds nor violated (status {status}):\n{json}"
+                ),
+            }
+        };
+        let compiled = verdict(&args, format!("{name}{fairness}.json"));
+        args.push("--interpret");
+        let interpreted = verdict(&args, format!("{name}{fairness}-interpreted.json"));
+        assert_eq!(
+            compiled, interpreted,
+            "{context}\nbir {fairness}: the compiled checker (left) and the interpreter (right) differ"
+        );
+        compiled
     }
 
     /// SPIN's verdict on claim `name` of the compiled pan, with `-f` when `fair`; `None` when
@@ -779,6 +800,16 @@ impl Differential {
             let _ = writeln!(pml, "ltl F{i} {{ {text} }}");
         }
         self.compile_pan(&self.dir, &pml, &[]);
+        // bir: the model's text with every kept formula appended, one file, so that `bir
+        // check` compiles one checker per model, not one per formula.
+        let mut bir_model = text[..end].to_string();
+        for &i in &kept {
+            let bir_text = formulas[i].render(&spec.atoms, Syntax::Bir);
+            let _ = writeln!(bir_model, "  ltl F{i}: {bir_text};");
+        }
+        bir_model.push_str("}\n");
+        let file = self.dir.join("formulas.bir");
+        std::fs::write(&file, bir_model).expect("writing the model");
 
         let mut tally: Tally = [[0; 3]; 2];
         let mut inconclusive = Vec::new();
@@ -787,13 +818,6 @@ impl Differential {
             let name = format!("F{i}");
             let bir_text = formula.render(&spec.atoms, Syntax::Bir);
             let spin_text = formula.render(&spec.atoms, Syntax::Spin);
-            // bir: the model's text with the formula appended.
-            let file = self.dir.join(format!("{name}.bir"));
-            std::fs::write(
-                &file,
-                format!("{}  ltl {name}: {bir_text};\n}}\n", &text[..end]),
-            )
-            .expect("writing the model");
             let context = format!(
                 "{}: formula {name} of seed {} (BIR_SPIN_LTL_SEED={} BIR_SPIN_LTL_FORMULAS={count})\n  \
                  bir:  {bir_text}\n  SPIN: {spin_text}\n  files: {} and {}",
