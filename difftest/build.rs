@@ -1,6 +1,6 @@
 //! Writes the models of one differential test run to `$OUT_DIR/models.rs`: `BIR_DIFF_MODELS`
-//! random models (default 200) and `BIR_DIFF_SYMMETRIC` models with a symmetric family
-//! (default 40) from the seed `BIR_DIFF_SEED` (default 1), each as a module
+//! random models (default 50) and `BIR_DIFF_SYMMETRIC` models with a symmetric family
+//! (default 10) from the seed `BIR_DIFF_SEED` (default 1), each as a module
 //! holding its `bir!` expansion, its source text and its seed, and `run_all`, which hands
 //! every model to the test's `Differ`.
 
@@ -9,6 +9,9 @@ use std::fmt::Write as _;
 include!("src/generate.rs");
 include!("src/symmetric.rs");
 
+/// The defaults keep `cargo test --workspace` quick: every model is compiled in debug mode
+/// with each search the test runs monomorphised for it, a few seconds of rustc apiece.
+/// `.ci/run` draws a fresh seed each run, and `scripts/difftest` runs thousands in batches.
 fn main() {
     println!("cargo:rerun-if-changed=src/generate.rs");
     println!("cargo:rerun-if-changed=src/symmetric.rs");
@@ -16,7 +19,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=BIR_DIFF_SEED");
     println!("cargo:rerun-if-env-changed=BIR_DIFF_MODELS");
     let seed: u64 = env_number("BIR_DIFF_SEED").unwrap_or(1);
-    let count: u64 = env_number("BIR_DIFF_MODELS").unwrap_or(200);
+    let count: u64 = env_number("BIR_DIFF_MODELS").unwrap_or(50);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -39,7 +42,7 @@ fn main() {
             "    differ.check(m{i}::M{i}::checker(), m{i}::SOURCE, {model_seed});"
         );
     }
-    let symmetric: u64 = env_number("BIR_DIFF_SYMMETRIC").unwrap_or(40);
+    let symmetric: u64 = env_number("BIR_DIFF_SYMMETRIC").unwrap_or(10);
     let _ = writeln!(
         out,
         "/// The number of symmetric models of this run.\npub const SYMMETRIC: usize = {symmetric};"
