@@ -240,7 +240,10 @@ fn faults_that_every_evaluation_meets_are_warnings_and_findings_not_compile_erro
         stderr.starts_with("bir: warning: index 2 out of bounds in `a[2]`"),
         "{stderr}"
     );
-    assert!(stderr.contains(&format!(" --> {unreached}:6:30\n")), "{stderr}");
+    assert!(
+        stderr.contains(&format!(" --> {unreached}:6:30\n")),
+        "{stderr}"
+    );
     assert_eq!(stderr.matches("warning").count(), 1, "{stderr}");
     remove_temp_file(&unreached);
 }

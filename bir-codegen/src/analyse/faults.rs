@@ -148,7 +148,9 @@ impl Walk<'_> {
                 // The argument is evaluated after the check that the thread has not
                 // started, and refused outside the parameter's type (never wrapped).
                 let target = &self.system.threads[*thread];
-                let param = target.start_param.map(|local| target.locals[local].ty.scalar);
+                let param = target
+                    .start_param
+                    .map(|local| target.locals[local].ty.scalar);
                 match (arg.as_ref().map(|arg| self.expr(arg)), param) {
                     (Some(Outcome::Fault(site, value)), _) => Continue::Fault(site, value),
                     (Some(Outcome::Value(value)), Some(scalar))
@@ -173,7 +175,9 @@ impl Walk<'_> {
                 let len = self.var(*var).map_or(0, |var| var.ty.elements());
                 self.index(index, len, *site).unwrap_or(Outcome::Unknown)
             }
-            Expr::At { thread, instance, .. } => match instance {
+            Expr::At {
+                thread, instance, ..
+            } => match instance {
                 Some((index, site)) => {
                     let count = self.system.threads[*thread].instances();
                     self.index(index, count, *site).unwrap_or(Outcome::Unknown)
@@ -247,7 +251,11 @@ impl Walk<'_> {
             // The body is evaluated at least once, unless the range is empty; a body that
             // does not depend on the variable has one value for all.
             Expr::Quant {
-                forall, lo, hi, body, ..
+                forall,
+                lo,
+                hi,
+                body,
+                ..
             } => {
                 if lo >= hi {
                     Outcome::Value(i64::from(*forall))

@@ -37,10 +37,7 @@ const GLOBALS: &str = "boolean[2] a; int (0, 3) x; int y; byte b;
 
 /// The certain faults of one active thread `T` whose only location is `body`.
 fn faults(body: &str) -> Vec<(FaultKind, String, String)> {
-    faults_in(
-        GLOBALS,
-        &format!("active thread T() {{ loc l: {body} }}"),
-    )
+    faults_in(GLOBALS, &format!("active thread T() {{ loc l: {body} }}"))
 }
 
 /// The kinds and covered texts of `body`'s faults.
