@@ -216,6 +216,10 @@ fn faults_that_every_evaluation_meets_are_warnings_and_findings_not_compile_erro
         "{stderr}"
     );
     assert_eq!(stderr.matches("warning").count(), 1, "{stderr}");
+    // The interpreter's check prints the same warning.
+    let (_, _, interpreted) = run_bir(&["check", &reached, "--interpret"], &[]);
+    let warning = |stderr: &str| stderr.split("\n\n").next().unwrap_or_default().to_string();
+    assert_eq!(warning(&interpreted), warning(&stderr));
     assert!(
         stdout.starts_with("S: index error found (depth-first search)\n"),
         "{stdout}"

@@ -111,7 +111,7 @@ impl Walk<'_> {
             Action::Assign { place, value, site } => {
                 // Rule: the index is evaluated (and checked) before the value.
                 if let Some((index, index_site)) = &place.index {
-                    let len = self.var(place.var).map_or(0, |var| var.ty.elements());
+                    let len = self.var(place.var).map(|var| var.ty.elements());
                     if let Some(fault) = self.index(index, len, *index_site) {
                         return fault.into();
                     }
@@ -172,7 +172,7 @@ impl Walk<'_> {
             Expr::Int(value) => Outcome::Value(*value),
             Expr::Read(_) | Expr::InstanceIndex | Expr::QuantVar(_) => Outcome::Unknown,
             Expr::Element { var, index, site } => {
-                let len = self.var(*var).map_or(0, |var| var.ty.elements());
+                let len = self.var(*var).map(|var| var.ty.elements());
                 self.index(index, len, *site).unwrap_or(Outcome::Unknown)
             }
             Expr::At {
@@ -180,7 +180,8 @@ impl Walk<'_> {
             } => match instance {
                 Some((index, site)) => {
                     let count = self.system.threads[*thread].instances();
-                    self.index(index, count, *site).unwrap_or(Outcome::Unknown)
+                    self.index(index, Some(count), *site)
+                        .unwrap_or(Outcome::Unknown)
                 }
                 None => Outcome::Unknown,
             },
@@ -281,11 +282,14 @@ impl Walk<'_> {
     }
 
     /// The certain fault of an index into `len` elements (or instances), checked at
-    /// `site`: one in the index itself, or a constant index outside `0..len`.
-    fn index(&self, index: &Expr, len: u32, site: SiteId) -> Option<Outcome> {
+    /// `site`: one in the index itself, or a constant index outside `0..len` (when the
+    /// length is known).
+    fn index(&self, index: &Expr, len: Option<u32>, site: SiteId) -> Option<Outcome> {
         match self.expr(index) {
             fault @ Outcome::Fault(..) => Some(fault),
-            Outcome::Value(value) if !(0..i64::from(len)).contains(&value) => {
+            Outcome::Value(value)
+                if len.is_some_and(|len| !(0..i64::from(len)).contains(&value)) =>
+            {
                 Some(Outcome::Fault(site, value))
             }
             _ => None,
