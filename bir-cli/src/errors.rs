@@ -1,6 +1,7 @@
 //! Errors that stop a command before any search: a model that is malformed or cannot be
-//! read, options that cannot run together. On stderr as rustc prints them; with `--json`,
-//! also as one JSON object on stdout:
+//! read, options that cannot run together; and the warnings of a model that compiles, which
+//! stop nothing. On stderr as rustc prints them; errors with `--json` also as one JSON
+//! object on stdout:
 //!
 //! ```json
 //! { "file": "bad.bir", "verdict": "malformed",
@@ -99,6 +100,19 @@ pub fn model_errors(errors: &[Diagnostic], path: &str, source: &str, json: bool)
             })
             .collect();
         print(path, errors);
+    }
+}
+
+/// Prints the warnings of the model `source` read from `path` on stderr, each as
+/// `bir: warning: ` and the message, then its place as an error's (the warnings of a model
+/// that compiles: nothing stops, and the JSON output has none).
+pub fn model_warnings(warnings: &[Diagnostic], path: &str, source: &str) {
+    for warning in warnings {
+        // A blank line after each, as rustc separates its diagnostics.
+        eprintln!(
+            "bir: warning: {}",
+            bir_codegen::source::located(warning, path, source)
+        );
     }
 }
 

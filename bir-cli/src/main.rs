@@ -123,6 +123,10 @@
 //!
 //! A malformed model is reported as rustc reports compile errors, every error with its
 //! `path:line:column`, the source line and carets under the offending tokens, then a count.
+//! A model that compiles gets the warnings `bir!` gives it (a fault that its constants make
+//! certain: `a[2]` on `boolean[2] a`, `x / 0`), each on stderr as `bir: warning: ...` with its
+//! place, the same way; the model is checked all the same, and the search reports such a
+//! fault where it reaches it.
 //!
 //! # Exit status
 //!
@@ -243,7 +247,8 @@ pub struct Loaded {
 }
 
 /// Reads the model at `path` and checks it with `overrides`; on failure prints the errors
-/// (also as JSON with `json`) and returns the exit status.
+/// (also as JSON with `json`) and returns the exit status. Prints the warnings of a model
+/// that compiles on stderr.
 pub fn load(path: &Path, overrides: &Overrides, json: bool) -> Result<Loaded, u8> {
     let shown = path.display().to_string();
     let source = match read_model(path) {
@@ -254,7 +259,11 @@ pub fn load(path: &Path, overrides: &Overrides, json: bool) -> Result<Loaded, u8
         }
     };
     match bir_codegen::source::front_end(&source, overrides) {
-        Ok(system) => Ok(Loaded { source, system }),
+        Ok(system) => {
+            let warnings = bir_codegen::source::warnings(&system);
+            errors::model_warnings(&warnings, &shown, &source);
+            Ok(Loaded { source, system })
+        }
         Err(found) => {
             errors::model_errors(&found, &shown, &source, json);
             Err(MALFORMED)

@@ -169,10 +169,11 @@ fn a_malformed_model_shows_every_error_with_its_place_and_carets() {
 }
 
 /// A fault that every evaluation of a construct meets (here `a[2]` on `boolean[2] a`, `x / 0`)
-/// is a run-time error (LANGUAGE.md has no compile-time check for it): a finding where the
-/// search reaches it, nothing where it never does.
+/// is a run-time error (LANGUAGE.md has no compile-time check for it): a warning on stderr
+/// with its place when the model is compiled, then a finding where the search reaches it,
+/// nothing where it never does.
 #[test]
-fn faults_that_every_evaluation_meets_are_findings_not_compile_errors() {
+fn faults_that_every_evaluation_meets_are_warnings_and_findings_not_compile_errors() {
     let reached = temp_file(
         "certain-faults",
         "reached.bir",
@@ -180,6 +181,19 @@ fn faults_that_every_evaluation_meets_are_findings_not_compile_errors() {
     );
     let (status, stdout, stderr) = bir(&["check", &reached]);
     assert_eq!(status, 1, "{stdout}\n{stderr}");
+    assert!(
+        stderr.starts_with(&format!(
+            "bir: warning: index 2 out of bounds in `a[2]`: `a` has 2 elements, so every \
+             execution of this step that gets here is an index error\n --> {reached}:4:19\n  \
+             |\n4 |     loc l: do {{ a[2] := true; }} goto l;\n  |                   ^\n\n"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("warning").count(), 1, "{stderr}");
+    // The interpreter's check prints the same warning.
+    let (_, _, interpreted) = run_bir(&["check", &reached, "--interpret"], &[]);
+    let warning = |stderr: &str| stderr.split("\n\n").next().unwrap_or_default().to_string();
+    assert_eq!(warning(&interpreted), warning(&stderr));
     assert!(
         stdout.starts_with("S: index error found (depth-first search)\n"),
         "{stdout}"
@@ -199,6 +213,16 @@ fn faults_that_every_evaluation_meets_are_findings_not_compile_errors() {
     let (status, stdout, stderr) = bir(&["check", &unreached]);
     assert_eq!(status, 0, "{stdout}\n{stderr}");
     assert!(stdout.starts_with("S: verified: "), "{stdout}");
+    // The step's first fault is certain; it never gets to the others.
+    assert!(
+        stderr.starts_with("bir: warning: index 2 out of bounds in `a[2]`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(" --> {unreached}:6:30\n")),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("warning").count(), 1, "{stderr}");
     remove_temp_file(&unreached);
 }
 

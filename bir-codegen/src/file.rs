@@ -6,7 +6,7 @@
 //! cargo rebuilds when it changes. Errors in the model cannot be spanned in a file that
 //! is not Rust source, so each is reported on the path literal with the place in the
 //! file written out as rustc writes it: the file, line and column, the source line and
-//! carets.
+//! carets. So are the model's warnings (see [`crate::analyse::faults`]).
 
 use std::path::{Path, PathBuf};
 
@@ -74,7 +74,13 @@ pub fn expand(input: TokenStream, base: &Path) -> TokenStream {
         }
     };
     let model = match located {
-        Ok(()) => crate::expand(tokens),
+        Ok(warnings) => {
+            let model = crate::generate(tokens, &Overrides::default(), crate::Warnings::Elsewhere);
+            let warnings = crate::emit::warnings::warnings(
+                warnings.iter().map(|warning| (span, warning.trim_end())),
+            );
+            quote!(#model #warnings)
+        }
         // The errors, and the stub of the system's type so that code naming it compiles.
         Err(rendered) => {
             let stub = crate::fallback::expand(&tokens, &Diagnostics::default());
@@ -113,17 +119,20 @@ fn read(path: &Path) -> Result<String, String> {
 
 /// Runs the front end on `text` with lines and columns (`proc_macro2`'s own tokenizer,
 /// forced for the duration: inside a macro the compiler's gives every token of a string
-/// the macro's span), and renders each of its errors, if any, with its place in the file.
-fn check_located(text: &str, path: &str) -> Result<(), Vec<String>> {
+/// the macro's span), and renders each of its warnings, or of its errors if any, with its
+/// place in the file.
+fn check_located(text: &str, path: &str) -> Result<Vec<String>, Vec<String>> {
     proc_macro2::fallback::force();
-    let result = crate::source::front_end(text, &Overrides::default())
-        .map(|_| ())
-        .map_err(|errors| {
-            errors
-                .iter()
-                .map(|error| crate::source::located(error, path, text))
-                .collect()
-        });
+    let render = |diagnostics: &[crate::diag::Diagnostic]| -> Vec<String> {
+        diagnostics
+            .iter()
+            .map(|diagnostic| crate::source::located(diagnostic, path, text))
+            .collect()
+    };
+    let result = match crate::source::front_end(text, &Overrides::default()) {
+        Ok(system) => Ok(render(&crate::source::warnings(&system))),
+        Err(errors) => Err(render(&errors)),
+    };
     proc_macro2::fallback::unforce();
     result
 }

@@ -7,6 +7,8 @@ pub mod eval;
 
 use proc_macro2::Span;
 
+use crate::ast::Spans;
+
 mod ids;
 
 pub use ids::{
@@ -37,6 +39,9 @@ pub struct System {
     pub properties: Vec<Property>,
     /// Every place where a step or invariant can fault.
     pub fault_sites: IdVec<SiteId, FaultSite>,
+    /// The tokens of each fault site, for diagnostics at compile time: the construct that
+    /// faults (`a[2]`, `x / 0`), or the value it refuses (the `5` of `x := 5`).
+    pub site_spans: IdVec<SiteId, Spans>,
 }
 
 /// A named constant: `Param.N = 5`.

@@ -82,6 +82,21 @@ pub fn expand(input: TokenStream) -> TokenStream {
 /// [`Overrides`]): what `bir check --set` compiles, so that the generated checker and the
 /// interpreter check the same model.
 pub fn expand_with(input: TokenStream, overrides: &Overrides) -> TokenStream {
+    generate(input, overrides, Warnings::AtTheirTokens)
+}
+
+/// Where the expansion reports the model's warnings ([`analyse::faults`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Warnings {
+    /// Each on the tokens it is about.
+    AtTheirTokens,
+    /// Not at all: the caller reports them (a model read from a file, whose tokens have no
+    /// place in the Rust source).
+    Elsewhere,
+}
+
+/// [`expand_with`], reporting the model's warnings as `warnings` says.
+fn generate(input: TokenStream, overrides: &Overrides, warnings: Warnings) -> TokenStream {
     let mut diags = Diagnostics::default();
     let Some(ast) = parse(input.clone(), &mut diags) else {
         return fallback::expand(&input, &diags);
@@ -95,7 +110,11 @@ pub fn expand_with(input: TokenStream, overrides: &Overrides) -> TokenStream {
     let code = lower::lower(&system, &analysis);
     let layout = layout::Layout::new(&system);
     let tables = tables::Tables::new(&system, &layout).with_symmetry(&system, &analysis.symmetry);
-    emit::emit(&system, &code, &layout, &tables, &input)
+    let constant_faults = match warnings {
+        Warnings::AtTheirTokens => &analysis.constant_faults[..],
+        Warnings::Elsewhere => &[],
+    };
+    emit::emit(&system, &code, &layout, &tables, &input, constant_faults)
 }
 
 /// [`parse::parse`], its errors recorded in `diags`.

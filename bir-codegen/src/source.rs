@@ -1,8 +1,9 @@
 //! Models as text (a `.bir` file, not tokens inside `bir!`): Rust's tokenizer
 //! (`proc_macro2`, whose spans carry lines and columns outside a macro), the same front end
 //! as `bir!`, and compile errors printed as rustc prints them: the message, the file, line
-//! and column, the source line and carets under the offending tokens, then a count. Used
-//! by the command line tool, the interpreter, and `bir!(file = "...")`.
+//! and column, the source line and carets under the offending tokens, then a count; the
+//! warnings of a model that compiles ([`warnings`]) are printed the same way. Used by the
+//! command line tool, the interpreter, and `bir!(file = "...")`.
 
 use std::fmt::Write;
 use std::str::FromStr;
@@ -19,6 +20,19 @@ use crate::{ir, Overrides};
 pub fn front_end(source: &str, overrides: &Overrides) -> Result<ir::System, Vec<Diagnostic>> {
     let tokens = TokenStream::from_str(source).map_err(|error| vec![lex_error(source, &error)])?;
     crate::front_end_with(tokens, overrides).map_err(|diags| diags.into_vec())
+}
+
+/// The warnings of a checked model, in source order: the faults its constants make certain
+/// (see [`crate::analyse::faults`]), each to print with [`located`].
+pub fn warnings(system: &ir::System) -> Vec<Diagnostic> {
+    crate::analyse::faults::constant_faults(system)
+        .into_iter()
+        .map(|fault| Diagnostic {
+            spans: fault.spans,
+            message: fault.message,
+            notes: Vec::new(),
+        })
+        .collect()
 }
 
 /// A tokenizer error, described by the character it stopped at: an unclosed delimiter (the
@@ -198,6 +212,21 @@ mod tests {
         assert!(
             text.ends_with("error: aborting due to 1 previous error\n"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn a_warning_shows_its_place_and_underlines_the_whole_operand() {
+        let source = "system S {\n  int (0, 3) x;\n  active thread T() {\n    \
+                      loc l: do { x := x / (1 - 1); } goto l;\n  }\n}\n";
+        let system = front_end(source, &Overrides::default()).expect("the model compiles");
+        let found = warnings(&system);
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            located(&found[0], "m.bir", source),
+            "division by zero in `x / (1 - 1)`, so every execution of this step that gets \
+             here is a division error\n --> m.bir:4:26\n  |\n\
+             4 |     loc l: do { x := x / (1 - 1); } goto l;\n  |                          ^^^^^^^\n"
         );
     }
 

@@ -1,11 +1,13 @@
 //! `bir check --html FILE`: the report as one self-contained HTML page (inline style, inline
-//! SVG, no script, nothing fetched): the verdict, the statistics, and each counterexample
-//! as a message-sequence chart and as a table of steps with what each changed.
+//! SVG, no script, nothing fetched): the verdict, the statistics, each counterexample as a
+//! message-sequence chart and as a table of steps with what each changed, and after a
+//! complete search its coverage: what never happened, and the invariants that hold
+//! vacuously.
 
 use std::fmt::Write as _;
 
 use bir_runtime::{
-    Counterexample, ModelInfo, OperandsDisplay, Report, StateDisplay, Verdict, STUTTER,
+    Counterexample, Coverage, ModelInfo, OperandsDisplay, Report, StateDisplay, Verdict, STUTTER,
 };
 
 use crate::json::{slot_name, value, verdict_name};
@@ -73,8 +75,95 @@ pub fn render(report: &Report, file: &str) -> String {
     for (index, found) in report.findings().iter().enumerate() {
         counterexample(&mut out, report.info(), found, index + 1);
     }
+    // Rule: as in the text report, only a search that explored every reachable state of
+    // the model itself has a coverage (see `Report::coverage`).
+    if let Some(coverage) = report.coverage() {
+        coverage_section(&mut out, coverage);
+    }
     out.push_str("</body></html>\n");
     out
+}
+
+/// What a complete search never saw happen: the transformations never fired, the
+/// instances that never took a step, the locations never reached, and each invariant atom
+/// constant over every reachable state (the invariant holds vacuously, as far as it goes).
+fn coverage_section(out: &mut String, coverage: &Coverage) {
+    let (fired, all) = coverage.transformations();
+    let _ = write!(
+        out,
+        "<section id=\"coverage\"><h2>Coverage</h2>\
+         <p>{fired} of {all} transformation{s} fired.</p>",
+        s = if all == 1 { "" } else { "s" },
+    );
+    if coverage.is_full() {
+        out.push_str(
+            "<p>Every transformation fired, every instance took a step, every location was \
+             reached, and no invariant holds vacuously.</p></section>",
+        );
+        return;
+    }
+    if !coverage.unfired().is_empty() {
+        out.push_str(
+            "<h3>Never fired</h3><table id=\"never-fired\"><tr><th>thread</th><th>at</th>\
+             <th>BIR</th><th>line</th></tr>",
+        );
+        for unfired in coverage.unfired() {
+            let line = if unfired.line == 0 {
+                String::new()
+            } else {
+                unfired.line.to_string()
+            };
+            let _ = write!(
+                out,
+                "<tr><td>{}</td><td>{}</td><td class=\"mono\">{}</td><td>{line}</td></tr>",
+                escape(&unfired.thread),
+                escape(&unfired.from),
+                escape(&unfired.text),
+            );
+        }
+        out.push_str("</table>");
+    }
+    if !coverage.idle_instances().is_empty() {
+        out.push_str("<h3>Never took a step</h3><ul id=\"never-stepped\">");
+        for instance in coverage.idle_instances() {
+            let _ = write!(
+                out,
+                "<li>{} (never started, or blocked from its start)</li>",
+                escape(instance)
+            );
+        }
+        out.push_str("</ul>");
+    }
+    if !coverage.unreached_locations().is_empty() {
+        out.push_str("<h3>Never reached</h3><ul id=\"never-reached\">");
+        for (thread, location) in coverage.unreached_locations() {
+            let _ = write!(out, "<li>{} at {}</li>", escape(thread), escape(location));
+        }
+        out.push_str("</ul>");
+    }
+    if !coverage.vacuous().is_empty() {
+        out.push_str(
+            "<h3>Holding vacuously</h3><p>Each atom has the same value in every reachable state: \
+             its invariant holds vacuously, as far as the atom goes.</p>\
+             <table id=\"vacuous\"><tr><th>invariant</th><th>atom</th><th>in every reachable \
+             state</th></tr>",
+        );
+        for vacuous in coverage.vacuous() {
+            let never = if vacuous.value {
+                "never false"
+            } else {
+                "never true"
+            };
+            let _ = write!(
+                out,
+                "<tr><td>{}</td><td class=\"mono\">{}</td><td>{never}</td></tr>",
+                escape(&vacuous.invariant),
+                escape(&vacuous.atom),
+            );
+        }
+        out.push_str("</table>");
+    }
+    out.push_str("</section>");
 }
 
 /// One counterexample: message, chart, table of steps, final state, replay string.
@@ -180,5 +269,87 @@ mod tests {
             let outside_svg = page.replace("http://www.w3.org/2000/svg", "");
             assert!(!outside_svg.contains(remote), "{remote}");
         }
+        // A search stopped at a finding has no coverage.
+        assert!(!page.contains("id=\"coverage\""), "{page}");
+    }
+
+    /// A model with a transformation that never fires (`x > 5` on `int (0, 3) x`) and an
+    /// invariant whose atoms never change (`flag` is never true, `x < 3` never false).
+    const UNCOVERED: &str = "system Uncovered {
+        int (0, 3) x;
+        boolean flag;
+        invariant Guarded: !flag || x < 3;
+        active thread T() {
+            loc a: when x < 2 do { x := x + 1; } goto a;
+                   when x > 5 && x < 3 do { flag := true; } goto a;
+        }
+    }";
+
+    #[test]
+    fn a_complete_search_shows_what_never_happened_and_the_vacuous_atoms_escaped() {
+        let model = Interpreter::from_source(UNCOVERED).unwrap();
+        let report = Checker::new(model)
+            .deadlock_detection(false)
+            .progress(false)
+            .run();
+        assert!(report.is_verified(), "{report}");
+        let page = render(&report, "uncovered.bir");
+        let start = page
+            .find("<section id=\"coverage\">")
+            .expect("a coverage section");
+        let section = &page[start
+            ..page[start..]
+                .find("</section>")
+                .map_or(page.len(), |end| start + end)];
+        assert!(
+            section.contains("1 of 2 transformations fired."),
+            "{section}"
+        );
+        // The transformation that never fired, HTML-escaped.
+        assert!(
+            section.contains(
+                "<tr><td>T</td><td>a</td><td class=\"mono\">when x &gt; 5 &amp;&amp; x &lt; 3 \
+                 do { flag := true; } goto a;</td><td>7</td></tr>"
+            ),
+            "{section}"
+        );
+        // Each vacuous atom with its invariant.
+        assert!(
+            section.contains(
+                "<tr><td>Guarded</td><td class=\"mono\">flag</td><td>never true</td></tr>"
+            ),
+            "{section}"
+        );
+        assert!(
+            section.contains(
+                "<tr><td>Guarded</td><td class=\"mono\">x &lt; 3</td><td>never false</td></tr>"
+            ),
+            "{section}"
+        );
+        assert!(!section.contains("x < 3"), "{section}");
+        // The same as the text report says.
+        let text = report.to_string();
+        assert!(text.contains("invariant Guarded holds vacuously: `flag` is never true"));
+        assert!(
+            text.contains("never fired: T at a: when x > 5 && x < 3"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn an_incomplete_search_has_no_coverage_and_a_full_one_says_so() {
+        let model = Interpreter::from_source(UNCOVERED).unwrap();
+        let cut = Checker::new(model).max_states(1).progress(false).run();
+        assert!(cut.coverage().is_none());
+        assert!(!render(&cut, "uncovered.bir").contains("id=\"coverage\""));
+        let source = include_str!("../../models/dining_philosophers_fixed.bir");
+        let model = Interpreter::from_source(source).unwrap();
+        let report = Checker::new(model).progress(false).run();
+        report.assert_full_coverage();
+        let page = render(&report, "fixed.bir");
+        assert!(
+            page.contains("Every transformation fired, every instance took a step"),
+            "{page}"
+        );
     }
 }

@@ -3,10 +3,12 @@
 //! lowering bounds the value of any expression ([`interval`]); what each transformation
 //! reads and writes ([`access`]) and which locations are safe for partial-order reduction
 //! ([`por`]); which permutations of each family's instances the model cannot tell apart
-//! ([`symmetry`]); and the size of the code
-//! lowering will produce ([`size`]), which the front end bounds.
+//! ([`symmetry`]); the faults its constants make certain, which are warned about
+//! ([`faults`]); and the size of the code lowering will produce ([`size`]), which the front
+//! end bounds.
 
 pub mod access;
+pub mod faults;
 pub mod interval;
 pub mod por;
 pub mod size;
@@ -32,6 +34,9 @@ pub struct Analysis {
     pub symmetry: Vec<symmetry::Family>,
     /// The size of the generated code, in the units of [`size::MAX_CODE_SIZE`].
     pub code_size: u64,
+    /// The faults that the model's constants make certain: warnings, never errors
+    /// ([`faults`]).
+    pub constant_faults: Vec<faults::ConstantFault>,
 }
 
 /// Analyses a checked system. Returns `None` when it breaks a limit of the implementation
@@ -47,6 +52,7 @@ pub fn analyse(system: &ir::System, diags: &mut Diagnostics) -> Option<Analysis>
         safe_transitions,
         symmetry: symmetry::families(system),
         code_size,
+        constant_faults: faults::constant_faults(system),
     };
     (diags.len() == errors_before).then_some(analysis)
 }

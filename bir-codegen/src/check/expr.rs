@@ -125,7 +125,7 @@ impl<'a> Checker<'a> {
                 }
             }
         };
-        self.sites.truncate(sites_before);
+        self.truncate_sites(sites_before);
         result
     }
 
@@ -214,6 +214,7 @@ impl<'a> Checker<'a> {
                         FaultKind::Range,
                         format!("arithmetic overflow in `{expr}`"),
                         expr.spans().first,
+                        expr.spans(),
                     );
                     let kind = if ok { Kind::Int } else { Kind::Error };
                     (Expr::Neg(Box::new(operand), site), kind)
@@ -344,6 +345,7 @@ impl<'a> Checker<'a> {
                         FaultKind::Range,
                         format!("arithmetic overflow in `{whole}`"),
                         op_span,
+                        whole.spans(),
                     )
                 });
                 let division = matches!(op, BinOp::Div | BinOp::Rem).then(|| {
@@ -351,6 +353,7 @@ impl<'a> Checker<'a> {
                         FaultKind::Division,
                         format!("division by zero in `{whole}`"),
                         op_span,
+                        rhs.spans(),
                     )
                 });
                 let op = match op {

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 use proc_macro2::Span;
 
-use crate::ast;
+use crate::ast::{self, Spans};
 use crate::diag::Diagnostics;
 use crate::ir::{self, FaultKind, FaultSite, SiteId};
 
@@ -134,6 +134,8 @@ struct Checker<'a> {
     invariants: Vec<ir::Invariant>,
     properties: Vec<ir::Property>,
     sites: ir::IdVec<SiteId, FaultSite>,
+    /// The tokens of each site (`ir::System::site_spans`).
+    site_spans: ir::IdVec<SiteId, Spans>,
     next_quant_var: ir::QuantVarId,
     /// How many constants and typealiases are being resolved, one inside the other
     /// (bounded by [`MAX_RESOLUTION_DEPTH`]).
@@ -169,19 +171,28 @@ impl<'a> Checker<'a> {
             invariants: Vec::new(),
             properties: Vec::new(),
             sites: ir::IdVec::new(),
+            site_spans: ir::IdVec::new(),
             next_quant_var: ir::QuantVarId(0),
             resolving: 0,
             suggest: suggest::Suggester::default(),
         }
     }
 
-    /// Records a fault site and returns its id.
-    fn site(&mut self, kind: FaultKind, message: String, span: Span) -> SiteId {
+    /// Records a fault site and returns its id: its line is `at`'s, and `tokens` are what
+    /// a diagnostic about it underlines (see `ir::System::site_spans`).
+    fn site(&mut self, kind: FaultKind, message: String, at: Span, tokens: Spans) -> SiteId {
+        self.site_spans.push(tokens);
         self.sites.push(FaultSite {
             kind,
             message,
-            line: line_of(span),
+            line: line_of(at),
         })
+    }
+
+    /// Forgets the sites recorded after the first `count` (those of a folded constant).
+    fn truncate_sites(&mut self, count: usize) {
+        self.sites.truncate(count);
+        self.site_spans.truncate(count);
     }
 
     fn finish(self) -> ir::System {
@@ -220,6 +231,7 @@ impl<'a> Checker<'a> {
             invariants: self.invariants,
             properties: self.properties,
             fault_sites: self.sites,
+            site_spans: self.site_spans,
         }
     }
 }

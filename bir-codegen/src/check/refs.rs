@@ -260,6 +260,7 @@ impl<'a> Checker<'a> {
                 array.text, array.text
             ),
             spans.first,
+            index.spans(),
         )
     }
 
@@ -322,6 +323,7 @@ impl<'a> Checker<'a> {
                         thread.text
                     ),
                     thread.span,
+                    index.map_or(whole.spans(), ast::Expr::spans),
                 );
                 Some((Box::new(index_ir), site))
             }

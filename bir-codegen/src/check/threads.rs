@@ -359,6 +359,7 @@ impl<'a> Checker<'a> {
                         self.scalar_name(scalar)
                     ),
                     action.spans().first,
+                    value.spans(),
                 );
                 Some(ir::Action::Assign {
                     place,
@@ -372,6 +373,7 @@ impl<'a> Checker<'a> {
                     FaultKind::Assertion,
                     format!("assertion failed: {expr}"),
                     spans.first,
+                    *spans,
                 );
                 Some(ir::Action::Assert { cond, site })
             }
@@ -515,6 +517,7 @@ impl<'a> Checker<'a> {
             return None;
         }
         let mut arg = None;
+        let arg_spans = checked.first().map(|(expr, _)| expr.spans());
         if let (Some((scalar, ok)), Some((expr, (ir, kind)))) = (param, checked.into_iter().next())
         {
             if ok && !self.assignable(scalar, kind) {
@@ -537,6 +540,7 @@ impl<'a> Checker<'a> {
             FaultKind::Start,
             format!("cannot start `{}`: it has already started", target.text),
             spans.first,
+            spans,
         );
         let arg_site = self.site(
             FaultKind::Range,
@@ -545,6 +549,7 @@ impl<'a> Checker<'a> {
                 target.text
             ),
             spans.first,
+            arg_spans.unwrap_or(spans),
         );
         Some(ir::Action::Start {
             thread: id,

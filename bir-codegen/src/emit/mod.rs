@@ -19,10 +19,12 @@ mod state;
 mod step;
 mod symmetry;
 mod vacuity;
+pub(crate) mod warnings;
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
+use crate::analyse::faults::ConstantFault;
 use crate::ir;
 use crate::layout::Layout;
 use crate::lower::Code;
@@ -44,16 +46,19 @@ pub(crate) struct Gen<'a> {
     state: Ident,
     /// The module of the expansion's items (`crate::names::hidden_module`).
     module: Ident,
+    /// The faults the model's constants make certain, each a warning.
+    constant_faults: &'a [ConstantFault],
 }
 
-/// Generates the model checker of a checked system; `input` is the macro's input, which
-/// names the expansion's module.
+/// Generates the model checker of a checked system, and a warning for each of
+/// `constant_faults`; `input` is the macro's input, which names the expansion's module.
 pub fn emit(
     system: &ir::System,
     code: &Code,
     layout: &Layout,
     tables: &Tables,
     input: &TokenStream,
+    constant_faults: &[ConstantFault],
 ) -> TokenStream {
     let model = names::model_type(&system.name, system.name_span);
     let gen = Gen {
@@ -64,6 +69,7 @@ pub fn emit(
         state: names::state_type(&model),
         module: names::hidden_module(&model, input),
         model,
+        constant_faults,
     };
     gen.generate()
 }
@@ -231,6 +237,13 @@ impl Gen<'_> {
                 }
             };
         };
+        let warnings = warnings::warnings(
+            self.constant_faults
+                .iter()
+                .map(|fault| (fault.spans.first, fault.message.as_str())),
+        );
+        // The warnings stand outside the module, so that rustc names the item it warns
+        // about without the module's hashed name.
         quote! {
             #[allow(non_snake_case)]
             mod #module {
@@ -238,6 +251,7 @@ impl Gen<'_> {
             }
             #[allow(unused_imports)]
             pub use #module::#model;
+            #warnings
         }
     }
 }
