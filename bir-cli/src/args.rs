@@ -207,11 +207,20 @@ pub struct ExploreOptions {
     )]
     pub set: Vec<Override>,
 
-    /// Run the page's checks with the interpreter, never compiling the model.
+    /// The engine of the page's checks.
+    #[command(flatten)]
+    pub engine: EngineOptions,
+}
+
+/// The engine of `bir check` and of `bir explore`'s checks: a checker compiled from the
+/// model (cached), or the interpreter.
+#[derive(Args, Debug, Clone, Default)]
+pub struct EngineOptions {
+    /// Check with the interpreter instead of generated code.
     #[arg(
         long,
-        help = "Run the page's checks with the interpreter instead of a\n\
-                checker compiled from the model (no compiler needed; slower)"
+        help = "Check with the interpreter instead of a checker compiled\n\
+                from the model (no compiler needed; slower)"
     )]
     pub interpret: bool,
 
@@ -537,22 +546,9 @@ pub struct CheckOptions {
     )]
     pub json: bool,
 
-    /// Check with the interpreter instead of generated code.
-    #[arg(
-        long,
-        help = "Check with the interpreter instead of a checker compiled\n\
-                from the model (no compiler needed; slower)"
-    )]
-    pub interpret: bool,
-
-    /// Where compiled checkers are kept.
-    #[arg(
-        long,
-        value_name = "DIR",
-        help = "Keep compiled checkers in DIR (default: $XDG_CACHE_HOME/bir\n\
-                or ~/.cache/bir)"
-    )]
-    pub cache: Option<PathBuf>,
+    /// The engine: compiled (default) or the interpreter.
+    #[command(flatten)]
+    pub engine: EngineOptions,
 
     /// Also write the report as an HTML page.
     #[arg(

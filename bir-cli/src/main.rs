@@ -292,9 +292,9 @@ fn check(options: &CheckOptions) -> u8 {
         errors::one_line(&error.to_string(), &search.file, options.json);
         return MALFORMED;
     }
-    if !options.interpret {
+    if !options.engine.interpret {
         let compiled = cache::check(
-            options.cache.as_deref(),
+            options.engine.cache.as_deref(),
             &loaded.source,
             &overrides,
             &loaded.system,

@@ -72,11 +72,11 @@ pub fn run(options: &ExploreOptions) -> u8 {
     };
     let file = options.model.display().to_string();
     // Started once the server listens: a port in use is said at once, not after a build.
-    let engine = if options.interpret {
+    let engine = if options.engine.interpret {
         Engine::interpreter("--interpret")
     } else {
         Engine::build(
-            options.cache.clone(),
+            options.engine.cache.clone(),
             loaded.source,
             overrides,
             loaded.system.name.clone(),
