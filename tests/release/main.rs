@@ -1,6 +1,7 @@
 //! The reference families at the sizes that need an optimised build, in a test target of
 //! their own so that `.ci/run` compiles only these models in release mode:
-//! `cargo test --release --workspace --test release` (a debug build runs them too, slowly).
+//! `cargo test --release --workspace --test release`. `cargo test` leaves this target out
+//! (`test = false`): in debug mode these searches take over a minute.
 //! Every figure is `models/README.md`'s; depth-first and breadth-first search, exact and
 //! compact storage agree on each; symmetry reduction counts the orbits.
 
