@@ -87,7 +87,7 @@ fn exact<M: Model>(run: Run<'_, M>) -> Report {
         }
         let state = seen.get(index).clone();
         arena.clear();
-        if !stepper.expand(&state, depth, &mut arena, |out| {
+        if !stepper.expand(&state, depth, &mut arena, &mut |out| {
             path(&seen, &links, index, out)
         }) {
             continue;
@@ -156,7 +156,7 @@ fn lossy<M: Model, T: Store<M::State> + Footprint>(run: Run<'_, M>, mut seen: T)
                 break;
             }
             arena.clear();
-            if !stepper.expand(&state, depth, &mut arena, |out| {
+            if !stepper.expand(&state, depth, &mut arena, &mut |out| {
                 linked_path(&links, number, out)
             }) {
                 continue;
@@ -219,7 +219,7 @@ fn record_pending<M: Model>(
         if stepper.is_stopped() {
             break;
         }
-        stepper.record(error.kind, |out| {
+        stepper.record(error.kind, &mut |out| {
             path(error.from, out);
             out.push(error.transition);
         });

@@ -435,7 +435,7 @@ impl<'a, M: Model> Stepper<'a, M> {
             },
             Err(failure) => trace::invariant_failure_kind(&self.info, failure),
         };
-        self.record(kind, |_| {});
+        self.record(kind, &mut |_| {});
         None
     }
 
@@ -595,7 +595,7 @@ impl<'a, M: Model> Stepper<'a, M> {
         state: &M::State,
         depth: u32,
         arena: &mut Vec<Successor<M::State>>,
-        path: impl FnOnce(&mut Vec<TransitionId>),
+        path: &mut dyn FnMut(&mut Vec<TransitionId>),
     ) -> bool {
         self.tick();
         let start = arena.len();
@@ -617,9 +617,16 @@ impl<'a, M: Model> Stepper<'a, M> {
     /// Counts a finding and keeps its counterexample while fewer than the configured number
     /// are kept; `path` writes the transition ids from the initial state to it. Without
     /// keep-going, the search stops here.
-    pub(crate) fn record(&mut self, kind: FindingKind, path: impl FnOnce(&mut Vec<TransitionId>)) {
+    /// The path and the rebuild are passed as trait objects: they run once per kept
+    /// counterexample, and a generic parameter would make a copy of this code for every
+    /// caller's closure in every model (a fifth of a small model's generated code).
+    pub(crate) fn record(
+        &mut self,
+        kind: FindingKind,
+        path: &mut dyn FnMut(&mut Vec<TransitionId>),
+    ) {
         let (model, info, goal) = (self.model, Arc::clone(&self.info), self.goal);
-        self.record_with(kind, |steps| {
+        self.record_with(kind, &mut |steps| {
             path(steps);
             match goal {
                 Some(goal) if kind == FindingKind::Reached => {
@@ -638,7 +645,7 @@ impl<'a, M: Model> Stepper<'a, M> {
     pub(crate) fn record_with(
         &mut self,
         kind: FindingKind,
-        build: impl FnOnce(&mut Vec<TransitionId>) -> Result<Counterexample, ReplayError>,
+        build: &mut dyn FnMut(&mut Vec<TransitionId>) -> Result<Counterexample, ReplayError>,
     ) {
         if let Some(wanted) = &mut self.wanted {
             if !wanted.wants(kind) {

@@ -108,7 +108,7 @@ fn search<M: Model, T: Store<M::State> + Footprint>(run: Run<'_, M>, mut seen: T
             }
             Visit::Fault(kind) | Visit::Violating(kind) => {
                 let (model, stack) = (dfs.model, &dfs.stack);
-                dfs.stepper.record(kind, |path| {
+                dfs.stepper.record(kind, &mut |path| {
                     stack.transitions(model, path);
                     path.push(via);
                 });
@@ -134,7 +134,7 @@ impl<M: Model> Dfs<'_, M> {
         let (model, stack) = (self.model, &self.stack);
         let explore = self
             .stepper
-            .expand(&state, depth, &mut self.scratch, |path| {
+            .expand(&state, depth, &mut self.scratch, &mut |path| {
                 stack.transitions(model, path);
                 path.extend(via.map(|(transition, _)| transition));
             });

@@ -419,7 +419,7 @@ impl<'a, M: Model> Fair<'a, M> {
                     path.push(successor.transition);
                     let model = self.graph.product.model();
                     let info = self.stepper.info().clone();
-                    self.stepper.record_with(kind, |steps| {
+                    self.stepper.record_with(kind, &mut |steps| {
                         steps.extend_from_slice(&path);
                         trace::rebuild(model, &info, steps)
                     });
@@ -619,10 +619,11 @@ impl<'a, M: Model> Fair<'a, M> {
             steps,
             cycle: Some(start),
         };
-        self.stepper.record_with(FindingKind::Property, |buffer| {
-            buffer.extend_from_slice(&path.steps);
-            trace::rebuild_lasso(model, &info, &path, message)
-        });
+        self.stepper
+            .record_with(FindingKind::Property, &mut |buffer| {
+                buffer.extend_from_slice(&path.steps);
+                trace::rebuild_lasso(model, &info, &path, std::mem::take(&mut message))
+            });
     }
 
     /// Records a fault of the step `via` from the top of `stack` (a model fault, or one of
@@ -639,7 +640,7 @@ impl<'a, M: Model> Fair<'a, M> {
         if !stack.is_empty() {
             path.push(via);
         }
-        self.stepper.record_with(kind, |steps| {
+        self.stepper.record_with(kind, &mut |steps| {
             steps.extend_from_slice(&path);
             let model = product.model();
             trace::rebuild(model, &info, steps)

@@ -121,7 +121,7 @@ impl<'a, M: Model> Ndfs<'a, M> {
         self.scratch.clear();
         if !self
             .stepper
-            .expand(&state, depth, &mut self.scratch, |_| {})
+            .expand(&state, depth, &mut self.scratch, &mut |_| {})
             || !self.stepper.reserve(&mut self.stack, 1)
         {
             return;
@@ -220,7 +220,7 @@ impl<'a, M: Model> Ndfs<'a, M> {
                 Visit::Violating(kind) => {
                     let (product, stack, info) =
                         (self.product, &self.stack, self.stepper.info().clone());
-                    self.stepper.record_with(kind, |path| {
+                    self.stepper.record_with(kind, &mut |path| {
                         stack_path(product, stack, path);
                         path.push(via);
                         trace::rebuild(product.model(), &info, path)
@@ -307,27 +307,28 @@ impl<'a, M: Model> Ndfs<'a, M> {
         let (product, stack, property) = (self.product, &self.stack, self.property);
         let model = product.model();
         let info = self.stepper.info().clone();
-        let message = violation_message(model, property);
-        self.stepper.record_with(FindingKind::Property, |steps| {
-            stack_path(product, &stack[..=at], steps);
-            let mut cycle = steps.len();
-            stack_path(product, &stack[at..], steps);
-            steps.extend_from_slice(red_path);
-            steps.push(last);
-            // A run that ends stutters in its last state: the stutters that only moved the
-            // automaton belong to the cycle, which is one stutter.
-            if steps[cycle..].iter().all(|&step| step == STUTTER) {
-                while cycle > 0 && steps[cycle - 1] == STUTTER {
-                    cycle -= 1;
+        let mut message = violation_message(model, property);
+        self.stepper
+            .record_with(FindingKind::Property, &mut |steps| {
+                stack_path(product, &stack[..=at], steps);
+                let mut cycle = steps.len();
+                stack_path(product, &stack[at..], steps);
+                steps.extend_from_slice(red_path);
+                steps.push(last);
+                // A run that ends stutters in its last state: the stutters that only moved the
+                // automaton belong to the cycle, which is one stutter.
+                if steps[cycle..].iter().all(|&step| step == STUTTER) {
+                    while cycle > 0 && steps[cycle - 1] == STUTTER {
+                        cycle -= 1;
+                    }
+                    steps.truncate(cycle + 1);
                 }
-                steps.truncate(cycle + 1);
-            }
-            let path = Path {
-                steps: steps.clone(),
-                cycle: Some(cycle),
-            };
-            trace::rebuild_lasso(model, &info, &path, message)
-        });
+                let path = Path {
+                    steps: steps.clone(),
+                    cycle: Some(cycle),
+                };
+                trace::rebuild_lasso(model, &info, &path, std::mem::take(&mut message))
+            });
     }
 }
 
@@ -342,7 +343,7 @@ impl<'a, M: Model> Ndfs<'a, M> {
         let kind = trace::fault_kind(self.stepper.info(), fault);
         let (product, property) = (self.product, self.property);
         let info = self.stepper.info().clone();
-        self.stepper.record_with(kind, |path| {
+        self.stepper.record_with(kind, &mut |path| {
             stack_path(product, stack, path);
             if !stack.is_empty() {
                 path.push(via);

@@ -217,7 +217,7 @@ fn work<M: Model, T: SharedStore<M::State>>(
             };
             arena.clear();
             // No path is known here: the trace comes from a sequential search.
-            if !stepper.expand(&state, depth, &mut arena, |_| {}) {
+            if !stepper.expand(&state, depth, &mut arena, &mut |_| {}) {
                 continue;
             }
             if !stepper.reserve(&mut stack, arena.len()) {
@@ -236,9 +236,9 @@ fn work<M: Model, T: SharedStore<M::State>>(
                     }
                     Visit::Violating(kind) => {
                         order.stored_new();
-                        stepper.record(kind, |_| {});
+                        stepper.record(kind, &mut |_| {});
                     }
-                    Visit::Fault(kind) => stepper.record(kind, |_| {}),
+                    Visit::Fault(kind) => stepper.record(kind, &mut |_| {}),
                     Visit::Seen => {}
                     Visit::Stopped => break,
                 }

@@ -547,7 +547,7 @@ impl<M: Model> Shard<M> {
                     self.parents.push(parent.unwrap_or(ROOT));
                     new += 1;
                     self.violating.push(index);
-                    stepper.record(kind, |_| {});
+                    stepper.record(kind, &mut |_| {});
                     self.site(kind, depth, index, None);
                 }
                 _ => {}
@@ -584,7 +584,7 @@ impl<M: Model> Shard<M> {
             };
             arena.clear();
             let deadlocks = stepper.tally.deadlocks;
-            if !stepper.expand(&state, depth, &mut arena, |_| {}) {
+            if !stepper.expand(&state, depth, &mut arena, &mut |_| {}) {
                 if stepper.tally.deadlocks > deadlocks {
                     self.site(FindingKind::Deadlock, depth, index, None);
                 }
@@ -606,7 +606,7 @@ impl<M: Model> Shard<M> {
             if stepper.is_stopped() {
                 break;
             }
-            stepper.record(kind, |_| {});
+            stepper.record(kind, &mut |_| {});
             self.site(kind, depth + 1, index, Some(transition));
         }
         let executed = stepper.tally.transitions - transitions;

@@ -74,7 +74,7 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>, walks: Walks) -> Report {
         while (walk.len() as u64) < u64::from(walks.max_steps) && !stepper.is_stopped() {
             let depth = walk.len() as u32;
             arena.clear();
-            if !stepper.expand(&state, depth, &mut arena, |path| path.extend(&walk)) {
+            if !stepper.expand(&state, depth, &mut arena, &mut |path| path.extend(&walk)) {
                 break;
             }
             let successor = arena.swap_remove(rng.below(arena.len()));
@@ -98,7 +98,7 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>, walks: Walks) -> Report {
             };
             walk.push(transition);
             if let Some(kind) = kind {
-                stepper.record(kind, |path| path.extend(&walk));
+                stepper.record(kind, &mut |path| path.extend(&walk));
                 break;
             }
         }
