@@ -1,4 +1,6 @@
-//! Writes the models of one differential test run to `$OUT_DIR/models.rs`: `BIR_DIFF_MODELS`
+//! Writes the models of one differential test run to `$OUT_DIR/models_even.rs` and
+//! `models_odd.rs` (by their number: two test binaries, `differential` and
+//! `differential_odd`, which cargo compiles in parallel): `BIR_DIFF_MODELS`
 //! random models (default 50) and `BIR_DIFF_SYMMETRIC` models with a symmetric family
 //! (default 10) from the seed `BIR_DIFF_SEED` (default 1), each as a module
 //! holding its `bir!` expansion, its source text and its seed, and `run_all`, which hands
@@ -22,6 +24,22 @@ fn main() {
     println!("cargo:rerun-if-env-changed=BIR_DIFF_MODELS");
     let seed: u64 = env_number("BIR_DIFF_SEED").unwrap_or(1);
     let count: u64 = env_number("BIR_DIFF_MODELS").unwrap_or(50);
+    let symmetric: u64 = env_number("BIR_DIFF_SYMMETRIC").unwrap_or(10);
+    let out_dir = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
+    for (part, name) in [(0, "even"), (1, "odd")] {
+        let text = part_of_the_run(seed, count, symmetric, part);
+        let path = std::path::Path::new(&out_dir).join(format!("models_{name}.rs"));
+        if let Err(error) = std::fs::write(&path, text) {
+            panic!("cannot write {}: {error}", path.display());
+        }
+    }
+}
+
+/// The models numbered `part` modulo 2 of the run (random and symmetric alike), with the
+/// constants and the `run_all` of their test binary. A model's seed depends on its number
+/// only, so the two parts together are the whole run.
+fn part_of_the_run(seed: u64, count: u64, symmetric: u64, part: u64) -> String {
+    let mine = |n: u64| (0..n).filter(|i| i % 2 == part);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -29,10 +47,16 @@ fn main() {
     );
     let _ = writeln!(
         out,
-        "/// The number of models of this run.\npub const COUNT: usize = {count};"
+        "/// The number of random models of this part of the run.\npub const COUNT: usize = {};",
+        mine(count).count()
+    );
+    let _ = writeln!(
+        out,
+        "/// The number of symmetric models of this part of the run.\npub const SYMMETRIC: usize = {};",
+        mine(symmetric).count()
     );
     let mut calls = String::new();
-    for i in 0..count {
+    for i in mine(count) {
         let model_seed = seed.wrapping_mul(1_000_003).wrapping_add(i);
         let source = generate(&format!("M{i}"), model_seed);
         let _ = writeln!(
@@ -44,12 +68,7 @@ fn main() {
             "    differ.check(m{i}::M{i}::checker(), m{i}::SOURCE, {model_seed});"
         );
     }
-    let symmetric: u64 = env_number("BIR_DIFF_SYMMETRIC").unwrap_or(10);
-    let _ = writeln!(
-        out,
-        "/// The number of symmetric models of this run.\npub const SYMMETRIC: usize = {symmetric};"
-    );
-    for i in 0..symmetric {
+    for i in mine(symmetric) {
         let model_seed = seed.wrapping_mul(1_000_033).wrapping_add(i);
         let source = generate_symmetric(&format!("S{i}"), model_seed);
         let _ = writeln!(
@@ -63,13 +82,9 @@ fn main() {
     }
     let _ = writeln!(
         out,
-        "/// Checks every model of the run.\nfn run_all(differ: &mut Differ) {{\n{calls}}}"
+        "/// Checks every model of this part of the run.\nfn run_all(differ: &mut Differ) {{\n{calls}}}"
     );
-    let path = std::path::Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into()))
-        .join("models.rs");
-    if let Err(error) = std::fs::write(&path, out) {
-        panic!("cannot write {}: {error}", path.display());
-    }
+    out
 }
 
 fn env_number(name: &str) -> Option<u64> {

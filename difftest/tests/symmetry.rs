@@ -5,6 +5,7 @@
 //! finding the full search finds, in no more states, and their counterexamples replay
 //! without symmetry.
 
+#[path = "common/reduction.rs"]
 mod reduction;
 
 use bir::Checker;

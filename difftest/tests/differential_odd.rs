@@ -1,0 +1,14 @@
+//! The differential test on the odd-numbered models of the run (`build.rs` writes
+//! `models_odd.rs`; `differential.rs` has the others, so that cargo compiles the two halves in
+//! parallel). What is compared is in `common/mod.rs`.
+
+mod common;
+
+use common::Differ;
+
+include!(concat!(env!("OUT_DIR"), "/models_odd.rs"));
+
+#[test]
+fn generated_checkers_agree_with_the_interpreter() {
+    common::check_all(run_all, COUNT, SYMMETRIC, SEED);
+}
