@@ -204,6 +204,17 @@ pub trait Model: Sync {
         [0, 0]
     }
 
+    /// False when [`Model::symmetry`] is always `None`: the checker then compiles no
+    /// symmetry-reduced search for this model (a search over its quotient is a second copy
+    /// of the search code). Generated models without a symmetric family say false; the
+    /// default, true, suits a model whose symmetry is known only at run time.
+    const HAS_SYMMETRY: bool = true;
+
+    /// False when the model declares no `ltl` property: the checker then compiles no search
+    /// of the product with a Büchi automaton for it. Generated models without one say
+    /// false; the default is true.
+    const HAS_LTL: bool = true;
+
     /// The symmetry the code generator found: the permutations of each `active [N]`
     /// family's instances that the model (its steps, initial state, invariants and
     /// properties) cannot tell apart, and where each instance's values lie in a decoded

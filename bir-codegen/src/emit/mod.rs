@@ -95,6 +95,19 @@ impl Gen<'_> {
         let state_words = self.state_words();
         let ample_safe = self.ample_safe();
         let symmetry_methods = self.symmetry_methods();
+        // What the model cannot need is not compiled: the search over a quotient for a model
+        // whose group is trivial, the product searches for a model without `ltl`.
+        let has_symmetry = self
+            .tables
+            .symmetry
+            .families
+            .iter()
+            .any(|family| family.permuted.len() >= 2);
+        let has_ltl = self
+            .system
+            .properties
+            .iter()
+            .any(|property| property.automaton.is_some());
         let symmetry_doc = doc(&format!(
             "The symmetry `bir!` found in this model, one line per `active [N]` family: the\n\
              permutations of its instances that nothing in the model can tell apart (what\n\
@@ -215,6 +228,9 @@ impl Gen<'_> {
                     #operands_method
 
                     #atom_methods
+                    const HAS_SYMMETRY: #bool = #has_symmetry;
+                    const HAS_LTL: #bool = #has_ltl;
+
                     #symmetry_methods
 
                     #property_methods

@@ -405,6 +405,10 @@ impl<M: Model> Checker<M> {
     pub fn try_run(&self) -> Result<Report, ConfigError> {
         let options = self.options.with_default_memory_limit();
         let plan = plan::resolve(&self.model, &options, false)?;
+        if !M::HAS_SYMMETRY {
+            // Not compiled for a model without symmetry: the search over a quotient.
+            return Ok(search(&self.model, &options, plan));
+        }
         let symmetry = match (&plan.symmetry, self.model.symmetry()) {
             (Some(_), Some(symmetry)) => symmetry,
             _ => return Ok(search(&self.model, &options, plan)),
@@ -514,11 +518,13 @@ fn search<M: Model>(model: &M, options: &Options, plan: Plan) -> Report {
     let run = Run::new(model, options, &control, plan);
     let property = run.property;
     let started = control.started;
+    // `M::HAS_LTL` false: the product searches are not compiled for this model (and its
+    // plan never chooses them: it has no LTL property).
     let mut report = match (run.plan.strategy, property) {
         (Strategy::Parallel, _) => parallel::run(run),
         (Strategy::BreadthFirst, _) => bfs::run(run),
-        (Strategy::NestedDepthFirst, Some(index)) => ndfs::run(run, index),
-        (Strategy::FairCycles, Some(index)) => fair::run(run, index),
+        (Strategy::NestedDepthFirst, Some(index)) if M::HAS_LTL => ndfs::run(run, index),
+        (Strategy::FairCycles, Some(index)) if M::HAS_LTL => fair::run(run, index),
         _ => dfs::run(run),
     };
     report.property = property.map(|index| model.properties()[index].clone());

@@ -131,6 +131,9 @@ impl<'a, M: Model> Product<'a, M> {
 
 impl<M: Model> Model for Product<'_, M> {
     type State = (M::State, u32);
+    // The product is searched by the LTL searches themselves, never reduced or multiplied.
+    const HAS_SYMMETRY: bool = false;
+    const HAS_LTL: bool = false;
 
     fn info(&self) -> &ModelInfo {
         self.model.info()

@@ -158,6 +158,9 @@ fn rebuild<M: Model>(
 
 impl<M: Model> Model for Quotient<'_, M> {
     type State = M::State;
+    // A quotient is not reduced again; LTL with symmetry is refused by the plan.
+    const HAS_SYMMETRY: bool = false;
+    const HAS_LTL: bool = false;
 
     fn info(&self) -> &ModelInfo {
         self.model.info()
