@@ -87,6 +87,17 @@ impl Change {
     /// The changes between two decoded states (one value per slot): the slots whose value
     /// differs, in slot order. What a [`Step`] records, for callers that walk a path
     /// themselves.
+    ///
+    /// ```
+    /// use bir_runtime::Change;
+    ///
+    /// let changes = Change::between(&[0, 1, 2, 3], &[0, 5, 2, -1]);
+    /// assert_eq!(
+    ///     changes,
+    ///     [Change { slot: 1, old: 1, new: 5 }, Change { slot: 3, old: 3, new: -1 }]
+    /// );
+    /// assert!(Change::between(&[4, 4], &[4, 4]).is_empty());
+    /// ```
     pub fn between(old: &[i64], new: &[i64]) -> Vec<Change> {
         old.iter()
             .zip(new)
