@@ -11,6 +11,9 @@
 //! enable, disable or be affected by it, and no other instance's step can enable or disable
 //! it: its guard reads only what the instance itself writes.
 //!
+//! Nor may another step read the instance's status: a thread whose status any guard or
+//! action reads (`T[i]@loc`) has no safe location, since every step of it changes a location.
+//!
 //! A transformation is invisible when it writes nothing an invariant or a property (an
 //! `ltl` predicate, a `reachable` check) reads, and the properties and invariants name no
 //! location of its thread (`T@loc`), since its step changes one.
@@ -47,8 +50,16 @@ pub fn safe_locations(
         .flat_map(reads_of)
         .collect();
     let uses = global_uses(system, accesses, &observed);
+    // A thread whose status anything reads (an invariant, a property, or a guard or action of
+    // any transformation, `T[i]@loc`) has no safe location: each of its steps changes a
+    // location, so it can enable or disable the step that reads it.
+    let status_read = accesses
+        .iter()
+        .flat_map(|transforms| transforms.iter())
+        .flat_map(|access| access.reads.iter());
     let observed_threads: HashSet<ThreadId> = observed
         .iter()
+        .chain(status_read)
         .filter_map(|access| match access {
             Access::Status(thread) => Some(*thread),
             _ => None,
@@ -208,13 +219,32 @@ mod tests {
                     loc a: when j < limit do { j := j + 1; mine[index] := j; } goto a;
                            when j == limit do { j := 0; } goto b;
                     loc b: do { shared := mine[index]; } goto c;
-                    loc c: when P[0]@a do {} goto a;
+                    loc c: when Q@q do {} goto a;
+                }
+                active thread Q() {
+                    loc q: do {} goto q;
                 }
             }",
         );
         // a: locals, its own slot, a constant. b: writes what the invariant reads.
-        // c: reads a status.
-        assert_eq!(safe, [[true, false, false]]);
+        // c: reads a status. Q: its status is read.
+        assert_eq!(safe, [vec![true, false, false], vec![false]]);
+    }
+
+    #[test]
+    fn a_thread_whose_status_a_guard_reads_has_no_safe_location() {
+        // Found by the differential test (seed 1004003174): T[0] at l2 may fail while T[2]
+        // is at l0; expanding T[2]'s local step alone moved it on and hid the failure.
+        let safe = safe(
+            "system S {
+                int (0, 3) g;
+                active [3] thread T(int index) {
+                    loc l0: do {} goto l2;
+                    loc l2: when T[2]@l0 do { g := 4; } goto l0;
+                }
+            }",
+        );
+        assert_eq!(safe, [[false, false]]);
     }
 
     #[test]
