@@ -53,13 +53,13 @@ pub fn safe_locations(
     // A thread whose status anything reads (an invariant, a property, or a guard or action of
     // any transformation, `T[i]@loc`) has no safe location: each of its steps changes a
     // location, so it can enable or disable the step that reads it.
-    let status_read = accesses
+    let step_reads = accesses
         .iter()
         .flat_map(|transforms| transforms.iter())
         .flat_map(|access| access.reads.iter());
-    let observed_threads: HashSet<ThreadId> = observed
+    let status_read_threads: HashSet<ThreadId> = observed
         .iter()
-        .chain(status_read)
+        .chain(step_reads)
         .filter_map(|access| match access {
             Access::Status(thread) => Some(*thread),
             _ => None,
@@ -74,7 +74,7 @@ pub fn safe_locations(
                 .locations
                 .ids()
                 .map(|location| {
-                    !observed_threads.contains(&thread_id)
+                    !status_read_threads.contains(&thread_id)
                         && thread
                             .transforms
                             .iter_enumerated()
