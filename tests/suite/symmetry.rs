@@ -34,6 +34,76 @@ system BadLock {
 }
 }
 
+bir::bir! {
+/// Two families that keep each other's ids: a client takes the server id on offer, and the
+/// server learns which client took it. Both groups are full, and each family's locals hold
+/// the other's ids, so the two must be canonicalised together.
+system Pairing {
+  int (0, 3) offer := 3;
+  int (0, 3) taken := 3;
+  active [3] thread Server(int index) {
+    int (0, 3) client := 3;
+    loc free: when offer == 3 do { offer := index; } goto offered;
+    loc offered: when taken != 3 do { client := taken; taken := 3; } goto serving;
+    loc serving: do { client := 3; } goto free;
+  }
+  active [3] thread Client(int index) {
+    int (0, 3) server := 3;
+    loc idle: when offer != 3 && taken == 3 do { server := offer; offer := 3; taken := index; }
+      goto served;
+    loc served: do { server := 3; } goto idle;
+  }
+}
+}
+
+/// The number of orbits of `M`'s reachable states under its symmetry group, by brute
+/// force: every reachable state of the full search, every permutation of the group.
+fn orbits<M: bir::Model>(model: &M) -> usize {
+    let symmetry = model.symmetry().expect("the model has a symmetry table");
+    let mut seen = std::collections::HashSet::new();
+    let mut queue = vec![model.initial_state()];
+    seen.insert(model.initial_state());
+    let mut orbits = std::collections::HashSet::new();
+    let (mut successors, mut values) = (Vec::new(), Vec::new());
+    while let Some(state) = queue.pop() {
+        model.decode(&state, &mut values);
+        orbits.insert(symmetry.orbit(&values).swap_remove(0));
+        successors.clear();
+        model.successors(&state, &mut successors);
+        for successor in successors.drain(..) {
+            if let bir::Outcome::Next(next) = successor.outcome {
+                if seen.insert(next.clone()) {
+                    queue.push(next);
+                }
+            }
+        }
+    }
+    orbits.len()
+}
+
+#[test]
+fn families_that_hold_each_others_ids_count_the_orbits() {
+    assert_eq!(
+        Pairing::SYMMETRY,
+        "`Server`: every permutation of its 3 instances\n`Client`: every permutation of its 3 \
+         instances"
+    );
+    let orbits = orbits(&Pairing);
+    for checker in [
+        Pairing::checker(),
+        Pairing::checker().bfs(),
+        Pairing::checker().threads(2),
+    ] {
+        assert_eq!(reduced(checker).0, orbits as u64);
+    }
+    let full = Pairing::checker().progress(false).run();
+    assert!(
+        orbits * 6 < full.states() as usize,
+        "{orbits} of {}",
+        full.states()
+    );
+}
+
 #[test]
 fn the_group_is_said_at_compile_time_and_in_the_report() {
     assert_eq!(

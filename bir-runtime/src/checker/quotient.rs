@@ -14,7 +14,7 @@ use std::sync::Arc;
 use crate::model::{Fault, InvariantFailure, Model, ModelInfo, Outcome, Successor, TransitionId};
 use crate::property::PropertyInfo;
 use crate::report::Report;
-use crate::symmetry::{Canonicaliser, SymmetryInfo};
+use crate::symmetry::{Canonicaliser, Group, SymmetryInfo};
 use crate::trace::{self, Counterexample, FindingKind};
 
 thread_local! {
@@ -26,7 +26,8 @@ thread_local! {
 /// A model whose states are canonical forms under its symmetry.
 pub(crate) struct Quotient<'m, M: Model> {
     model: &'m M,
-    symmetry: &'m SymmetryInfo,
+    /// The model's symmetry, prepared once for the canonicaliser.
+    group: Group<'m>,
     /// States whose canonical form was cut short by the canonicaliser's cap.
     capped: AtomicU64,
 }
@@ -36,7 +37,7 @@ impl<'m, M: Model> Quotient<'m, M> {
     pub(crate) fn new(model: &'m M, symmetry: &'m SymmetryInfo) -> Self {
         Quotient {
             model,
-            symmetry,
+            group: symmetry.group(),
             capped: AtomicU64::new(0),
         }
     }
@@ -46,7 +47,7 @@ impl<'m, M: Model> Quotient<'m, M> {
         SCRATCH.with(|scratch| {
             let (canon, values) = &mut *scratch.borrow_mut();
             self.model.decode(state, values);
-            if !canon.canonicalise(self.symmetry, values) {
+            if !canon.canonicalise(&self.group, values) {
                 self.capped.fetch_add(1, Ordering::Relaxed);
             }
             self.model.encode(values).unwrap_or_else(|| state.clone())
