@@ -194,3 +194,34 @@ fn next_permutation(items: &mut [u32]) -> bool {
     items[i + 1..].reverse();
     true
 }
+
+/// The number of orbits of `model`'s reachable states under its symmetry group, by brute
+/// force: a full search that stores every concrete state, and every permutation of the
+/// group applied to each. `None` when the model declares no symmetry or has more than
+/// `limit` reachable states. The oracle that the symmetry-reduced counts are tested
+/// against; far too slow for anything but small models.
+pub fn orbit_count<M: crate::Model>(model: &M, limit: usize) -> Option<usize> {
+    let symmetry = model.symmetry()?;
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![model.initial_state()];
+    seen.insert(model.initial_state());
+    let mut orbits = std::collections::HashSet::new();
+    let (mut successors, mut values) = (Vec::new(), Vec::new());
+    while let Some(state) = stack.pop() {
+        model.decode(&state, &mut values);
+        orbits.insert(symmetry.orbit(&values).swap_remove(0));
+        successors.clear();
+        model.successors(&state, &mut successors);
+        for successor in successors.drain(..) {
+            if let crate::Outcome::Next(next) = successor.outcome {
+                if seen.insert(next.clone()) {
+                    if seen.len() > limit {
+                        return None;
+                    }
+                    stack.push(next);
+                }
+            }
+        }
+    }
+    Some(orbits.len())
+}
