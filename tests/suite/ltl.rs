@@ -70,6 +70,35 @@ fn peterson_filter_4_meets_the_table() {
     assert_eq!(verdicts(Peterson4, "One"), [true, true, true]);
 }
 
+/// The verdict of `checker` with symmetry reduction, which must be the full search's; a
+/// lasso must be concrete (it replays without symmetry) and the reduced search smaller.
+fn holds_with_symmetry<M: Model + Clone>(checker: Checker<M>) -> bool {
+    let full = checker.clone().progress(false).run();
+    let reduced = checker.clone().symmetry(true).progress(false).run();
+    assert!(reduced.plan().symmetry.is_some(), "{reduced}");
+    assert_eq!(reduced.verdict(), full.verdict(), "{reduced}");
+    assert!(
+        reduced.states() < full.states() || !full.is_complete(),
+        "{reduced}"
+    );
+    if let Some(lasso) = reduced.first_finding() {
+        assert_eq!(
+            checker.replay(lasso.replay()).as_ref(),
+            Ok(lasso),
+            "{reduced}"
+        );
+    }
+    reduced.verdict() == Verdict::Verified
+}
+
+#[test]
+fn symmetry_keeps_peterson_verdicts_without_fairness() {
+    assert!(holds_with_symmetry(Peterson3::checker().ltl("One")));
+    assert!(!holds_with_symmetry(Peterson3::checker().ltl("Waiting")));
+    assert!(!holds_with_symmetry(Peterson4::checker().ltl("Waiting")));
+    assert!(!holds_with_symmetry(Peterson4::checker().ltl("Idle")));
+}
+
 dining_philosophers!(Phils3, 3,
     ltl Eats: []<>Philosopher[0]@putRight;
     ltl Served: [](Philosopher[0]@takeRight -> <>Philosopher[0]@putRight);

@@ -437,13 +437,18 @@ fn resolve_symmetry<M: Model>(
                          them; drop `symmetry`",
             })
         }
-        Strategy::NestedDepthFirst | Strategy::FairCycles => {
+        Strategy::FairCycles => {
             return Err(ConfigError::Unsupported {
-                combination: "an LTL check with symmetry reduction",
-                reason: "a lasso of the reduced graph would have to be unrolled up to the \
-                         order of a permutation to give a concrete counterexample, which is \
-                         not implemented; drop `symmetry` (safety checks, reachability \
-                         checks and partial-order reduction combine with it)",
+                combination: "an LTL check under fairness with symmetry reduction",
+                reason: "fairness is about each instance, and a cycle of the reduced graph may \
+                         hand an instance's steps to another; drop `symmetry` or the fairness",
+            })
+        }
+        Strategy::NestedDepthFirst if options.por => {
+            return Err(ConfigError::Unsupported {
+                combination: "an LTL check with both symmetry and partial-order reduction",
+                reason: "the cycle proviso of the reduction is not proven on the quotient; \
+                         drop `symmetry` or `por`",
             })
         }
         _ => {}

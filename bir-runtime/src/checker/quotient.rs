@@ -8,11 +8,15 @@
 //! re-executes without symmetry.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::model::{Fault, InvariantFailure, Model, ModelInfo, Outcome, Successor, TransitionId};
+use crate::model::{
+    Fault, InvariantFailure, Model, ModelInfo, Outcome, Successor, TransitionId, STUTTER,
+};
 use crate::property::PropertyInfo;
+use crate::replay;
 use crate::report::Report;
 use crate::symmetry::{Canonicaliser, Group, SymmetryInfo};
 use crate::trace::{self, Counterexample, FindingKind};
@@ -67,8 +71,14 @@ impl<'m, M: Model> Quotient<'m, M> {
         let mut failed = 0;
         for found in &mut report.findings {
             let path: Vec<TransitionId> = found.transitions().collect();
-            let concrete = concretise(self, &path)
-                .and_then(|steps| rebuild(self.model, &info, &steps, found.kind(), property).ok());
+            let concrete = match found.cycle_start() {
+                Some(cycle) => concretise_lasso(self, &path, cycle).and_then(|path| {
+                    trace::rebuild_lasso(self.model, &info, &path, found.message().to_string()).ok()
+                }),
+                None => concretise(self, &path).and_then(|steps| {
+                    rebuild(self.model, &info, &steps, found.kind(), property).ok()
+                }),
+            };
             match concrete {
                 Some(mut concrete) => {
                     if let Some(len) = found.shortened_from() {
@@ -107,12 +117,66 @@ pub(crate) fn concretise<M: Model>(
     quotient: &Quotient<'_, M>,
     path: &[TransitionId],
 ) -> Option<Vec<TransitionId>> {
-    let model = quotient.model;
-    let mut state = model.initial_state();
-    let mut canonical = quotient.canonical(&state);
+    let initial = quotient.model.initial_state();
     let mut steps = Vec::with_capacity(path.len());
+    follow(quotient, initial, path, &mut steps)?;
+    Some(steps)
+}
+
+/// A concrete lasso of the model for `path`, a lasso of the quotient whose cycle starts at
+/// step `cycle`. The quotient's cycle returns to its canonical state, but the concrete run
+/// that follows it may end in another member of that state's orbit (the instances
+/// permuted), so it is followed again, from where it ended, until a concrete state
+/// repeats: at most once per member of the orbit. The stem then ends at the first
+/// repeated state, and the cycle is the turns from there: the same steps of the quotient,
+/// so the same letters for the property's automaton.
+fn concretise_lasso<M: Model>(
+    quotient: &Quotient<'_, M>,
+    path: &[TransitionId],
+    cycle: usize,
+) -> Option<replay::Path> {
+    let (stem, turn) = path.split_at(cycle.min(path.len()));
+    let mut steps = Vec::new();
+    let mut state = follow(quotient, quotient.model.initial_state(), stem, &mut steps)?;
+    // The concrete state at the start of each turn, with where its steps begin.
+    let mut starts: HashMap<M::State, usize> = HashMap::new();
+    loop {
+        if let Some(&at) = starts.get(&state) {
+            return Some(replay::Path {
+                steps,
+                cycle: Some(at),
+            });
+        }
+        if starts.len() >= MAX_TURNS {
+            return None;
+        }
+        starts.insert(state.clone(), steps.len());
+        state = follow(quotient, state, turn, &mut steps)?;
+    }
+}
+
+/// The most times a quotient's cycle is followed to close a concrete one. The turns start
+/// at distinct members of one orbit, so a cycle closes within the orbit's size; this bounds
+/// the work on a model whose orbits are larger still.
+const MAX_TURNS: usize = 1 << 16;
+
+/// Follows `path` (a run of the quotient from the canonical form of `state`) concretely
+/// from `state`, appending the transitions taken to `steps`; returns the state reached (at
+/// a failing step, the state it was taken from). A stutter stays where it is.
+fn follow<M: Model>(
+    quotient: &Quotient<'_, M>,
+    mut state: M::State,
+    path: &[TransitionId],
+    steps: &mut Vec<TransitionId>,
+) -> Option<M::State> {
+    let model = quotient.model;
+    let mut canonical = quotient.canonical(&state);
     let (mut wanted, mut concrete) = (Vec::new(), Vec::new());
     for &transition in path {
+        if transition == STUTTER {
+            steps.push(STUTTER);
+            continue;
+        }
         wanted.clear();
         quotient.successors(&canonical, &mut wanted);
         let target = wanted.iter().find(|s| s.transition == transition)?;
@@ -126,17 +190,15 @@ pub(crate) fn concretise<M: Model>(
                 _ => false,
             })?;
         steps.push(taken.transition);
-        match &taken.outcome {
-            Outcome::Next(next) => {
+        match (&taken.outcome, &target.outcome) {
+            (Outcome::Next(next), Outcome::Next(goal)) => {
                 state = next.clone();
-                if let Outcome::Next(goal) = &target.outcome {
-                    canonical = goal.clone();
-                }
+                canonical = goal.clone();
             }
-            Outcome::Fault(_) => break,
+            _ => break,
         }
     }
-    Some(steps)
+    Some(state)
 }
 
 /// The counterexample of the model along `steps`, ending in a finding of `kind`.
@@ -159,9 +221,10 @@ fn rebuild<M: Model>(
 
 impl<M: Model> Model for Quotient<'_, M> {
     type State = M::State;
-    // A quotient is not reduced again; LTL with symmetry is refused by the plan.
+    // A quotient is not reduced again. Its LTL check is the model's: the group fixes every
+    // instance a property names, so the propositions agree on all members of an orbit.
     const HAS_SYMMETRY: bool = false;
-    const HAS_LTL: bool = false;
+    const HAS_LTL: bool = M::HAS_LTL;
 
     fn info(&self) -> &ModelInfo {
         self.model.info()
