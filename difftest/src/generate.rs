@@ -94,6 +94,9 @@ struct Gen {
     /// Quantified variables in scope while an expression is generated.
     quant: Vec<String>,
     next_quant: usize,
+    /// This model's threads mostly work on their own locals: the thread-local work that
+    /// partial-order reduction removes interleavings of (two models in five).
+    local_work: bool,
 }
 
 /// A random model named `name`, from `seed`.
@@ -106,12 +109,14 @@ pub fn generate(name: &str, seed: u64) -> String {
         threads: Vec::new(),
         quant: Vec::new(),
         next_quant: 0,
+        local_work: false,
     };
     gen.system(name)
 }
 
 impl Gen {
     fn system(&mut self, name: &str) -> String {
+        self.local_work = self.rng.chance(40);
         let mut out = format!("system {name} {{\n");
         out.push_str("  const C { K = 2; M = C.K + 1; F = C.K < C.M; }\n");
         for e in 0..self.rng.below(3) {
@@ -155,7 +160,8 @@ impl Gen {
     /// Declares threads (names, kinds, parameters, locations) before their bodies, so that
     /// `T@loc` and `start T(..)` can name any of them.
     fn plan_threads(&mut self) {
-        let count = 1 + self.rng.below(3);
+        // Interleavings to reduce need two threads at least.
+        let count = 1 + usize::from(self.local_work) + self.rng.below(3 - usize::from(self.local_work));
         for t in 0..count {
             let active = if t == 0 || self.rng.chance(70) {
                 let replicated = self.rng.chance(50);
@@ -308,7 +314,8 @@ impl Gen {
                 len: None,
             });
         }
-        for l in 0..self.rng.below(3) {
+        let locals_wanted = self.rng.below(3).max(usize::from(self.local_work) * 2);
+        for l in 0..locals_wanted {
             let var = self.var_decl(&format!("v{l}"), false, &mut out, "    ");
             locals.push(var);
         }
@@ -391,7 +398,11 @@ impl Gen {
     }
 
     fn assignment(&mut self, scope: &Scope) -> String {
-        let vars = self.writable(scope);
+        let vars = if self.local_work && !scope.locals.is_empty() && self.rng.chance(85) {
+            scope.locals.clone()
+        } else {
+            self.writable(scope)
+        };
         let var = self.rng.pick(&vars).clone();
         let target = match var.len {
             Some(len) => format!("{}[{}]", var.name, self.index(len, Some(scope))),
@@ -432,7 +443,15 @@ impl Gen {
 
     /// A read of a variable of `kind`, if there is one.
     fn read(&mut self, kind: Kind, scope: Option<&Scope>) -> Option<String> {
-        let vars = self.readable(kind, scope);
+        let mut vars = self.readable(kind, scope);
+        if self.local_work && self.rng.chance(85) {
+            let locals: Vec<Var> = scope
+                .map(|s| s.locals.iter().filter(|v| v.ty.kind == kind).cloned().collect())
+                .unwrap_or_default();
+            if !locals.is_empty() {
+                vars = locals;
+            }
+        }
         if vars.is_empty() {
             return None;
         }
@@ -532,7 +551,9 @@ impl Gen {
                 0 | 1 if state => self
                     .read(Kind::Bool, scope)
                     .unwrap_or_else(|| "true".into()),
-                2 if state => self.at(scope),
+                // A status read makes its thread's every location unsafe for partial-order
+                // reduction: rarer in models of local work.
+                2 if state && !(self.local_work && self.rng.chance(85)) => self.at(scope),
                 3 => "C.F".into(),
                 4 => if self.rng.chance(50) { "true" } else { "false" }.into(),
                 _ => {

@@ -1,0 +1,84 @@
+//! Partial-order reduction on random models through the interpreter alone (no compilation,
+//! so thousands of models per run): `BIR_DIFF_INTERPRETED` models (default 300) of the
+//! differential test's generator from `BIR_DIFF_SEED` (default 1). Depth-first,
+//! breadth-first and parallel search with partial-order reduction find the kinds of finding
+//! the full search finds, in no more states. The compiled checkers reduce as the
+//! interpreter does: `differential.rs` compares the two on every model it compiles.
+
+#[path = "common/reduction.rs"]
+mod reduction;
+
+use bir::Checker;
+use bir_difftest::generate;
+use bir_interp::Interpreter;
+use reduction::{configure, reduction_difference};
+
+fn env_number(name: &str) -> Option<u64> {
+    std::env::var(name).ok()?.trim().parse().ok()
+}
+
+#[test]
+fn partial_order_reduction_keeps_the_verdicts_of_the_full_search() {
+    let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
+    let count = env_number("BIR_DIFF_INTERPRETED").unwrap_or(300);
+    let (mut failures, mut reduced, mut with_findings) = (Vec::new(), 0, 0);
+    for i in 0..count {
+        // Another stream than the compiled models' (seed * 1_000_003 + i).
+        let model_seed = seed.wrapping_mul(1_000_033).wrapping_add(i);
+        let source = generate(&format!("R{i}"), model_seed);
+        let interpreter = match Interpreter::from_source(&source) {
+            Ok(interpreter) => interpreter,
+            Err(errors) => {
+                let messages: Vec<_> = errors.iter().map(|e| e.message.clone()).collect();
+                failures.push(format!(
+                    "model seed {model_seed}:\n{source}\nrejected: {messages:?}"
+                ));
+                continue;
+            }
+        };
+        let checker = Checker::new(interpreter);
+        let full = configure(checker.clone(), false).run();
+        with_findings += usize::from(full.errors() + full.deadlocks() > 0);
+        let variants = [
+            ("DFS", configure(checker.clone().por(true), false)),
+            ("BFS", configure(checker.clone().por(true), true)),
+            (
+                "parallel",
+                configure(checker.clone().por(true), false).threads(2),
+            ),
+        ];
+        for (name, variant) in variants {
+            let smaller = variant.run();
+            if name == "DFS" && smaller.is_complete() && smaller.states() < full.states() {
+                reduced += 1;
+            }
+            if let Some(difference) = reduction_difference(&full, &smaller) {
+                failures.push(format!(
+                    "model seed {model_seed} (BIR_DIFF_SEED={seed}):\n{source}\n{name} with \
+                     POR against the full search: {difference}\n--- full:\n{full}\n--- \
+                     reduced:\n{smaller}"
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} disagreements in {count} models:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    // The reduction must apply to some models, and some must have findings to keep, or the
+    // test tests nothing.
+    assert!(
+        reduced * 10 >= count as usize,
+        "{reduced} of {count} reduced"
+    );
+    assert!(
+        with_findings * 10 >= count as usize,
+        "{with_findings} of {count} with findings"
+    );
+    eprintln!(
+        "{count} random models (BIR_DIFF_SEED={seed}) through the interpreter: {reduced} \
+         reduced by POR, {with_findings} with findings, every verdict kept"
+    );
+}
