@@ -15,7 +15,8 @@
 //! Symmetry reduction has its own generator ([`generate_symmetric`]: a family of mostly
 //! interchangeable instances): `BIR_DIFF_SYMMETRIC` of those models (default 40) are
 //! compiled too, and the interpreter alone checks `BIR_DIFF_SYMMETRIC_INTERPRETED` more
-//! (default 240) per run (`tests/symmetry.rs`).
+//! (default 240) per run, and `BIR_DIFF_INTERPRETED` random models (default 300) with
+//! partial-order reduction (`tests/interpreted.rs`).
 
 /// Both generators, in one module as the build script includes them.
 mod generate {

@@ -1,15 +1,22 @@
-//! Partial-order reduction on random models through the interpreter alone (no compilation,
-//! so thousands of models per run): `BIR_DIFF_INTERPRETED` models (default 300) of the
-//! differential test's generator from `BIR_DIFF_SEED` (default 1). Depth-first,
-//! breadth-first and parallel search with partial-order reduction find the kinds of finding
-//! the full search finds, in no more states. The compiled checkers reduce as the
-//! interpreter does: `differential.rs` compares the two on every model it compiles.
+//! The reductions on random models through the interpreter alone (no compilation, so
+//! thousands of models per run), from `BIR_DIFF_SEED` (default 1):
+//!
+//! - partial-order reduction on `BIR_DIFF_INTERPRETED` models (default 300) of the
+//!   differential test's generator: depth-first, breadth-first and parallel search with it
+//!   find the kinds of finding the full search finds, in no more states;
+//! - symmetry reduction on `BIR_DIFF_SYMMETRIC_INTERPRETED` models (default 240) with a
+//!   symmetric family: depth-first, breadth-first and parallel search with symmetry, and
+//!   with symmetry and partial-order reduction, find the kinds of finding the full search
+//!   finds, in no more states, and their counterexamples replay without symmetry.
+//!
+//! The compiled checkers reduce as the interpreter does: `differential.rs` compares the two
+//! on every model it compiles.
 
 #[path = "common/reduction.rs"]
 mod reduction;
 
 use bir::Checker;
-use bir_difftest::generate;
+use bir_difftest::{generate, generate_symmetric};
 use bir_interp::Interpreter;
 use reduction::{configure, reduction_difference};
 
@@ -80,5 +87,57 @@ fn partial_order_reduction_keeps_the_verdicts_of_the_full_search() {
     eprintln!(
         "{count} random models (BIR_DIFF_SEED={seed}) through the interpreter: {reduced} \
          reduced by POR, {with_findings} with findings, every verdict kept"
+    );
+}
+
+#[test]
+fn symmetry_keeps_the_verdicts_of_the_full_search() {
+    let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
+    let count = env_number("BIR_DIFF_SYMMETRIC_INTERPRETED").unwrap_or(240);
+    let (mut failures, mut shrank, mut symmetric) = (Vec::new(), 0, 0);
+    for i in 0..count {
+        let model_seed = seed.wrapping_mul(1_000_037).wrapping_add(i);
+        let source = generate_symmetric(&format!("S{i}"), model_seed);
+        let interpreter = match Interpreter::from_source(&source) {
+            Ok(interpreter) => interpreter,
+            Err(errors) => {
+                let messages: Vec<_> = errors.iter().map(|e| e.message.clone()).collect();
+                failures.push(format!(
+                    "model seed {model_seed}:\n{source}\nrejected: {messages:?}"
+                ));
+                continue;
+            }
+        };
+        let checker = Checker::new(interpreter);
+        if checker
+            .clone()
+            .symmetry(true)
+            .plan()
+            .is_ok_and(|p| p.symmetry.is_some())
+        {
+            symmetric += 1;
+        }
+        let (differences, smaller) = reduction::symmetry_differences(&checker);
+        shrank += usize::from(smaller);
+        failures.extend(
+            differences
+                .into_iter()
+                .map(|d| format!("model seed {model_seed} (BIR_DIFF_SEED={seed}):\n{source}\n{d}")),
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "{} disagreements in {count} models:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    // The generator must produce symmetric models, or the test tests nothing.
+    assert!(
+        symmetric * 2 >= count as usize,
+        "{symmetric} of {count} have symmetry"
+    );
+    eprintln!(
+        "{count} symmetric random models (BIR_DIFF_SEED={seed}): {symmetric} with a group, \
+         {shrank} reduced, every verdict kept"
     );
 }
