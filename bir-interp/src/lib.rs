@@ -228,6 +228,10 @@ impl Model for Interpreter {
         self.plan.packing.word(state)
     }
 
+    fn state_word_bits(&self) -> Option<u32> {
+        self.plan.packing.word_bits()
+    }
+
     fn decode(&self, state: &State, values: &mut Vec<i64>) {
         self.plan.packing.unpack(state, values);
     }

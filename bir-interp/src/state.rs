@@ -110,6 +110,8 @@ pub(crate) struct Packing {
     words: usize,
     /// Whether every state fits in one word of at most 63 bits (`Model::state_word`).
     fits_word: bool,
+    /// The bits of that word a state uses (`Model::state_word_bits`).
+    used_bits: u32,
 }
 
 impl Packing {
@@ -140,6 +142,7 @@ impl Packing {
             places: places.into(),
             words: layout.words as usize,
             fits_word: layout.words == 1 && layout.used_bits < 64,
+            used_bits: layout.used_bits,
         }
     }
 
@@ -187,6 +190,11 @@ impl Packing {
     /// is clear (so it is never `u64::MAX`).
     pub(crate) fn word(&self, state: &State) -> Option<u64> {
         self.fits_word.then(|| state.words()[0])
+    }
+
+    /// How many low bits [`Self::word`] uses, when states are words.
+    pub(crate) fn word_bits(&self) -> Option<u32> {
+        self.fits_word.then_some(self.used_bits)
     }
 }
 

@@ -149,6 +149,14 @@ pub trait Model: Sync {
         None
     }
 
+    /// How many low bits [`state_word`](Self::state_word) uses at most, when the model
+    /// knows (generated models do): the product with an LTL property's automaton then keys
+    /// its states by one word too, the automaton's state in the bits above. `None` (the
+    /// default) when unknown.
+    fn state_word_bits(&self) -> Option<u32> {
+        None
+    }
+
     /// Appends the words of `state`'s packed storage to `out` and returns true, for a search
     /// that sends states to other processes (`bir-dist`); every state of a model writes the
     /// same number of words, and [`state_from_words`](Self::state_from_words) reads them

@@ -301,9 +301,15 @@ impl Gen<'_> {
         } else {
             quote!(#u64::from(state.0))
         };
+        let bits = self.layout.used_bits;
+        let u32 = prim("u32");
         quote! {
             fn state_word(&self, state: &#state) -> ::core::option::Option<#u64> {
                 ::core::option::Option::Some(#word)
+            }
+
+            fn state_word_bits(&self) -> ::core::option::Option<#u32> {
+                ::core::option::Option::Some(#bits)
             }
         }
     }

@@ -197,13 +197,16 @@ impl<'a, M: Model> Run<'a, M> {
     }
 
     /// The same run over the product of the model with an LTL property's automaton, keyed
-    /// by product state (exact storage) or fingerprint (hash compaction, bitstate).
+    /// by fingerprint (hash compaction, bitstate), or else by word when the model's word
+    /// and the automaton's state fit in one, or by product state.
     pub(crate) fn over_product<'p>(&self, product: &'p Product<'p, M>) -> Run<'p, Product<'p, M>>
     where
         'a: 'p,
     {
         let keying = if self.plan.storage.is_lossy() {
             Keying::Fingerprint
+        } else if product.state_word(&product.initial_state()).is_some() {
+            Keying::Word
         } else {
             Keying::State
         };

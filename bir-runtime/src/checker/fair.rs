@@ -134,7 +134,8 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
     let product_run = run.over_product(&product);
     match product_run.keying {
         Keying::State => search(product_run, property, fairness, StateTable::new()),
-        _ => search(product_run, property, fairness, WordTable::new(0, true)),
+        Keying::Word => search(product_run, property, fairness, WordTable::new(0, false)),
+        Keying::Fingerprint => search(product_run, property, fairness, WordTable::new(0, true)),
     }
 }
 

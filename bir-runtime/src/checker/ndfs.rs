@@ -23,7 +23,7 @@ use std::collections::HashSet;
 use crate::model::{Fault, Model, Outcome, Successor, TransitionId, STUTTER};
 use crate::replay::Path;
 use crate::report::Report;
-use crate::seen::{FixedHasher, Footprint, StateTable, Store, WordTable};
+use crate::seen::{CompactWords, FixedHasher, Footprint, Keying, StateTable, Store, WordTable};
 use crate::trace::{self, FindingKind};
 
 use super::core::{Role, Run, Stepper, Visit};
@@ -41,17 +41,29 @@ type RedFrame<M> = (Vec<Successor<ProductState<M>>>, usize, TransitionId);
 pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
     let product = Product::new(run.model, property);
     let product_run = run.over_product(&product);
-    match product_run.plan.storage {
-        Storage::Exact | Storage::Compact => {
+    match (product_run.plan.storage, product_run.keying) {
+        (Storage::Compact, Keying::Word) => search(
+            product_run,
+            property,
+            CompactWords::new(),
+            CompactWords::new(),
+        ),
+        (Storage::Exact, Keying::Word) => search(
+            product_run,
+            property,
+            WordTable::new(0, false),
+            WordTable::new(0, false),
+        ),
+        (Storage::Exact | Storage::Compact, _) => {
             search(product_run, property, StateTable::new(), StateTable::new())
         }
-        Storage::HashCompaction => search(
+        (Storage::HashCompaction, _) => search(
             product_run,
             property,
             WordTable::new(0, true),
             WordTable::new(0, true),
         ),
-        Storage::Bitstate { log2_bits, hashes } => {
+        (Storage::Bitstate { log2_bits, hashes }, _) => {
             let blue = allocate_bitstate(product_run.control, log2_bits, hashes);
             let red = allocate_bitstate(product_run.control, log2_bits, hashes);
             search(product_run, property, blue, red)

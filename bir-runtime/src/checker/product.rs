@@ -21,6 +21,9 @@ pub(crate) struct Product<'a, M: Model> {
     model: &'a M,
     property: usize,
     accepting: Vec<bool>,
+    /// Where the automaton's state starts in a product state's word: above the model's
+    /// word, when both fit in 63 bits together; `None` otherwise.
+    automaton_shift: Option<u32>,
     /// Buffers for the model's steps and the automaton's moves, reused by every expansion
     /// (the LTL searches run on one thread: the lock is never contended).
     scratch: Mutex<Scratch<M::State>>,
@@ -41,10 +44,16 @@ impl<'a, M: Model> Product<'a, M> {
             }
             _ => Vec::new(),
         };
+        // The automaton's states 0..n need the bits of n - 1.
+        let automaton_bits = u64::BITS - (accepting.len().max(1) as u64 - 1).leading_zeros();
+        let automaton_shift = model
+            .state_word_bits()
+            .filter(|&bits| bits + automaton_bits <= 63);
         Product {
             model,
             property,
             accepting,
+            automaton_shift,
             scratch: Mutex::new(Scratch {
                 steps: Vec::new(),
                 entered: Vec::new(),
@@ -71,6 +80,11 @@ impl<'a, M: Model> Product<'a, M> {
         self.model
             .automaton_step(self.property, 0, props, &mut entered);
         Ok(entered.into_iter().map(|q| (initial.clone(), q)).collect())
+    }
+
+    /// The product steps from `(state, q)` into `out`, without the enabled transitions.
+    fn steps(&self, state: &(M::State, u32), out: &mut Vec<Successor<(M::State, u32)>>) {
+        self.expand(state, out, None);
     }
 
     /// Appends the product steps into `next` by model transition `transition`.
@@ -104,9 +118,20 @@ impl<'a, M: Model> Product<'a, M> {
     /// stutter), for fairness.
     pub(crate) fn successors_and_enabled(
         &self,
-        (state, q): &(M::State, u32),
+        state: &(M::State, u32),
         out: &mut Vec<Successor<(M::State, u32)>>,
         enabled: &mut Vec<TransitionId>,
+    ) {
+        self.expand(state, out, Some(enabled));
+    }
+
+    /// The product steps from `(state, q)` into `out`, and, if asked, the model's enabled
+    /// transitions into `enabled`.
+    fn expand(
+        &self,
+        (state, q): &(M::State, u32),
+        out: &mut Vec<Successor<(M::State, u32)>>,
+        enabled: Option<&mut Vec<TransitionId>>,
     ) {
         let mut scratch = lock(&self.scratch);
         let Scratch { steps, entered } = &mut *scratch;
@@ -116,7 +141,9 @@ impl<'a, M: Model> Product<'a, M> {
             self.pair(STUTTER, state, *q, out, entered);
             return;
         }
-        enabled.extend(steps.iter().map(|step| step.transition));
+        if let Some(enabled) = enabled {
+            enabled.extend(steps.iter().map(|step| step.transition));
+        }
         for step in steps.drain(..) {
             match step.outcome {
                 Outcome::Fault(fault) => out.push(Successor {
@@ -146,7 +173,7 @@ impl<M: Model> Model for Product<'_, M> {
     }
 
     fn successors(&self, state: &(M::State, u32), out: &mut Vec<Successor<(M::State, u32)>>) {
-        self.successors_and_enabled(state, out, &mut Vec::new());
+        self.steps(state, out);
     }
 
     fn check_invariants(&self, (state, _): &(M::State, u32)) -> Result<(), InvariantFailure> {
@@ -157,6 +184,12 @@ impl<M: Model> Model for Product<'_, M> {
     /// automaton has no way on, so no violation passes through it).
     fn is_end_state(&self, _: &(M::State, u32)) -> bool {
         true
+    }
+
+    /// The model's word with the automaton's state above it, when both fit.
+    fn state_word(&self, (state, q): &(M::State, u32)) -> Option<u64> {
+        let shift = self.automaton_shift?;
+        Some(self.model.state_word(state)? | (u64::from(*q) << shift))
     }
 
     fn decode(&self, (state, _): &(M::State, u32), values: &mut Vec<i64>) {

@@ -256,6 +256,10 @@ impl<M: Model> Model for Quotient<'_, M> {
         self.model.state_word(state)
     }
 
+    fn state_word_bits(&self) -> Option<u32> {
+        self.model.state_word_bits()
+    }
+
     fn decode(&self, state: &M::State, values: &mut Vec<i64>) {
         self.model.decode(state, values);
     }
