@@ -56,7 +56,7 @@ pub enum Command {
     /// Explore every reachable state of a model; report errors and deadlocks
     // Negative numbers are values, so that `--max-states -1` says what is wrong with -1.
     #[command(after_help = EXIT_STATUS, allow_negative_numbers = true)]
-    Check(CheckOptions),
+    Check(Box<CheckOptions>),
     /// Walk a model in the browser: states, steps, charts, checks, the state graph
     #[command(allow_negative_numbers = true)]
     Explore(ExploreOptions),
@@ -550,6 +550,10 @@ pub struct CheckOptions {
     #[command(flatten)]
     pub engine: EngineOptions,
 
+    /// A distributed search.
+    #[command(flatten)]
+    pub dist: crate::dist_args::DistArgs,
+
     /// Also write the report as an HTML page.
     #[arg(
         long,
@@ -593,6 +597,7 @@ impl CheckOptions {
             json: self.json,
             html: self.html.clone(),
             stream: false,
+            dist: self.dist.options(),
         }
     }
 }
@@ -759,7 +764,7 @@ mod tests {
     fn check(args: &[&str]) -> CheckOptions {
         match parse(args) {
             Parsed::Run(command) => match *command {
-                Command::Check(options) => options,
+                Command::Check(options) => *options,
                 other => panic!("{other:?}"),
             },
             other => panic!("{other:?}"),

@@ -109,7 +109,8 @@ pub fn check(
     system: &ir::System,
     options: &SearchOptions,
 ) -> Result<u8, Unavailable> {
-    let binary = binary(dir, source, overrides, &system.name)?;
+    let dist = options.dist.is_some();
+    let binary = binary(dir, source, overrides, &system.name, dist)?;
     let status = Command::new(&binary)
         .arg(argument(options)?)
         .status()
@@ -125,23 +126,25 @@ pub fn check(
 
 /// The compiled checker of the model `source` (the system `name`) with `overrides`
 /// applied: built on first use, then taken from the cache `dir` (or the default cache when
-/// `None`).
+/// `None`). With `dist`, a checker that can also search across the workers of a timely
+/// dataflow (`bir-dist`, which its first build compiles: kept apart from the others).
 pub fn binary(
     dir: Option<&Path>,
     source: &str,
     overrides: &Overrides,
     name: &str,
+    dist: bool,
 ) -> Result<PathBuf, Unavailable> {
     let root = cache_root(dir)?;
     let workspace = workspace()?;
     let profile = Profile::from_environment()?;
     let code = generate(source, overrides)?;
-    let key = key(&workspace, &code, profile)?;
+    let key = key(&workspace, &code, profile, dist)?;
     let crate_dir = root.join("models").join(&key);
     match built(&crate_dir, &code) {
         Some(binary) => Ok(binary),
         None => {
-            write_crate(&crate_dir, &workspace, &key, name, &code)?;
+            write_crate(&crate_dir, &workspace, &key, name, &code, dist)?;
             build(&root, &crate_dir, &key, profile)
         }
     }
@@ -204,17 +207,23 @@ fn generate(source: &str, overrides: &Overrides) -> Result<String, Unavailable> 
 }
 
 /// The cache key: a hash of everything the binary depends on (see the module docs).
-fn key(workspace: &Path, code: &str, profile: Profile) -> Result<String, Unavailable> {
+fn key(workspace: &Path, code: &str, profile: Profile, dist: bool) -> Result<String, Unavailable> {
     let mut hash = Fnv::default();
     hash.field(FORMAT.as_bytes());
     hash.field(profile.name().as_bytes());
+    hash.field(if dist { b"dist" } else { b"local" });
     hash.field(env!("CARGO_PKG_VERSION").as_bytes());
     hash.field(rustc_version()?.as_bytes());
     hash.field(workspace.as_os_str().as_encoded_bytes());
     for file in ["Cargo.toml", "Cargo.lock"] {
         hash.field(&std::fs::read(workspace.join(file)).unwrap_or_default());
     }
-    for member in ["bir-runtime", "bir-driver"] {
+    let members: &[&str] = if dist {
+        &["bir-runtime", "bir-driver", "bir-dist"]
+    } else {
+        &["bir-runtime", "bir-driver"]
+    };
+    for member in members {
         hash_tree(&mut hash, &workspace.join(member).join("src"));
         hash.field(&std::fs::read(workspace.join(member).join("Cargo.toml")).unwrap_or_default());
     }
@@ -275,7 +284,9 @@ fn write_crate(
     key: &str,
     name: &str,
     code: &str,
+    dist: bool,
 ) -> Result<(), Unavailable> {
+    let features = if dist { ", features = [\"dist\"]" } else { "" };
     let manifest = format!(
         "# Written by `bir check`: the checker of the model `{name}`, compiled from generated code.\n\
          [package]\n\
@@ -285,7 +296,7 @@ fn write_crate(
          publish = false\n\n\
          [dependencies]\n\
          bir = {{ package = \"bir-runtime\", path = {} }}\n\
-         bir-driver = {{ path = {} }}\n\n\
+         bir-driver = {{ path = {}{features} }}\n\n\
          # Not a member of any workspace around the cache directory.\n\
          [workspace]\n\n\
          # `BIR_CACHE_PROFILE=dev`: built quickly, for tests.\n\

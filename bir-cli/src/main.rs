@@ -178,6 +178,7 @@
 
 mod args;
 mod cache;
+mod dist_args;
 mod errors;
 mod explore;
 mod graph;
@@ -285,6 +286,10 @@ fn check(options: &CheckOptions) -> u8 {
         Err(status) => return status,
     };
     let search = options.search();
+    if let Some(problem) = options.dist.problem() {
+        errors::one_line(&problem, &search.file, options.json);
+        return MALFORMED;
+    }
     // Options that cannot run together are refused before anything runs or compiles: the
     // plan depends on the model's description, which both engines share.
     let checker = bir_driver::configure(Interpreter::new(&loaded.system), &search);

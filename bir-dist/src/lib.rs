@@ -67,17 +67,17 @@ pub struct Outcome {
     pub traffic: Traffic,
 }
 
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{}", self.report)?;
+impl Outcome {
+    /// What a distributed search adds to its report: the states per level and what the
+    /// workers sent each other, one line each.
+    pub fn summary(&self) -> String {
         let states: Vec<String> = self.levels.iter().map(|l| l.states.to_string()).collect();
-        writeln!(f, "states per level: {}", states.join(" "))?;
         let traffic = &self.traffic;
         let transitions = self.report.transitions().max(1) as f64;
-        writeln!(
-            f,
-            "{} workers sent {} states in {} batches ({} duplicates dropped): {} bytes, \
-             {:.1} per transition, {} to other workers",
+        format!(
+            "states per level: {}\n{} workers sent {} states in {} batches ({} duplicates \
+             dropped): {} bytes, {:.1} per transition, {} to other workers\n",
+            states.join(" "),
             self.workers,
             traffic.states_sent,
             traffic.batches,
@@ -86,6 +86,13 @@ impl fmt::Display for Outcome {
             traffic.bytes_sent as f64 / transitions,
             traffic.bytes_to_others,
         )
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.report)?;
+        write!(f, "{}", self.summary())
     }
 }
 

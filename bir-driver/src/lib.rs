@@ -11,6 +11,7 @@
 //! exists twice. `bir explore` runs the same binary in served mode ([`stream`]): progress
 //! lines on stderr, cancellation on stdin, the outcome as JSON on stdout.
 
+mod dist;
 pub mod html;
 pub mod json;
 pub mod msc;
@@ -83,6 +84,54 @@ pub struct SearchOptions {
     /// [`stream::Outcome`] on stdout instead of the report (`json` and `full_trace` are
     /// not read).
     pub stream: bool,
+    /// Search across the workers of a timely dataflow (`bir-dist`) instead of in this
+    /// process alone.
+    pub dist: Option<DistOptions>,
+}
+
+/// Where a distributed search runs: timely's `-w`, `-n`, `-p` and `-h`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DistOptions {
+    /// Worker threads in this process.
+    pub workers: usize,
+    /// Processes in all.
+    pub processes: usize,
+    /// This process's index, `0..processes`.
+    pub process: usize,
+    /// The file of `host:port` lines, one per process (process 0 first); without it, all
+    /// processes run on this machine from port 2101 up.
+    pub hostfile: Option<PathBuf>,
+}
+
+impl Default for DistOptions {
+    fn default() -> Self {
+        DistOptions {
+            workers: 1,
+            processes: 1,
+            process: 0,
+            hostfile: None,
+        }
+    }
+}
+
+impl DistOptions {
+    /// The arguments timely reads (`-w`, `-n`, `-p`, `-h`).
+    pub fn timely_args(&self) -> Vec<String> {
+        let mut args = vec![
+            "-w".to_string(),
+            self.workers.to_string(),
+            "-n".to_string(),
+            self.processes.to_string(),
+            "-p".to_string(),
+            self.process.to_string(),
+        ];
+        if let Some(file) = &self.hostfile {
+            args.push("-h".to_string());
+            args.push(file.display().to_string());
+        }
+        args
+    }
 }
 
 /// The checker of `model` that `options` describe.
@@ -167,12 +216,15 @@ pub fn exit_status(report: &Report) -> u8 {
 /// Checks `model` as `options` say and prints the report on stdout (errors on stderr);
 /// returns the exit status. Options that cannot run together are refused before anything
 /// runs, with status [`MALFORMED`].
-pub fn run<M: Model>(model: M, options: &SearchOptions) -> u8 {
+pub fn run<M: Model + Clone + Send + 'static>(model: M, options: &SearchOptions) -> u8 {
     run_checker(configure(model, options), options)
 }
 
 /// [`run`] for a checker already [`configure`]d from `options`.
-pub fn run_checker<M: Model>(checker: Checker<M>, options: &SearchOptions) -> u8 {
+pub fn run_checker<M: Model + Clone + Send + 'static>(
+    checker: Checker<M>,
+    options: &SearchOptions,
+) -> u8 {
     if let Err(error) = checker.plan() {
         eprintln!("bir: error: {error}");
         return MALFORMED;
@@ -180,14 +232,27 @@ pub fn run_checker<M: Model>(checker: Checker<M>, options: &SearchOptions) -> u8
     if options.stream {
         return stream::run(checker, options);
     }
+    if let Some(dist) = &options.dist {
+        return dist::run(checker, dist, options);
+    }
     let report = checker.run();
-    match render(&report, options) {
+    print_report(&report, options, None)
+}
+
+/// Prints `report` as `options` ask (with `extra` lines after a text report), writes its
+/// HTML page if asked, and returns the exit status.
+fn print_report(report: &Report, options: &SearchOptions, extra: Option<&str>) -> u8 {
+    match render(report, options) {
         Ok(text) => {
             // A reader that stops early (`bir check m.bir | head`) is not an error of the
             // check: the verdict's exit status stands.
-            let _ = writeln!(std::io::stdout().lock(), "{text}");
-            match write_html(&report, options) {
-                Ok(()) => exit_status(&report),
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "{text}");
+            if let (Some(extra), false) = (extra, options.json) {
+                let _ = write!(out, "{extra}");
+            }
+            match write_html(report, options) {
+                Ok(()) => exit_status(report),
                 Err(status) => status,
             }
         }
@@ -213,7 +278,7 @@ fn write_html(report: &Report, options: &SearchOptions) -> Result<(), u8> {
 /// The `main` of a generated checker's binary: reads the [`SearchOptions`] from the first
 /// argument (JSON, as `bir check` and `bir explore` write them) and [`run`]s the search on
 /// `model`.
-pub fn serve<M: Model>(model: M) -> ExitCode {
+pub fn serve<M: Model + Clone + Send + 'static>(model: M) -> ExitCode {
     let argument = std::env::args_os().nth(1).unwrap_or_default();
     match serde_json::from_str::<SearchOptions>(&argument.to_string_lossy()) {
         Ok(options) => ExitCode::from(run(model, &options)),

@@ -232,6 +232,16 @@ impl Model for Interpreter {
         self.plan.packing.word_bits()
     }
 
+    /// The packed words as they are: a distributed search sends them between processes.
+    fn write_state_words(&self, state: &State, out: &mut Vec<u64>) -> bool {
+        out.extend_from_slice(state.words());
+        true
+    }
+
+    fn state_from_words(&self, words: &[u64]) -> Option<State> {
+        self.plan.packing.unpack_words(words)
+    }
+
     fn decode(&self, state: &State, values: &mut Vec<i64>) {
         self.plan.packing.unpack(state, values);
     }

@@ -192,6 +192,16 @@ impl Packing {
         self.fits_word.then(|| state.words()[0])
     }
 
+    /// The state whose packed words are `words`, if it has this packing's number of words
+    /// (for states sent between processes).
+    pub(crate) fn unpack_words(&self, words: &[u64]) -> Option<State> {
+        (words.len() == self.words).then(|| {
+            let mut state = State::zero(self.words);
+            state.words_mut().copy_from_slice(words);
+            state
+        })
+    }
+
     /// How many low bits [`Self::word`] uses, when states are words.
     pub(crate) fn word_bits(&self) -> Option<u32> {
         self.fits_word.then_some(self.used_bits)

@@ -62,8 +62,8 @@ impl Engine {
         let spawned = std::thread::Builder::new()
             .name("bir-explore-build".into())
             .spawn(move || {
-                let built =
-                    cache::binary(dir.as_deref(), &source, &overrides, &name).and_then(|binary| {
+                let built = cache::binary(dir.as_deref(), &source, &overrides, &name, false)
+                    .and_then(|binary| {
                         let scratch = cache::cache_root(dir.as_deref())?.join("explore");
                         Ok(State::Compiled { binary, scratch })
                     });

@@ -1,0 +1,123 @@
+//! `bir check --workers/--processes`: the distributed search (`bir-dist`) from the command
+//! line, on both engines, over loopback; the counts are the sequential search's.
+
+mod common;
+
+use std::net::TcpListener;
+use std::process::Stdio;
+
+use common::{bir_command, model, run_bir};
+
+/// The sequential counts line of Peterson's filter N=3.
+const PETERSON_3: &str = "states: 288, transitions: 651, errors: 0, deadlocks: 0";
+
+#[test]
+fn worker_threads_of_the_interpreter_find_the_sequential_counts_level_by_level() {
+    let file = model("peterson_filter.bir");
+    let (status, out, err) = run_bir(
+        &[
+            "check",
+            &file,
+            "--interpret",
+            "--workers",
+            "2",
+            "--keep-going",
+            "1",
+        ],
+        &[],
+    );
+    assert_eq!(status, 0, "{out}{err}");
+    assert!(out.contains(PETERSON_3), "{out}");
+    assert!(
+        out.contains("states per level: 1 3 6 10 18 24 26 27 27 32 42 36 18 12 6"),
+        "{out}"
+    );
+    assert!(out.contains("2 workers sent"), "{out}");
+    // A deadlock is found and its trace printed, as by the breadth-first search.
+    let phils = model("dining_philosophers.bir");
+    let (status, out, err) = run_bir(
+        &[
+            "check",
+            &phils,
+            "--interpret",
+            "--workers",
+            "2",
+            "--set",
+            "Param.N=3",
+        ],
+        &[],
+    );
+    assert_eq!(status, 1, "{out}{err}");
+    assert!(out.contains("deadlock"), "{out}");
+}
+
+#[test]
+fn two_processes_of_the_compiled_checker_agree_with_the_sequential_search() {
+    // Two free ports for the two processes' hostfile.
+    let ports: Vec<u16> = (0..2)
+        .map(|_| {
+            TcpListener::bind("127.0.0.1:0")
+                .and_then(|l| l.local_addr())
+                .map(|a| a.port())
+                .expect("a free port")
+        })
+        .collect();
+    let dir = tempdir();
+    let hostfile = dir.join("hosts.txt");
+    let lines: Vec<String> = ports.iter().map(|p| format!("127.0.0.1:{p}\n")).collect();
+    std::fs::write(&hostfile, lines.concat()).expect("the hostfile");
+    let file = model("peterson_filter.bir");
+    let hostfile = hostfile.display().to_string();
+    let args = |process: &'static str| {
+        let mut command = bir_command();
+        command
+            .args(["check", &file, "--keep-going", "1", "--processes", "2"])
+            .args(["--process", process, "--hostfile", &hostfile])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        command
+    };
+    // The compiled checker is built once, before the processes race to build it.
+    let (status, out, err) = run_bir(&["check", &file, "--workers", "1"], &[]);
+    assert_eq!(status, 0, "{out}{err}");
+    let second = args("1").spawn().expect("process 1 starts");
+    let first = args("0").output().expect("process 0 runs");
+    let second = second.wait_with_output().expect("process 1 runs");
+    for output in [first, second] {
+        let out = String::from_utf8_lossy(&output.stdout);
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{out}{err}");
+        assert!(out.contains(PETERSON_3), "{out}");
+        assert!(out.contains("2 workers sent"), "{out}");
+    }
+}
+
+#[test]
+fn a_process_index_outside_the_processes_is_refused() {
+    let file = model("peterson_filter.bir");
+    let (status, _, err) = run_bir(
+        &[
+            "check",
+            &file,
+            "--interpret",
+            "--processes",
+            "2",
+            "--process",
+            "2",
+        ],
+        &[],
+    );
+    assert_eq!(status, 2, "{err}");
+    assert!(
+        err.contains("--process 2 is not among --processes 2"),
+        "{err}"
+    );
+}
+
+/// A fresh directory under the tests' temporary directory.
+fn tempdir() -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("dist-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    dir
+}
