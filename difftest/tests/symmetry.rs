@@ -66,8 +66,8 @@ fn symmetry_keeps_the_verdicts_of_the_full_search() {
         failures.join("\n\n")
     );
     // The generator must produce symmetric models, or the test tests nothing; and most of
-    // them must be small enough for the brute-force orbits, or the exactness check tests
-    // little.
+    // them must be small enough for the brute-force orbits, two families permuted in a good
+    // share (about a third), or the exactness check tests little.
     assert!(
         symmetric * 2 >= count as usize,
         "{symmetric} of {count} have symmetry"
@@ -75,6 +75,10 @@ fn symmetry_keeps_the_verdicts_of_the_full_search() {
     assert!(
         exact * 2 >= symmetric,
         "{exact} of {symmetric} with a group checked against the orbits"
+    );
+    assert!(
+        count < 100 || exact_both * 5 >= count as usize,
+        "{exact_both} of {count} checked against the orbits with two families permuted"
     );
     eprintln!(
         "{count} symmetric random models (BIR_DIFF_SEED={seed}): {symmetric} with a group \
