@@ -3,8 +3,8 @@
 //! checkers and by the reference interpreter, which must agree on every count, verdict and
 //! counterexample (`tests/differential.rs` and `tests/differential_odd.rs`, halves of one run).
 //!
-//! A run compiles `BIR_DIFF_MODELS` models (default 200) from the seed `BIR_DIFF_SEED`
-//! (default 1; CI passes a new one per run, and a failure prints it):
+//! A run compiles `BIR_DIFF_MODELS` models (default 50; `.ci/run` sets 200) from the seed
+//! `BIR_DIFF_SEED` (default 1; CI passes a new one per run, and a failure prints it):
 //!
 //! ```sh
 //! BIR_DIFF_SEED=$RANDOM cargo test -p bir-difftest
@@ -13,10 +13,11 @@
 
 //!
 //! Symmetry reduction has its own generator ([`generate_symmetric`]: a family of mostly
-//! interchangeable instances): `BIR_DIFF_SYMMETRIC` of those models (default 40) are
-//! compiled too, and the interpreter alone checks `BIR_DIFF_SYMMETRIC_INTERPRETED` more
-//! (default 240) per run, and `BIR_DIFF_INTERPRETED` random models (default 300) with
-//! partial-order reduction (`tests/interpreted.rs`).
+//! interchangeable instances, and in two models of five a second one, each family's locals
+//! holding the other's ids): `BIR_DIFF_SYMMETRIC` of those models (default 10; `.ci/run`
+//! sets 40) are compiled too, and the interpreter alone checks
+//! `BIR_DIFF_SYMMETRIC_INTERPRETED` more (default 240) per run, and `BIR_DIFF_INTERPRETED`
+//! random models (default 300) with partial-order reduction (`tests/interpreted.rs`).
 
 /// Both generators, in one module as the build script includes them.
 mod generate {

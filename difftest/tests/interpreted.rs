@@ -4,10 +4,12 @@
 //! - partial-order reduction on `BIR_DIFF_INTERPRETED` models (default 300) of the
 //!   differential test's generator: depth-first, breadth-first and parallel search with it
 //!   find the kinds of finding the full search finds, in no more states;
-//! - symmetry reduction on `BIR_DIFF_SYMMETRIC_INTERPRETED` models (default 240) with a
-//!   symmetric family: depth-first, breadth-first and parallel search with symmetry, and
-//!   with symmetry and partial-order reduction, find the kinds of finding the full search
-//!   finds, in no more states, and their counterexamples replay without symmetry.
+//! - symmetry reduction on `BIR_DIFF_SYMMETRIC_INTERPRETED` models (default 240) with one
+//!   or two symmetric families: depth-first, breadth-first and parallel search with
+//!   symmetry, and with symmetry and partial-order reduction, find the kinds of finding the
+//!   full search finds, in no more states, and their counterexamples replay without
+//!   symmetry; without partial-order reduction, a complete search stores exactly the
+//!   brute-force number of orbits.
 //!
 //! The compiled checkers reduce as the interpreter does: `differential.rs` compares the two
 //! on every model it compiles.
@@ -94,7 +96,10 @@ fn partial_order_reduction_keeps_the_verdicts_of_the_full_search() {
 fn symmetry_keeps_the_verdicts_of_the_full_search() {
     let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
     let count = env_number("BIR_DIFF_SYMMETRIC_INTERPRETED").unwrap_or(240);
-    let (mut failures, mut shrank, mut symmetric) = (Vec::new(), 0, 0);
+    let mut failures = Vec::new();
+    // Models with a group, with a group on both families, reduced, checked against the
+    // brute-force orbits (with a group on both families).
+    let (mut symmetric, mut both, mut shrank, mut exact, mut exact_both) = (0, 0, 0, 0, 0);
     for i in 0..count {
         let model_seed = seed.wrapping_mul(1_000_037).wrapping_add(i);
         let source = generate_symmetric(&format!("S{i}"), model_seed);
@@ -117,10 +122,14 @@ fn symmetry_keeps_the_verdicts_of_the_full_search() {
         {
             symmetric += 1;
         }
-        let (differences, smaller) = reduction::symmetry_differences(&checker);
-        shrank += usize::from(smaller);
+        let check = reduction::symmetry_differences(&checker);
+        shrank += usize::from(check.shrank);
+        exact += usize::from(check.exact);
+        both += usize::from(check.acting == 2);
+        exact_both += usize::from(check.exact && check.acting == 2);
         failures.extend(
-            differences
+            check
+                .failures
                 .into_iter()
                 .map(|d| format!("model seed {model_seed} (BIR_DIFF_SEED={seed}):\n{source}\n{d}")),
         );
@@ -131,13 +140,24 @@ fn symmetry_keeps_the_verdicts_of_the_full_search() {
         failures.len(),
         failures.join("\n\n")
     );
-    // The generator must produce symmetric models, or the test tests nothing.
+    // The generator must produce symmetric models, or the test tests nothing; and most of
+    // them must be small enough for the brute-force orbits, two families permuted in a good
+    // share (about a third), or the exactness check tests little.
     assert!(
         symmetric * 2 >= count as usize,
         "{symmetric} of {count} have symmetry"
     );
+    assert!(
+        exact * 2 >= symmetric,
+        "{exact} of {symmetric} with a group checked against the orbits"
+    );
+    assert!(
+        count < 100 || exact_both * 5 >= count as usize,
+        "{exact_both} of {count} checked against the orbits with two families permuted"
+    );
     eprintln!(
-        "{count} symmetric random models (BIR_DIFF_SEED={seed}): {symmetric} with a group, \
-         {shrank} reduced, every verdict kept"
+        "{count} symmetric random models (BIR_DIFF_SEED={seed}): {symmetric} with a group \
+         ({both} on two families), {shrank} reduced, every verdict kept; {exact} ({exact_both} \
+         on two families) with counts equal to the brute-force orbits"
     );
 }

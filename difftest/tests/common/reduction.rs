@@ -1,10 +1,19 @@
 //! What a reduced search (partial-order or symmetry reduction) must keep of the full one,
 //! shared by the differential tests.
 
-use bir::{Checker, Model, Report};
+use bir::symmetry::{orbit_count, SymmetryInfo};
+use bir::{Checker, InvariantFailure, Model, ModelInfo, Report, Successor};
 
 /// States each search may store: the models are random, some have large state spaces.
 pub const MAX_STATES: u64 = 3_000;
+
+/// The most reachable states of a model whose orbits the exactness check counts by brute
+/// force ([`orbit_count`]: every state stored, every permutation applied to each).
+pub const ORBIT_LIMIT: usize = 20_000;
+
+/// What the report of a symmetry-reduced search says when the canonicaliser's cap cut some
+/// canonical form short (its counts may then exceed the orbits).
+const CAPPED: &str = "more candidate permutations than the canonicaliser tries";
 
 /// The options of every search of the differential tests: past the first finding, up to
 /// [`MAX_STATES`], depth-first or breadth-first.
@@ -40,40 +49,135 @@ pub fn reduction_difference(full: &Report, reduced: &Report) -> Option<String> {
     })
 }
 
+/// What [`symmetry_differences`] found on one model.
+#[derive(Default)]
+pub struct SymmetryCheck {
+    /// The disagreements, each a paragraph.
+    pub failures: Vec<String>,
+    /// The reduced depth-first search was complete and stored fewer states than the full one.
+    pub shrank: bool,
+    /// How many families the model's group permutes (more than one permutation each).
+    pub acting: usize,
+    /// The model has a non-trivial group and its reduced counts were held against the
+    /// brute-force number of orbits.
+    pub exact: bool,
+}
+
 /// Symmetry reduction of `checker`'s model in every frontier, alone and with partial-order
 /// reduction, against the full depth-first search: the same kinds of finding, no more
-/// states, and counterexamples that replay without symmetry. Returns the disagreements,
-/// and whether the reduced depth-first search stored fewer states than the full one.
-pub fn symmetry_differences<M: Model + Clone>(checker: &Checker<M>) -> (Vec<String>, bool) {
+/// states, and counterexamples that replay without symmetry. Without partial-order
+/// reduction a complete reduced search stores one state per orbit, so depth-first,
+/// breadth-first and parallel alike must store exactly as many states as there are orbits
+/// of the states the full search reaches ([`orbit_count`], when there are at most
+/// [`ORBIT_LIMIT`] of them), unless the report says the canonicaliser's cap was reached.
+pub fn symmetry_differences<M: Model + Clone>(checker: &Checker<M>) -> SymmetryCheck {
     let full = configure(checker.clone(), false).run();
-    let mut failures = Vec::new();
-    let mut shrank = false;
-    let variants: [(&str, Checker<M>); 5] = [
-        ("DFS", configure(checker.clone(), false)),
-        ("BFS", configure(checker.clone(), true)),
-        ("parallel", configure(checker.clone(), false).threads(2)),
-        ("DFS with POR", configure(checker.clone().por(true), false)),
-        ("BFS with POR", configure(checker.clone().por(true), true)),
+    let acting = checker.model().symmetry().map_or(0, |s| {
+        s.families.iter().filter(|f| f.permuted.len() >= 2).count()
+    });
+    let mut check = SymmetryCheck {
+        acting,
+        ..SymmetryCheck::default()
+    };
+    // Counted once, when a reduced search first needs it: `None` when the model has more
+    // reachable states than the limit.
+    let mut orbits: Option<Option<usize>> = None;
+    let variants: [(&str, bool, Checker<M>); 5] = [
+        ("DFS", true, configure(checker.clone(), false)),
+        ("BFS", true, configure(checker.clone(), true)),
+        (
+            "parallel",
+            true,
+            configure(checker.clone(), false).threads(2),
+        ),
+        (
+            "DFS with POR",
+            false,
+            configure(checker.clone().por(true), false),
+        ),
+        (
+            "BFS with POR",
+            false,
+            configure(checker.clone().por(true), true),
+        ),
     ];
-    for (name, variant) in variants {
+    for (name, exact, variant) in variants {
         let reduced = variant.symmetry(true).run();
         if let Some(difference) = reduction_difference(&full, &reduced) {
-            failures.push(format!(
+            check.failures.push(format!(
                 "{name} with symmetry against the full search: {difference}\n--- full:\n{full}\n--- reduced:\n{reduced}"
             ));
         }
         if name == "DFS" && reduced.is_complete() && reduced.states() < full.states() {
-            shrank = true;
+            check.shrank = true;
+        }
+        let capped = reduced.notes().iter().any(|note| note.contains(CAPPED));
+        if exact && reduced.is_complete() && !capped {
+            let count =
+                *orbits.get_or_insert_with(|| orbit_count(&Searched(checker.model()), ORBIT_LIMIT));
+            if let Some(count) = count {
+                check.exact |= acting > 0;
+                if reduced.states() != count as u64 {
+                    check.failures.push(format!(
+                        "{name} with symmetry stored {} states, but the reachable states \
+                         form {count} orbits\n--- full:\n{full}\n--- reduced:\n{reduced}",
+                        reduced.states()
+                    ));
+                }
+            }
         }
         for found in reduced.findings() {
             let again = checker.clone().replay(found.replay());
             if again.as_ref() != Ok(found) {
-                failures.push(format!(
+                check.failures.push(format!(
                     "{name} with symmetry: the counterexample does not replay without \
                      symmetry ({again:?}):\n{found}"
                 ));
             }
         }
     }
-    (failures, shrank)
+    check
+}
+
+/// A model as a search sees it, for [`orbit_count`]: a state that violates an invariant is
+/// counted but not expanded (see `docs/LANGUAGE.md`, "Steps, states and verdicts"), so its
+/// successors are not reachable for the search, while `orbit_count` expands every state.
+struct Searched<'m, M>(&'m M);
+
+impl<M: Model> Model for Searched<'_, M> {
+    type State = M::State;
+
+    fn info(&self) -> &ModelInfo {
+        self.0.info()
+    }
+
+    fn initial_state(&self) -> M::State {
+        self.0.initial_state()
+    }
+
+    fn successors(&self, state: &M::State, out: &mut Vec<Successor<M::State>>) {
+        if self.0.check_invariants(state).is_ok() {
+            self.0.successors(state, out);
+        }
+    }
+
+    fn check_invariants(&self, state: &M::State) -> Result<(), InvariantFailure> {
+        self.0.check_invariants(state)
+    }
+
+    fn is_end_state(&self, state: &M::State) -> bool {
+        self.0.is_end_state(state)
+    }
+
+    fn decode(&self, state: &M::State, values: &mut Vec<i64>) {
+        self.0.decode(state, values);
+    }
+
+    fn symmetry(&self) -> Option<&SymmetryInfo> {
+        self.0.symmetry()
+    }
+
+    fn encode(&self, values: &[i64]) -> Option<M::State> {
+        self.0.encode(values)
+    }
 }
