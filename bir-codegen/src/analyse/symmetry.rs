@@ -606,7 +606,8 @@ fn may_fault(
             ..
         } => !in_bounds(index, system.threads[*thread].instances(), ranges),
         Expr::Arith { op, .. } => matches!(op, ArithOp::Div | ArithOp::Rem | ArithOp::Mul),
-        Expr::Neg(..) => true,
+        // A negated constant (`-1`, which the IR keeps as a negation) cannot overflow.
+        Expr::Neg(..) => !constant(expr).is_some_and(|value| i32::try_from(value).is_ok()),
         _ => false,
     };
     if this {
@@ -747,5 +748,16 @@ mod tests {
             "{}",
             partial[0].note
         );
+        // A negative constant in the body cannot fault: the group stays whole.
+        let negative = families_of(
+            "system S {
+                boolean[2] on;
+                active [2] thread T(int index) {
+                    loc l: when forall k in 0 .. 2 : (k == -1 || on[k])
+                           do { on[index] := true; } goto l;
+                }
+            }",
+        );
+        assert_eq!(negative[0].permuted, [0, 1], "{}", negative[0].note);
     }
 }
