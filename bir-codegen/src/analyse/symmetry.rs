@@ -607,7 +607,7 @@ fn may_fault(
         } => !in_bounds(index, system.threads[*thread].instances(), ranges),
         Expr::Arith { op, .. } => matches!(op, ArithOp::Div | ArithOp::Rem | ArithOp::Mul),
         // A negated constant (`-1`, which the IR keeps as a negation) cannot overflow.
-        Expr::Neg(..) => !constant(expr).is_some_and(|value| i32::try_from(value).is_ok()),
+        Expr::Neg(..) => constant(expr).is_none_or(|value| i32::try_from(value).is_err()),
         _ => false,
     };
     if this {
