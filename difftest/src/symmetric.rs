@@ -29,8 +29,8 @@
 // family has symmetry). An invariant indexes with a constant where no quantified variable is at hand,
 // which names an instance of any family. A pid read outside quantifiers may be -1 or out
 // of bounds, so indexing with it faults; inside a quantifier every index is in bounds (a
-// quantifier whose body may fault breaks the symmetry of the family it ranges over, and
-// bir's analysis counts the negation in `p == -1` as such a fault).
+// quantifier whose body may fault breaks the symmetry of the family it ranges over; a
+// negated constant such as the `-1` of `p == -1` cannot fault).
 
 /// A random model with one or two symmetric families, named `name`, from `seed`.
 pub fn generate_symmetric(name: &str, seed: u64) -> String {
