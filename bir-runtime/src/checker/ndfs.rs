@@ -23,7 +23,7 @@ use std::collections::HashSet;
 use crate::model::{Fault, Model, Outcome, Successor, TransitionId, STUTTER};
 use crate::replay::Path;
 use crate::report::Report;
-use crate::seen::{CompactWords, FixedHasher, Footprint, Keying, StateTable, Store, WordTable};
+use crate::seen::{FixedHasher, Footprint, Keying, StateTable, Store, WordTable};
 use crate::trace::{self, FindingKind};
 
 use super::core::{Role, Run, Stepper, Visit};
@@ -42,13 +42,9 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
     let product = Product::new(run.model, property);
     let product_run = run.over_product(&product);
     match (product_run.plan.storage, product_run.keying) {
-        (Storage::Compact, Keying::Word) => search(
-            product_run,
-            property,
-            CompactWords::new(),
-            CompactWords::new(),
-        ),
-        (Storage::Exact, Keying::Word) => search(
+        // The plan gives LTL checks exact storage (compact storage serves the safety
+        // searches), in the word table when product states fit in a word.
+        (Storage::Exact | Storage::Compact, Keying::Word) => search(
             product_run,
             property,
             WordTable::new(0, false),
