@@ -102,6 +102,13 @@
 //!                                 from the model (no compiler needed; slower)
 //!       --cache <DIR>             Keep compiled checkers in DIR (default: $XDG_CACHE_HOME/bir
 //!                                 or ~/.cache/bir)
+//!       --workers <W>             Distributed breadth-first search (bir-dist, timely dataflow)
+//!                                 with W worker threads in this process
+//!       --processes <N>           Distributed search over N processes: run the same command
+//!                                 N times, each with its own --process
+//!       --process <I>             This process's index among --processes, 0 to N-1
+//!       --hostfile <FILE>         One host:port line per process, process 0 first (default:
+//!                                 all on this machine, ports 2101 and up)
 //!       --html <FILE>             Also write the report as one self-contained HTML page:
 //!                                 verdict, statistics, counterexamples as charts and tables
 //!   -h, --help                    Print help
