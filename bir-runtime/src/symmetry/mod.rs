@@ -197,9 +197,11 @@ fn next_permutation(items: &mut [u32]) -> bool {
 
 /// The number of orbits of `model`'s reachable states under its symmetry group, by brute
 /// force: a full search that stores every concrete state, and every permutation of the
-/// group applied to each. `None` when the model declares no symmetry or has more than
-/// `limit` reachable states. The oracle that the symmetry-reduced counts are tested
-/// against; far too slow for anything but small models.
+/// group applied to each. The states are those a search counts: one that violates an
+/// invariant is counted but not expanded (`docs/LANGUAGE.md`, "Steps, states and
+/// verdicts"). `None` when the model declares no symmetry or has more than `limit`
+/// reachable states. The oracle that the symmetry-reduced counts are tested against; far
+/// too slow for anything but small models.
 pub fn orbit_count<M: crate::Model>(model: &M, limit: usize) -> Option<usize> {
     let symmetry = model.symmetry()?;
     let mut seen = std::collections::HashSet::new();
@@ -210,6 +212,9 @@ pub fn orbit_count<M: crate::Model>(model: &M, limit: usize) -> Option<usize> {
     while let Some(state) = stack.pop() {
         model.decode(&state, &mut values);
         orbits.insert(symmetry.orbit(&values).swap_remove(0));
+        if model.check_invariants(&state).is_err() {
+            continue;
+        }
         successors.clear();
         model.successors(&state, &mut successors);
         for successor in successors.drain(..) {
