@@ -17,7 +17,8 @@
 //! holding the other's ids): `BIR_DIFF_SYMMETRIC` of those models (default 10; `.ci/run`
 //! sets 40) are compiled too, and the interpreter alone checks
 //! `BIR_DIFF_SYMMETRIC_INTERPRETED` more (default 240) per run, and `BIR_DIFF_INTERPRETED`
-//! random models (default 300) with partial-order reduction (`tests/interpreted.rs`).
+//! random models (default 300, all doing thread-local work: [`generate_local_work`]) with
+//! partial-order reduction (`tests/interpreted.rs`).
 
 /// Both generators, in one module as the build script includes them.
 mod generate {
@@ -25,4 +26,4 @@ mod generate {
     include!("symmetric.rs");
 }
 
-pub use generate::{generate, generate_symmetric, Rng};
+pub use generate::{generate, generate_local_work, generate_symmetric, Rng};

@@ -2,8 +2,10 @@
 //! thousands of models per run), from `BIR_DIFF_SEED` (default 1):
 //!
 //! - partial-order reduction on `BIR_DIFF_INTERPRETED` models (default 300) of the
-//!   differential test's generator: depth-first, breadth-first and parallel search with it
-//!   find the kinds of finding the full search finds, in no more states;
+//!   differential test's generator, all of them doing thread-local work
+//!   ([`generate_local_work`]: about a quarter reduce, so that the test cannot pass
+//!   vacuously): depth-first, breadth-first and parallel search with it find the kinds of
+//!   finding the full search finds, in no more states;
 //! - symmetry reduction on `BIR_DIFF_SYMMETRIC_INTERPRETED` models (default 240) with one
 //!   or two symmetric families: depth-first, breadth-first and parallel search with
 //!   symmetry, and with symmetry and partial-order reduction, find the kinds of finding the
@@ -18,12 +20,31 @@
 mod reduction;
 
 use bir::Checker;
-use bir_difftest::{generate, generate_symmetric};
+use bir_difftest::{generate_local_work, generate_symmetric};
 use bir_interp::Interpreter;
 use reduction::{configure, reduction_difference};
 
 fn env_number(name: &str) -> Option<u64> {
     std::env::var(name).ok()?.trim().parse().ok()
+}
+
+/// A checker of the generated model `source` on the interpreter; `None`, with the
+/// rejection among `failures`, when the front end refuses it (a generator bug).
+fn interpreted(
+    source: &str,
+    model_seed: u64,
+    failures: &mut Vec<String>,
+) -> Option<Checker<Interpreter>> {
+    match Interpreter::from_source(source) {
+        Ok(interpreter) => Some(Checker::new(interpreter)),
+        Err(errors) => {
+            let messages: Vec<_> = errors.iter().map(|e| e.message.clone()).collect();
+            failures.push(format!(
+                "model seed {model_seed}:\n{source}\nrejected: {messages:?}"
+            ));
+            None
+        }
+    }
 }
 
 #[test]
@@ -34,18 +55,10 @@ fn partial_order_reduction_keeps_the_verdicts_of_the_full_search() {
     for i in 0..count {
         // Another stream than the compiled models' (seed * 1_000_003 + i).
         let model_seed = seed.wrapping_mul(1_000_033).wrapping_add(i);
-        let source = generate(&format!("R{i}"), model_seed);
-        let interpreter = match Interpreter::from_source(&source) {
-            Ok(interpreter) => interpreter,
-            Err(errors) => {
-                let messages: Vec<_> = errors.iter().map(|e| e.message.clone()).collect();
-                failures.push(format!(
-                    "model seed {model_seed}:\n{source}\nrejected: {messages:?}"
-                ));
-                continue;
-            }
+        let source = generate_local_work(&format!("R{i}"), model_seed);
+        let Some(checker) = interpreted(&source, model_seed, &mut failures) else {
+            continue;
         };
-        let checker = Checker::new(interpreter);
         let full = configure(checker.clone(), false).run();
         with_findings += usize::from(full.errors() + full.deadlocks() > 0);
         let variants = [
@@ -103,17 +116,9 @@ fn symmetry_keeps_the_verdicts_of_the_full_search() {
     for i in 0..count {
         let model_seed = seed.wrapping_mul(1_000_037).wrapping_add(i);
         let source = generate_symmetric(&format!("S{i}"), model_seed);
-        let interpreter = match Interpreter::from_source(&source) {
-            Ok(interpreter) => interpreter,
-            Err(errors) => {
-                let messages: Vec<_> = errors.iter().map(|e| e.message.clone()).collect();
-                failures.push(format!(
-                    "model seed {model_seed}:\n{source}\nrejected: {messages:?}"
-                ));
-                continue;
-            }
+        let Some(checker) = interpreted(&source, model_seed, &mut failures) else {
+            continue;
         };
-        let checker = Checker::new(interpreter);
         if checker
             .clone()
             .symmetry(true)
