@@ -201,7 +201,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use bir_codegen::{ir, Overrides};
-use bir_driver::{exit_status, MALFORMED};
+use bir_driver::{exit_status, INCOMPLETE, MALFORMED};
 use bir_interp::Interpreter;
 use bir_runtime::Checker;
 
@@ -332,7 +332,7 @@ fn graph(options: &GraphOptions) -> u8 {
         Ok(graph) => graph,
         Err(too_large) => {
             eprintln!("bir: error: {too_large}");
-            return 3;
+            return INCOMPLETE;
         }
     };
     let text = if options.json {

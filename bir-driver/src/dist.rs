@@ -6,10 +6,6 @@ use bir_runtime::{Checker, Model};
 
 use crate::{DistOptions, SearchOptions, MALFORMED};
 
-/// Exit status of a distributed search that did not finish: a worker failed or the
-/// processes could not connect. Never "verified".
-const INCOMPLETE: u8 = 3;
-
 /// Runs `checker` across the workers `dist` describes and prints the outcome; returns the
 /// exit status.
 #[cfg(feature = "dist")]
@@ -31,9 +27,10 @@ pub(crate) fn run<M: Model + Clone + Send + 'static>(
             eprintln!("bir: error: {error}");
             MALFORMED
         }
+        // A worker failed or the processes could not connect: never "verified".
         Err(error) => {
             println!("incomplete: {error}");
-            INCOMPLETE
+            crate::INCOMPLETE
         }
     }
 }
@@ -45,6 +42,5 @@ pub(crate) fn run<M: Model>(_: Checker<M>, _: &DistOptions, _: &SearchOptions) -
         "bir: error: this checker was built without distributed search (bir-driver's `dist` \
          feature)"
     );
-    let _ = INCOMPLETE;
     MALFORMED
 }

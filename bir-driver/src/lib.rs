@@ -204,12 +204,16 @@ pub fn render(report: &Report, options: &SearchOptions) -> Result<String, String
     }
 }
 
-/// 0 verified (or reached), 1 something found (or unreachable), 3 incomplete.
+/// Exit status: nothing found, but not every state was explored (a limit, a cancel, a
+/// distributed search that lost a worker).
+pub const INCOMPLETE: u8 = 3;
+
+/// 0 verified (or reached), 1 something found (or unreachable), [`INCOMPLETE`].
 pub fn exit_status(report: &Report) -> u8 {
     match report.verdict() {
         Verdict::Verified | Verdict::Reached => 0,
         Verdict::Found(_) | Verdict::Unreachable => 1,
-        _ => 3,
+        _ => INCOMPLETE,
     }
 }
 

@@ -108,9 +108,7 @@ pub(crate) struct Packing {
     places: Box<[Place]>,
     /// Words per state.
     words: usize,
-    /// Whether every state fits in one word of at most 63 bits (`Model::state_word`).
-    fits_word: bool,
-    /// The bits of that word a state uses (`Model::state_word_bits`).
+    /// The bits a state uses (in one word when at most 63: `Model::state_word`).
     used_bits: u32,
 }
 
@@ -141,7 +139,6 @@ impl Packing {
         Packing {
             places: places.into(),
             words: layout.words as usize,
-            fits_word: layout.words == 1 && layout.used_bits < 64,
             used_bits: layout.used_bits,
         }
     }
@@ -189,7 +186,7 @@ impl Packing {
     /// `state` as one word when every state fits in 63 bits: the word itself, whose top bit
     /// is clear (so it is never `u64::MAX`).
     pub(crate) fn word(&self, state: &State) -> Option<u64> {
-        self.fits_word.then(|| state.words()[0])
+        self.fits_word().then(|| state.words()[0])
     }
 
     /// The state whose packed words are `words`, if it has this packing's number of words
@@ -204,7 +201,12 @@ impl Packing {
 
     /// How many low bits [`Self::word`] uses, when states are words.
     pub(crate) fn word_bits(&self) -> Option<u32> {
-        self.fits_word.then_some(self.used_bits)
+        self.fits_word().then_some(self.used_bits)
+    }
+
+    /// Whether every state fits in one word of at most 63 bits.
+    fn fits_word(&self) -> bool {
+        self.words == 1 && self.used_bits < 64
     }
 }
 

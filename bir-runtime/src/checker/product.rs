@@ -82,11 +82,6 @@ impl<'a, M: Model> Product<'a, M> {
         Ok(entered.into_iter().map(|q| (initial.clone(), q)).collect())
     }
 
-    /// The product steps from `(state, q)` into `out`, without the enabled transitions.
-    fn steps(&self, state: &(M::State, u32), out: &mut Vec<Successor<(M::State, u32)>>) {
-        self.expand(state, out, None);
-    }
-
     /// Appends the product steps into `next` by model transition `transition`.
     fn pair(
         &self,
@@ -173,7 +168,7 @@ impl<M: Model> Model for Product<'_, M> {
     }
 
     fn successors(&self, state: &(M::State, u32), out: &mut Vec<Successor<(M::State, u32)>>) {
-        self.steps(state, out);
+        self.expand(state, out, None);
     }
 
     fn check_invariants(&self, (state, _): &(M::State, u32)) -> Result<(), InvariantFailure> {
