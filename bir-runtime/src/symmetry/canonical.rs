@@ -44,7 +44,7 @@ impl SymmetryInfo {
     /// The group prepared for [`Canonicaliser::canonicalise`].
     pub fn group(&self) -> Group<'_> {
         let acting: Vec<usize> = (0..self.families.len())
-            .filter(|&i| self.families[i].permuted.len() >= 2)
+            .filter(|&i| self.families[i].acts())
             .collect();
         let ids_of = |slot: u32| {
             acting

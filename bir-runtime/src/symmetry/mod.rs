@@ -52,7 +52,7 @@ impl SymmetryInfo {
 
     /// True when some family has a group of more than one permutation.
     pub fn is_trivial(&self) -> bool {
-        self.families.iter().all(|f| f.permuted.len() < 2)
+        !self.families.iter().any(FamilySymmetry::acts)
     }
 
     /// Every image of `values` (a decoded state) under the group, found by trying every
@@ -90,7 +90,7 @@ impl SymmetryInfo {
         let clauses: Vec<String> = self
             .families
             .iter()
-            .filter(|f| f.permuted.len() >= 2)
+            .filter(|f| f.acts())
             .map(FamilySymmetry::describe)
             .collect();
         if clauses.is_empty() {
@@ -141,6 +141,11 @@ impl FamilySymmetry {
             text.push_str(&format!(" ({rest} fixed)"));
         }
         text
+    }
+
+    /// True when the family's group has more than one permutation: it moves instances.
+    pub fn acts(&self) -> bool {
+        self.permuted.len() >= 2
     }
 
     fn row_count(&self) -> usize {

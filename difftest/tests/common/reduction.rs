@@ -72,9 +72,10 @@ pub struct SymmetryCheck {
 /// [`ORBIT_LIMIT`] of them), unless the report says the canonicaliser's cap was reached.
 pub fn symmetry_differences<M: Model + Clone>(checker: &Checker<M>) -> SymmetryCheck {
     let full = configure(checker.clone(), false).run();
-    let acting = checker.model().symmetry().map_or(0, |s| {
-        s.families.iter().filter(|f| f.permuted.len() >= 2).count()
-    });
+    let acting = checker
+        .model()
+        .symmetry()
+        .map_or(0, |s| s.families.iter().filter(|f| f.acts()).count());
     let mut check = SymmetryCheck {
         acting,
         ..SymmetryCheck::default()
