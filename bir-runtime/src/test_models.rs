@@ -521,9 +521,18 @@ pub(crate) struct Graph {
     /// Per node, the propositions that hold there (bit `n` for proposition `n`).
     labels: Vec<u64>,
     properties: Vec<PropertyInfo>,
+    /// Whether states are words (as a generated model's are), or only values.
+    words: bool,
 }
 
 impl Graph {
+    /// The same graph whose states are words of 8 bits (a product with it then keys its
+    /// states by word).
+    pub(crate) fn with_words(mut self) -> Self {
+        self.words = true;
+        self
+    }
+
     pub(crate) fn new(nodes: u8, edges: &[(u8, Option<u8>)]) -> Self {
         let transitions = edges
             .iter()
@@ -546,6 +555,7 @@ impl Graph {
             end: Vec::new(),
             labels: vec![0; usize::from(nodes)],
             properties: Vec::new(),
+            words: false,
             info: ModelInfo {
                 name: "Graph".into(),
                 // The node is the location of the one thread, so that a deadlock's message
@@ -705,6 +715,14 @@ impl Model for Graph {
 
     fn is_end_state(&self, state: &u8) -> bool {
         self.end.contains(state)
+    }
+
+    fn state_word(&self, &state: &u8) -> Option<u64> {
+        self.words.then_some(u64::from(state))
+    }
+
+    fn state_word_bits(&self) -> Option<u32> {
+        self.words.then_some(u8::BITS)
     }
 
     fn decode(&self, &state: &u8, values: &mut Vec<i64>) {

@@ -8,8 +8,11 @@
 //! state, a run the automaton accepts, which violates the property. A blue step into a
 //! cyan state from or to an accepting state closes one at once (early detection). Each
 //! state is searched red at most once, so the whole costs at most two visits per state;
-//! the blue and red sets are ordinary seen sets, exact or lossy (a lossy search never says
-//! the property holds). The cyan set is the stack's states, held exactly.
+//! the property holds). When product states fit in 61 bits, blue, cyan and red are one
+//! table of words with two colour bits each: the red search and the stack then store no
+//! state again, and testing a state for cyan is a lookup in memory the search just read.
+//! Otherwise the blue and red sets are ordinary seen sets, exact or lossy (a lossy search
+//! never says the property holds), and the cyan set holds the stack's states exactly.
 //!
 //! With partial-order reduction (`X`-free properties), the blue search takes the ample set
 //! of a state unless all of it leads back onto the stack (the cycle proviso of Holzmann,
@@ -23,7 +26,7 @@ use std::collections::HashSet;
 use crate::model::{Fault, Model, Outcome, Successor, TransitionId, STUTTER};
 use crate::replay::Path;
 use crate::report::Report;
-use crate::seen::{FixedHasher, Footprint, Keying, StateTable, Store, WordTable};
+use crate::seen::{FixedHasher, Footprint, Keying, StateTable, Store, WordTable, COLOURS};
 use crate::trace::{self, FindingKind};
 
 use super::core::{Role, Run, Stepper, Visit};
@@ -41,29 +44,191 @@ type RedFrame<M> = (Vec<Successor<ProductState<M>>>, usize, TransitionId);
 pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
     let product = Product::new(run.model, property);
     let product_run = run.over_product(&product);
+    let coloured = one_table(run.model, property);
     match (product_run.plan.storage, product_run.keying) {
         // The plan gives LTL checks exact storage (compact storage serves the safety
-        // searches), in the word table when product states fit in a word.
+        // searches), in a word table when product states fit in a word.
+        (Storage::Exact | Storage::Compact, Keying::Word) if coloured => {
+            search(product_run, property, Coloured(WordTable::coloured()))
+        }
         (Storage::Exact | Storage::Compact, Keying::Word) => search(
             product_run,
             property,
-            WordTable::new(0, false),
-            WordTable::new(0, false),
+            Separate::new(WordTable::new(0, false), WordTable::new(0, false)),
         ),
-        (Storage::Exact | Storage::Compact, _) => {
-            search(product_run, property, StateTable::new(), StateTable::new())
-        }
+        (Storage::Exact | Storage::Compact, _) => search(
+            product_run,
+            property,
+            Separate::new(StateTable::new(), StateTable::new()),
+        ),
         (Storage::HashCompaction, _) => search(
             product_run,
             property,
-            WordTable::new(0, true),
-            WordTable::new(0, true),
+            Separate::new(WordTable::new(0, true), WordTable::new(0, true)),
         ),
         (Storage::Bitstate { log2_bits, hashes }, _) => {
             let blue = allocate_bitstate(product_run.control, log2_bits, hashes);
             let red = allocate_bitstate(product_run.control, log2_bits, hashes);
-            search(product_run, property, blue, red)
+            search(product_run, property, Separate::new(blue, red))
         }
+    }
+}
+
+/// Whether the product states of `model` with property `property` are words narrow enough
+/// for the colour bits, so that one [`Coloured`] table holds blue, cyan and red (with exact
+/// storage).
+pub(crate) fn one_table<M: Model>(model: &M, property: usize) -> bool {
+    super::product::word_bits(model, property).is_some_and(|bits| bits <= COLOURS.trailing_zeros())
+}
+
+/// The nested search's sets of states: blue (the blue search's seen set, which the search
+/// core fills), cyan (the states of the blue stack) and red (those the red searches
+/// visited).
+trait Colours<S> {
+    /// The blue search's seen set.
+    type Blue: Store<S> + Footprint;
+    /// The blue set.
+    fn blue(&mut self) -> &mut Self::Blue;
+    /// Marks the blue `state` (keyed by `key`) cyan, or (`cyan` false) no longer cyan.
+    fn set_cyan(&mut self, state: &S, key: Option<u64>, cyan: bool);
+    /// Whether `state` is cyan.
+    fn is_cyan(&self, state: &S, key: Option<u64>) -> bool;
+    /// A red step into `state`: [`RedStep::Cyan`] if it is cyan (a cycle closes), else
+    /// marks it red through `stepper` (which counts it against the limits when the red set
+    /// stores it); `None` when the search stops.
+    fn red_step<P: Model<State = S>>(
+        &mut self,
+        stepper: &mut Stepper<'_, P>,
+        state: &S,
+    ) -> Option<RedStep>;
+    /// The memory the red and cyan states take beside the blue set.
+    fn red_bytes(&self) -> usize;
+}
+
+/// Where a red step went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RedStep {
+    /// To a cyan state: the step closes a cycle.
+    Cyan,
+    /// To a state now red for the first time: the red search goes on from it.
+    New,
+    /// To a state red before.
+    Red,
+}
+
+/// Blue, cyan and red as one [`WordTable::coloured`]: a red state is a blue one (a red
+/// search goes only where the blue search has finished or is, in every state it reaches),
+/// so the red search stores nothing.
+struct Coloured(WordTable);
+
+/// The colour bit of cyan states in [`Coloured`].
+const CYAN: u64 = 1 << COLOURS.trailing_zeros();
+/// The colour bit of red states in [`Coloured`].
+const RED: u64 = COLOURS & !CYAN;
+
+/// The word of a state in a [`Coloured`] table (product states that fit in a word).
+fn coloured_word(key: Option<u64>) -> u64 {
+    match key {
+        Some(word) => word,
+        None => unreachable!("a coloured table is only used when every state has a word"),
+    }
+}
+
+impl<S> Colours<S> for Coloured {
+    type Blue = WordTable;
+
+    fn blue(&mut self) -> &mut WordTable {
+        &mut self.0
+    }
+
+    fn set_cyan(&mut self, _: &S, key: Option<u64>, cyan: bool) {
+        let word = coloured_word(key);
+        if cyan {
+            self.0.recolour(word, CYAN, 0);
+        } else {
+            self.0.recolour(word, 0, CYAN);
+        }
+    }
+
+    fn is_cyan(&self, _: &S, key: Option<u64>) -> bool {
+        self.0
+            .colours_of(coloured_word(key))
+            .is_some_and(|colours| colours & CYAN != 0)
+    }
+
+    /// One lookup: a cyan state stays as it is, any other is made red. A state the blue
+    /// search never stored (it stopped at a limit first, and the search is incomplete)
+    /// counts as red: the red search does not go there.
+    fn red_step<P: Model<State = S>>(
+        &mut self,
+        stepper: &mut Stepper<'_, P>,
+        state: &S,
+    ) -> Option<RedStep> {
+        let word = coloured_word(stepper.key(state));
+        Some(match self.0.recolour_unless(word, RED, CYAN) {
+            Some(colours) if colours & CYAN != 0 => RedStep::Cyan,
+            Some(colours) if colours & RED == 0 => RedStep::New,
+            _ => RedStep::Red,
+        })
+    }
+
+    fn red_bytes(&self) -> usize {
+        0
+    }
+}
+
+/// Blue and red as two seen sets of any kind, and cyan as a set of states.
+struct Separate<S, T> {
+    blue: T,
+    red: T,
+    cyan: HashSet<S, FixedHasher>,
+}
+
+impl<S, T> Separate<S, T> {
+    fn new(blue: T, red: T) -> Self {
+        Separate {
+            blue,
+            red,
+            cyan: HashSet::with_hasher(FixedHasher),
+        }
+    }
+}
+
+impl<S: Clone + Eq + std::hash::Hash, T: Store<S> + Footprint> Colours<S> for Separate<S, T> {
+    type Blue = T;
+
+    fn blue(&mut self) -> &mut T {
+        &mut self.blue
+    }
+
+    fn set_cyan(&mut self, state: &S, _: Option<u64>, cyan: bool) {
+        if cyan {
+            self.cyan.insert(state.clone());
+        } else {
+            self.cyan.remove(state);
+        }
+    }
+
+    fn is_cyan(&self, state: &S, _: Option<u64>) -> bool {
+        self.cyan.contains(state)
+    }
+
+    fn red_step<P: Model<State = S>>(
+        &mut self,
+        stepper: &mut Stepper<'_, P>,
+        state: &S,
+    ) -> Option<RedStep> {
+        if self.cyan.contains(state) {
+            return Some(RedStep::Cyan);
+        }
+        Some(match stepper.admit(state, &mut self.red)? {
+            true => RedStep::New,
+            false => RedStep::Red,
+        })
+    }
+
+    fn red_bytes(&self) -> usize {
+        self.red.bytes()
     }
 }
 
@@ -73,7 +238,6 @@ struct Ndfs<'a, M: Model> {
     property: usize,
     stepper: Stepper<'a, Product<'a, M>>,
     stack: Vec<ProductState<M>>,
-    cyan: HashSet<ProductState<M>, FixedHasher>,
     successors: Vec<Successor<ProductState<M>>>,
     next: usize,
     scratch: Vec<Successor<ProductState<M>>>,
@@ -83,18 +247,16 @@ struct Ndfs<'a, M: Model> {
     expanded_fully: Option<HashSet<ProductState<M>, FixedHasher>>,
 }
 
-fn search<'a, M: Model, T: Store<ProductState<M>> + Footprint>(
+fn search<'a, M: Model>(
     run: Run<'a, Product<'a, M>>,
     property: usize,
-    mut blue: T,
-    mut red: T,
+    mut sets: impl Colours<ProductState<M>>,
 ) -> Report {
     let mut ndfs = Ndfs {
         product: run.model,
         property,
         stepper: run.stepper(Role::Alone),
         stack: Vec::new(),
-        cyan: HashSet::with_hasher(FixedHasher),
         successors: Vec::new(),
         next: 0,
         scratch: Vec::new(),
@@ -108,9 +270,9 @@ fn search<'a, M: Model, T: Store<ProductState<M>> + Footprint>(
         }
         Ok(initial) => {
             for state in initial {
-                if let Some(state) = ndfs.stepper.start_from(state, &mut blue) {
-                    ndfs.enter(state);
-                    ndfs.blue(&mut blue, &mut red);
+                if let Some(state) = ndfs.stepper.start_from(state, sets.blue()) {
+                    ndfs.enter(state, &mut sets);
+                    ndfs.blue(&mut sets);
                 }
                 if ndfs.stepper.is_stopped() {
                     break;
@@ -118,13 +280,14 @@ fn search<'a, M: Model, T: Store<ProductState<M>> + Footprint>(
             }
         }
     }
-    ndfs.stepper.finish(run.plan, &blue, red.bytes())
+    let red_bytes = sets.red_bytes();
+    ndfs.stepper.finish(run.plan, sets.blue(), red_bytes)
 }
 
 impl<'a, M: Model> Ndfs<'a, M> {
     /// Pushes a new state with its successors (a state without any is done at once: it is
     /// on no cycle).
-    fn enter(&mut self, state: ProductState<M>) {
+    fn enter(&mut self, state: ProductState<M>, sets: &mut impl Colours<ProductState<M>>) {
         let depth = self.stack.len() as u32;
         self.scratch.clear();
         if !self
@@ -134,8 +297,8 @@ impl<'a, M: Model> Ndfs<'a, M> {
         {
             return;
         }
-        self.choose_ample(&state);
-        self.cyan.insert(state.clone());
+        self.choose_ample(&state, sets);
+        sets.set_cyan(&state, self.stepper.key(&state), true);
         self.stack.push(state);
         std::mem::swap(&mut self.successors, &mut self.scratch);
         self.next = 0;
@@ -144,18 +307,18 @@ impl<'a, M: Model> Ndfs<'a, M> {
     /// With partial-order reduction, keeps only the ample set of `state`'s successors (in
     /// `scratch`) unless all of it leads back onto the stack (the cycle proviso); a state
     /// left fully expanded is remembered for the red search.
-    fn choose_ample(&mut self, state: &ProductState<M>) {
+    fn choose_ample(&mut self, state: &ProductState<M>, sets: &impl Colours<ProductState<M>>) {
         let Some(expanded_fully) = &mut self.expanded_fully else {
             return;
         };
         let Some(ample) = self.stepper.ample(&self.scratch) else {
             return;
         };
-        let cyan = &self.cyan;
+        let stepper = &self.stepper;
         let leaves_the_stack = self.scratch[ample.clone()]
             .iter()
             .any(|s| match &s.outcome {
-                Outcome::Next(next) => next != state && !cyan.contains(next),
+                Outcome::Next(next) => next != state && !sets.is_cyan(next, stepper.key(next)),
                 Outcome::Fault(_) => true,
             });
         if leaves_the_stack {
@@ -186,23 +349,19 @@ impl<'a, M: Model> Ndfs<'a, M> {
     }
 
     /// The blue search, until the stack is empty or the search stops.
-    fn blue(
-        &mut self,
-        blue: &mut impl Store<ProductState<M>>,
-        red: &mut impl Store<ProductState<M>>,
-    ) {
+    fn blue(&mut self, sets: &mut impl Colours<ProductState<M>>) {
         while !self.stepper.is_stopped() && !self.stack.is_empty() {
             let Some(successor) = self.successors.get(self.next).cloned() else {
-                self.finish_top(red);
+                self.finish_top(sets);
                 continue;
             };
             self.next += 1;
             let depth = (self.stack.len() - 1) as u32;
             let via = successor.transition;
-            match self.stepper.visit(depth, &successor, blue) {
+            match self.stepper.visit(depth, &successor, sets.blue()) {
                 Visit::New => {
                     if let Outcome::Next(state) = successor.outcome {
-                        self.enter(state);
+                        self.enter(state, sets);
                     }
                 }
                 Visit::Seen => {
@@ -210,8 +369,9 @@ impl<'a, M: Model> Ndfs<'a, M> {
                         continue;
                     };
                     let top = &self.stack[self.stack.len() - 1];
-                    let closes = self.cyan.contains(target)
-                        && (self.product.is_accepting(top) || self.product.is_accepting(target));
+                    let closes = (self.product.is_accepting(top)
+                        || self.product.is_accepting(target))
+                        && sets.is_cyan(target, self.stepper.key(target));
                     if closes {
                         self.report_cycle(target, &[], via);
                     }
@@ -240,17 +400,17 @@ impl<'a, M: Model> Ndfs<'a, M> {
     }
 
     /// Done with the top state: a red search from it if it is accepting, then off the stack.
-    fn finish_top(&mut self, red: &mut impl Store<ProductState<M>>) {
+    fn finish_top(&mut self, sets: &mut impl Colours<ProductState<M>>) {
         let Some(top) = self.stack.last().cloned() else {
             return;
         };
         if self.product.is_accepting(&top) {
-            self.red(&top, red);
+            self.red(&top, sets);
             if self.stepper.is_stopped() {
                 return;
             }
         }
-        self.cyan.remove(&top);
+        sets.set_cyan(&top, self.stepper.key(&top), false);
         self.stack.pop();
         // Resume the parent after the successor that led here.
         if let Some(parent) = self.stack.last().cloned() {
@@ -265,7 +425,7 @@ impl<'a, M: Model> Ndfs<'a, M> {
 
     /// The red search from `seed`: a state reachable from it that is cyan closes a cycle
     /// through `seed`.
-    fn red(&mut self, seed: &ProductState<M>, red: &mut impl Store<ProductState<M>>) {
+    fn red(&mut self, seed: &ProductState<M>, sets: &mut impl Colours<ProductState<M>>) {
         // Frames: a state, its successors, the next one to take, and the step that led to it.
         let mut frames: Vec<RedFrame<M>> = Vec::new();
         let mut successors = Vec::new();
@@ -284,18 +444,18 @@ impl<'a, M: Model> Ndfs<'a, M> {
             let Outcome::Next(target) = successor.outcome else {
                 continue;
             };
-            if self.cyan.contains(&target) {
-                let red_path: Vec<TransitionId> = frames[1..].iter().map(|f| f.2).collect();
-                self.report_cycle(&target, &red_path, successor.transition);
-                return;
-            }
-            match self.stepper.admit(&target, red) {
-                Some(true) => {
+            match sets.red_step(&mut self.stepper, &target) {
+                Some(RedStep::Cyan) => {
+                    let red_path: Vec<TransitionId> = frames[1..].iter().map(|f| f.2).collect();
+                    self.report_cycle(&target, &red_path, successor.transition);
+                    return;
+                }
+                Some(RedStep::New) => {
                     let mut next_successors = Vec::new();
                     self.successors_as_taken(&target, &mut next_successors);
                     frames.push((next_successors, 0, successor.transition));
                 }
-                Some(false) => {}
+                Some(RedStep::Red) => {}
                 None => return,
             }
         }
@@ -473,6 +633,38 @@ mod tests {
             .label(1, &[3])
             .ltl("Response", NOT_P_LEADS_TO_Q);
         Checker::new(answered).ltl("Response").run().assert_holds();
+    }
+
+    #[test]
+    fn one_coloured_table_and_separate_sets_find_the_same() {
+        let graphs = [
+            Graph::new(3, &[(0, Some(1)), (1, Some(2)), (2, Some(0))]).label(0, &[1]),
+            Graph::new(3, &[(0, Some(1)), (1, Some(1)), (0, Some(2)), (2, Some(2))]).label(0, &[1]),
+            Graph::new(2, &[(0, Some(1))]).label(0, &[0]),
+            Graph::new(2, &[(0, Some(1)), (1, None), (1, Some(0))]).label(0, &[1]),
+        ];
+        for graph in graphs {
+            let graph = graph.ltl("InfinitelyOftenP", NOT_INFINITELY_OFTEN_P);
+            let separate = Checker::new(graph.clone()).ltl("InfinitelyOftenP").run();
+            let coloured = Checker::new(graph.with_words())
+                .ltl("InfinitelyOftenP")
+                .run();
+            assert_eq!(
+                (
+                    coloured.verdict(),
+                    coloured.states(),
+                    coloured.transitions()
+                ),
+                (
+                    separate.verdict(),
+                    separate.states(),
+                    separate.transitions()
+                )
+            );
+            let replay =
+                |report: &crate::Report| report.first_finding().map(|c| c.replay().to_owned());
+            assert_eq!(replay(&coloured), replay(&separate));
+        }
     }
 
     #[test]

@@ -326,6 +326,11 @@ pub(crate) fn resolve<M: Model>(
         }
         (_, Storage::HashCompaction, _) => "64-bit fingerprints",
         (Strategy::BreadthFirst, _, _) => "states in discovery order, with 4-byte parent links",
+        (Strategy::NestedDepthFirst, Storage::Exact, _)
+            if property.is_some_and(|(_, index)| super::ndfs::one_table(model, index)) =>
+        {
+            "product states as words with two colour bits, in one table (blue, cyan and red)"
+        }
         (Strategy::NestedDepthFirst, _, _) => "product states inline, in two sets (blue and red)",
         (Strategy::FairCycles, _, _) => "product states inline, with their search numbers",
         (_, _, true) => "64-bit words",

@@ -9,12 +9,12 @@
 //! [`STUTTER`], so that every run is infinite (LANGUAGE.md, "Runs"). A fault of a model
 //! step, or of evaluating the predicates, is a step that faults.
 
-use std::sync::Mutex;
+use std::any::Any;
+use std::cell::RefCell;
 
 use crate::model::{
     Fault, InvariantFailure, Model, ModelInfo, Outcome, Successor, TransitionId, STUTTER,
 };
-use crate::seen::lock;
 
 /// The product of `model` with the automaton of its LTL property number `property`.
 pub(crate) struct Product<'a, M: Model> {
@@ -24,15 +24,71 @@ pub(crate) struct Product<'a, M: Model> {
     /// Where the automaton's state starts in a product state's word: above the model's
     /// word, when both fit in 63 bits together; `None` otherwise.
     automaton_shift: Option<u32>,
-    /// Buffers for the model's steps and the automaton's moves, reused by every expansion
-    /// (the LTL searches run on one thread: the lock is never contended).
-    scratch: Mutex<Scratch<M::State>>,
+    /// The bits of the automaton's states.
+    automaton_bits: u32,
 }
 
-/// See [`Product::scratch`].
+/// Buffers for the model's steps and the automaton's moves, reused by every expansion.
 struct Scratch<S> {
     steps: Vec<Successor<S>>,
     entered: Vec<u32>,
+}
+
+impl<S> Scratch<S> {
+    fn new() -> Self {
+        Scratch {
+            steps: Vec::new(),
+            entered: Vec::new(),
+        }
+    }
+}
+
+thread_local! {
+    /// The expanding thread's [`Scratch`], for the model state type it last expanded. It is
+    /// per thread rather than in the [`Product`] (which must be `Sync`, as every model) so
+    /// that an expansion takes no lock: a lock and its release cost a third of an
+    /// expansion's time.
+    static SCRATCH: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
+}
+
+/// Runs `body` on this thread's scratch buffers for states of type `S` (on new ones if
+/// this thread's are in use or hold states of another type).
+fn with_scratch<S: 'static, R>(body: impl FnOnce(&mut Scratch<S>) -> R) -> R {
+    SCRATCH.with(|cell| {
+        let Ok(mut slot) = cell.try_borrow_mut() else {
+            return body(&mut Scratch::new());
+        };
+        if !slot
+            .as_ref()
+            .is_some_and(|scratch| scratch.is::<Scratch<S>>())
+        {
+            *slot = Some(Box::new(Scratch::<S>::new()));
+        }
+        match slot
+            .as_mut()
+            .and_then(|scratch| scratch.downcast_mut::<Scratch<S>>())
+        {
+            Some(scratch) => body(scratch),
+            None => body(&mut Scratch::new()),
+        }
+    })
+}
+
+/// The bits of the states 0..n of an automaton with `n` states (those of n - 1).
+fn automaton_bits(n: usize) -> u32 {
+    u64::BITS - (n.max(1) as u64 - 1).leading_zeros()
+}
+
+/// The bits of the product states of `model` with its LTL property `property` as words:
+/// the model's word and the automaton's state above it, when the model's states are words
+/// and both fit in 63 bits together.
+pub(crate) fn word_bits<M: Model>(model: &M, property: usize) -> Option<u32> {
+    let states = match model.properties().get(property).map(|p| &p.kind) {
+        Some(crate::PropertyKind::Ltl { automaton, .. }) => automaton.states.len(),
+        _ => 0,
+    };
+    let bits = model.state_word_bits()? + automaton_bits(states);
+    (bits <= 63).then_some(bits)
 }
 
 impl<'a, M: Model> Product<'a, M> {
@@ -44,20 +100,14 @@ impl<'a, M: Model> Product<'a, M> {
             }
             _ => Vec::new(),
         };
-        // The automaton's states 0..n need the bits of n - 1.
-        let automaton_bits = u64::BITS - (accepting.len().max(1) as u64 - 1).leading_zeros();
-        let automaton_shift = model
-            .state_word_bits()
-            .filter(|&bits| bits + automaton_bits <= 63);
+        let automaton_bits = automaton_bits(accepting.len());
+        let automaton_shift = word_bits(model, property).map(|bits| bits - automaton_bits);
         Product {
             model,
             property,
             accepting,
             automaton_shift,
-            scratch: Mutex::new(Scratch {
-                steps: Vec::new(),
-                entered: Vec::new(),
-            }),
+            automaton_bits,
         }
     }
 
@@ -128,26 +178,26 @@ impl<'a, M: Model> Product<'a, M> {
         out: &mut Vec<Successor<(M::State, u32)>>,
         enabled: Option<&mut Vec<TransitionId>>,
     ) {
-        let mut scratch = lock(&self.scratch);
-        let Scratch { steps, entered } = &mut *scratch;
-        steps.clear();
-        self.model.successors(state, steps);
-        if steps.is_empty() {
-            self.pair(STUTTER, state, *q, out, entered);
-            return;
-        }
-        if let Some(enabled) = enabled {
-            enabled.extend(steps.iter().map(|step| step.transition));
-        }
-        for step in steps.drain(..) {
-            match step.outcome {
-                Outcome::Fault(fault) => out.push(Successor {
-                    transition: step.transition,
-                    outcome: Outcome::Fault(fault),
-                }),
-                Outcome::Next(next) => self.pair(step.transition, &next, *q, out, entered),
+        with_scratch(|Scratch { steps, entered }| {
+            steps.clear();
+            self.model.successors(state, steps);
+            if steps.is_empty() {
+                self.pair(STUTTER, state, *q, out, entered);
+                return;
             }
-        }
+            if let Some(enabled) = enabled {
+                enabled.extend(steps.iter().map(|step| step.transition));
+            }
+            for step in steps.drain(..) {
+                match step.outcome {
+                    Outcome::Fault(fault) => out.push(Successor {
+                        transition: step.transition,
+                        outcome: Outcome::Fault(fault),
+                    }),
+                    Outcome::Next(next) => self.pair(step.transition, &next, *q, out, entered),
+                }
+            }
+        })
     }
 }
 
@@ -185,6 +235,10 @@ impl<M: Model> Model for Product<'_, M> {
     fn state_word(&self, (state, q): &(M::State, u32)) -> Option<u64> {
         let shift = self.automaton_shift?;
         Some(self.model.state_word(state)? | (u64::from(*q) << shift))
+    }
+
+    fn state_word_bits(&self) -> Option<u32> {
+        Some(self.automaton_shift? + self.automaton_bits)
     }
 
     fn decode(&self, (state, _): &(M::State, u32), values: &mut Vec<i64>) {

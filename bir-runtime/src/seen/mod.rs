@@ -37,7 +37,7 @@ use ahash::RandomState;
 pub(crate) use bitstate::Bitstate;
 pub(crate) use compact::CompactWords;
 pub(crate) use states::{lock, IndexedStates, ShardedStates, StateTable};
-pub(crate) use words::{SharedWords, WordTable};
+pub(crate) use words::{SharedWords, WordTable, COLOURS};
 
 use crate::report::IncompleteReason;
 

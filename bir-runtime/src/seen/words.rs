@@ -31,7 +31,13 @@ pub(crate) struct WordTable {
     largest: usize,
     /// Whether the words are fingerprints (for the omission estimate).
     lossy: bool,
+    /// The bits of a stored word that are colours ([`COLOURS`] in a coloured table, none
+    /// otherwise): they are no part of the word's identity.
+    colours: u64,
 }
+
+/// The colour bits of a coloured table ([`WordTable::coloured`]), above the words' 61 bits.
+pub(crate) const COLOURS: u64 = 0b11 << 61;
 
 /// One segment: its slots (a power of two) and how many are used.
 struct Segment {
@@ -59,12 +65,13 @@ impl Segment {
         }
     }
 
-    fn doubled(&mut self) -> Segment {
+    /// The segment with twice the slots; `colours` are bits of the words to hash without.
+    fn doubled(&mut self, colours: u64) -> Segment {
         let bigger = Segment::new(self.slots.len() * 2);
         let mask = bigger.slots.len() - 1;
         for word in self.slots.iter_mut().map(|w| *w.get_mut()) {
             if word != EMPTY {
-                let mut i = mix(word) as usize & mask;
+                let mut i = mix(word & !colours) as usize & mask;
                 while bigger.slots[i].load(Ordering::Relaxed) != EMPTY {
                     i = (i + 1) & mask;
                 }
@@ -88,6 +95,69 @@ impl WordTable {
             slots: per_segment * SEGMENTS,
             largest: per_segment,
             lossy,
+            colours: 0,
+        }
+    }
+
+    /// An empty exact table of words of at most 61 bits, each stored with two colour bits
+    /// ([`COLOURS`], initially clear) that [`WordTable::recolour`] sets and clears: the
+    /// nested depth-first search keeps its blue, cyan and red states in one table.
+    pub(crate) fn coloured() -> WordTable {
+        WordTable {
+            colours: COLOURS,
+            ..WordTable::new(0, false)
+        }
+    }
+
+    /// Sets the colour bits `set` and clears `clear` of the stored `word` (which has no
+    /// colour bits); returns its colour bits before, or `None` when it is not stored.
+    pub(crate) fn recolour(&mut self, word: u64, set: u64, clear: u64) -> Option<u64> {
+        self.recolour_with(word, |colours| (colours | set) & !clear)
+    }
+
+    /// Sets the colour bits `set` of the stored `word` unless it has one of `unless`;
+    /// returns its colour bits before, or `None` when it is not stored.
+    pub(crate) fn recolour_unless(&mut self, word: u64, set: u64, unless: u64) -> Option<u64> {
+        self.recolour_with(word, |colours| match colours & unless {
+            0 => colours | set,
+            _ => colours,
+        })
+    }
+
+    /// Changes the colour bits of the stored `word` (which has none) by `change`; returns
+    /// them before, or `None` when the word is not stored.
+    fn recolour_with(&mut self, word: u64, change: impl Fn(u64) -> u64) -> Option<u64> {
+        debug_assert_eq!(word & COLOURS, 0);
+        let (index, hash) = Self::place(word);
+        let slots = &mut self.segments[index].slots;
+        let mask = slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let slot = slots[i].get_mut();
+            match *slot {
+                EMPTY => return None,
+                stored if stored & !self.colours == word => {
+                    let colours = stored & self.colours;
+                    *slot = word | (change(colours) & self.colours);
+                    return Some(colours);
+                }
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// The colour bits of the stored `word`, or `None` when it is not stored.
+    pub(crate) fn colours_of(&self, word: u64) -> Option<u64> {
+        let (index, hash) = Self::place(word);
+        let slots = &self.segments[index].slots;
+        let mask = slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            match slots[i].load(Ordering::Relaxed) {
+                EMPTY => return None,
+                stored if stored & !self.colours == word => return Some(stored & self.colours),
+                _ => i = (i + 1) & mask,
+            }
         }
     }
 
@@ -115,7 +185,7 @@ impl WordTable {
         loop {
             match *segment.slots[i].get_mut() {
                 EMPTY => break,
-                stored if stored == word => return Lookup::Seen(None),
+                stored if stored & !self.colours == word => return Lookup::Seen(None),
                 _ => i = (i + 1) & mask,
             }
         }
@@ -192,7 +262,7 @@ impl WordTable {
         if *segment.used.get_mut() < segment.capacity() {
             return;
         }
-        *segment = segment.doubled();
+        *segment = segment.doubled(self.colours);
         let slots = segment.slots.len();
         self.slots += slots / 2;
         self.largest = self.largest.max(slots);
