@@ -1,8 +1,8 @@
 //! Writes the models of one differential test run to `$OUT_DIR/models_even.rs` and
 //! `models_odd.rs` (by their number: two test binaries, `differential` and
 //! `differential_odd`, which cargo compiles in parallel): `BIR_DIFF_MODELS`
-//! random models (default 50) and `BIR_DIFF_SYMMETRIC` models with one or two symmetric
-//! families (default 10) from the seed `BIR_DIFF_SEED` (default 1), each as a module
+//! random models (default 24) and `BIR_DIFF_SYMMETRIC` models with one or two symmetric
+//! families (default 6) from the seed `BIR_DIFF_SEED` (default 1), each as a module
 //! holding its `bir!` expansion, its source text and its seed, and `run_all`, which hands
 //! every model to the test's `Differ`. The generators write run-time faults on purpose, some
 //! of them certain (`a[2]` on `boolean[2] a`), which `bir!` warns about: each module allows
@@ -23,8 +23,8 @@ fn main() {
     println!("cargo:rerun-if-env-changed=BIR_DIFF_SEED");
     println!("cargo:rerun-if-env-changed=BIR_DIFF_MODELS");
     let seed: u64 = env_number("BIR_DIFF_SEED").unwrap_or(1);
-    let count: u64 = env_number("BIR_DIFF_MODELS").unwrap_or(50);
-    let symmetric: u64 = env_number("BIR_DIFF_SYMMETRIC").unwrap_or(10);
+    let count: u64 = env_number("BIR_DIFF_MODELS").unwrap_or(24);
+    let symmetric: u64 = env_number("BIR_DIFF_SYMMETRIC").unwrap_or(6);
     let out_dir = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
     for (part, name) in [(0, "even"), (1, "odd")] {
         let text = part_of_the_run(seed, count, symmetric, part);

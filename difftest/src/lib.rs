@@ -3,7 +3,7 @@
 //! checkers and by the reference interpreter, which must agree on every count, verdict and
 //! counterexample (`tests/differential.rs` and `tests/differential_odd.rs`, halves of one run).
 //!
-//! A run compiles `BIR_DIFF_MODELS` models (default 50; `.ci/run` sets 200) from the seed
+//! A run compiles `BIR_DIFF_MODELS` models (default 24; `.ci/run` sets 200) from the seed
 //! `BIR_DIFF_SEED` (default 1; CI passes a new one per run, and a failure prints it):
 //!
 //! ```sh

@@ -1,12 +1,12 @@
 //! The reductions on random models through the interpreter alone (no compilation, so
 //! thousands of models per run), from `BIR_DIFF_SEED` (default 1):
 //!
-//! - partial-order reduction on `BIR_DIFF_INTERPRETED` models (default 300) of the
+//! - partial-order reduction on `BIR_DIFF_INTERPRETED` models (default 150) of the
 //!   differential test's generator, all of them doing thread-local work
 //!   ([`generate_local_work`]: about a quarter reduce, so that the test cannot pass
 //!   vacuously): depth-first, breadth-first and parallel search with it find the kinds of
 //!   finding the full search finds, in no more states;
-//! - symmetry reduction on `BIR_DIFF_SYMMETRIC_INTERPRETED` models (default 240) with one
+//! - symmetry reduction on `BIR_DIFF_SYMMETRIC_INTERPRETED` models (default 120) with one
 //!   or two symmetric families: depth-first, breadth-first and parallel search with
 //!   symmetry, and with symmetry and partial-order reduction, find the kinds of finding the
 //!   full search finds, in no more states, and their counterexamples replay without
@@ -50,7 +50,7 @@ fn interpreted(
 #[test]
 fn partial_order_reduction_keeps_the_verdicts_of_the_full_search() {
     let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
-    let count = env_number("BIR_DIFF_INTERPRETED").unwrap_or(300);
+    let count = env_number("BIR_DIFF_INTERPRETED").unwrap_or(150);
     let (mut failures, mut reduced, mut with_findings) = (Vec::new(), 0, 0);
     for i in 0..count {
         // Another stream than the compiled models' (seed * 1_000_003 + i).
@@ -108,7 +108,7 @@ fn partial_order_reduction_keeps_the_verdicts_of_the_full_search() {
 #[test]
 fn symmetry_keeps_the_verdicts_of_the_full_search() {
     let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
-    let count = env_number("BIR_DIFF_SYMMETRIC_INTERPRETED").unwrap_or(240);
+    let count = env_number("BIR_DIFF_SYMMETRIC_INTERPRETED").unwrap_or(120);
     let mut failures = Vec::new();
     // Models with a group, with a group on both families, reduced, checked against the
     // brute-force orbits (with a group on both families).
