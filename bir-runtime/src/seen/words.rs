@@ -432,6 +432,36 @@ mod tests {
     }
 
     #[test]
+    fn colours_stay_with_their_words_across_growth_and_are_no_part_of_them() {
+        const CYAN: u64 = 1 << COLOURS.trailing_zeros();
+        const RED: u64 = COLOURS & !CYAN;
+        let mut table = WordTable::coloured();
+        assert_eq!(table.recolour(7, CYAN, 0), None, "not stored yet");
+        for word in 0..20_000u64 {
+            assert_eq!(insert(&mut table, &(), Some(word)), Lookup::New);
+            if word % 3 == 0 {
+                assert_eq!(table.recolour(word, CYAN, 0), Some(0));
+            }
+        }
+        for word in 0..20_000u64 {
+            let cyan = if word % 3 == 0 { CYAN } else { 0 };
+            assert_eq!(table.colours_of(word), Some(cyan));
+            assert!(matches!(
+                insert(&mut table, &(), Some(word)),
+                Lookup::Seen(_)
+            ));
+            // Red unless cyan, in one lookup; then no longer cyan.
+            assert_eq!(table.recolour_unless(word, RED, CYAN), Some(cyan));
+            let before = if cyan != 0 { CYAN } else { RED };
+            assert_eq!(table.recolour(word, 0, CYAN), Some(before));
+        }
+        assert_eq!(table.len(), 20_000);
+        assert_eq!(table.colours_of(3), Some(0));
+        assert_eq!(table.colours_of(4), Some(RED));
+        assert_eq!(table.colours_of(20_000), None);
+    }
+
+    #[test]
     fn growth_is_asked_for_and_bounded_by_one_segment() {
         let mut table = WordTable::new(0, false);
         let before = table.bytes();
