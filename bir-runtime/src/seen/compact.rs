@@ -18,8 +18,10 @@
 //! The number of buckets of a segment is not a power of two: a segment grows by a quarter
 //! when both of a new state's buckets are full (its remainders lose a bit now and then), so
 //! the buckets stay between about 70% and 95% full. A growth rebuilds one segment, 1/256 of
-//! the set. A word wider than any before changes `b` and rebuilds the whole set (early in a
-//! search, in practice: the search soon meets the widest states).
+//! the set. A word wider than any before changes `b` and rebuilds the whole set, one old
+//! segment at a time: early in a search when the words are states (the search soon meets
+//! the widest ones), now and then throughout when they are the roots of a tree
+//! ([`tree`](super::tree)), whose numbers grow with the search.
 
 use std::mem::size_of;
 
@@ -51,6 +53,11 @@ const MIN_WIDTH: u32 = 24;
 
 /// A segment grows once this many 1024ths of its entries are used (92%).
 const LOAD_PER_1024: usize = 944;
+
+/// How full a widening leaves the new segments (80%): a widening may come late in a search
+/// (a tree's root set widens whenever its indices gain a bit), and a set laid out emptier
+/// would keep the extra bytes per state until its segments next grow.
+const WIDEN_LOAD_PER_1024: usize = 820;
 
 /// The most entries one insertion moves to make room before the segment grows.
 const KICKS: usize = 32;
@@ -248,6 +255,23 @@ struct Place {
     remainder: u64,
 }
 
+/// The geometry of a segment of `buckets` buckets for words whose segment part has `bits`
+/// bits: the values per bucket (a part divided by it is the home bucket, the rest the
+/// remainder) and the layout of an entry (the remainder and the choice bit).
+fn geometry(buckets: u64, bits: u32) -> (u64, Shape) {
+    let values = 1u128 << bits;
+    let range = values.div_ceil(u128::from(buckets)) as u64;
+    let remainder_bits = 64 - (range - 1).leading_zeros();
+    (range, Shape::new(remainder_bits + 1))
+}
+
+/// The entries segment `index` of generation `generation` holds at [`WIDEN_LOAD_PER_1024`]
+/// for words whose segment part has `bits` bits.
+fn room_at(index: usize, generation: u32, bits: u32) -> usize {
+    let buckets = buckets_at(index, generation);
+    buckets as usize * geometry(buckets, bits).1.entries * WIDEN_LOAD_PER_1024 / 1024
+}
+
 /// One segment: buckets, and the geometry they are addressed by.
 struct Segment {
     buckets: Box<[Bucket]>,
@@ -267,10 +291,7 @@ struct Segment {
 impl Segment {
     /// An empty segment of `buckets` buckets for words whose segment part has `bits` bits.
     fn new(buckets: u64, bits: u32) -> Segment {
-        let values = 1u128 << bits;
-        let range = values.div_ceil(u128::from(buckets)) as u64;
-        let remainder_bits = 64 - (range - 1).leading_zeros();
-        let shape = Shape::new(remainder_bits + 1);
+        let (range, shape) = geometry(buckets, bits);
         Segment {
             buckets: vec![Bucket::default(); buckets as usize].into_boxed_slice(),
             range,
@@ -404,6 +425,17 @@ impl Segment {
         }
     }
 
+    /// Replaces `out` with the words stored in this, segment `index` of a set of `width`-bit
+    /// words.
+    fn words(&self, index: usize, width: u32, out: &mut Vec<u64>) {
+        out.clear();
+        self.parts(out);
+        let high = (index as u64) << (width - SEGMENT_BITS);
+        for word in out.iter_mut() {
+            *word = unpermute(high | *word, width);
+        }
+    }
+
     /// True when the segment should grow before it takes another entry: past
     /// [`LOAD_PER_1024`], where the random walks of insertion would grow long.
     fn is_full(&self) -> bool {
@@ -442,12 +474,6 @@ impl CompactWords {
         let y = permute(word, self.width);
         let bits = self.width - SEGMENT_BITS;
         ((y >> bits) as usize, y & mask(bits))
-    }
-
-    #[cfg(test)]
-    fn word_of(&self, segment: usize, part: u64) -> u64 {
-        let bits = self.width - SEGMENT_BITS;
-        unpermute((segment as u64) << bits | part, self.width)
     }
 
     /// True when `word` is wider than the set's layout.
@@ -529,38 +555,57 @@ impl CompactWords {
         self.segments[index] = Self::rebuilt(index, generation, bits, &parts);
     }
 
-    /// Lays the set out for words of `self.wanted` bits, moving every stored word.
+    /// Lays the set out for words of `self.wanted` bits, moving every stored word. A first
+    /// pass over the old segments only counts the words of each new segment, which is then
+    /// allocated at [`WIDEN_LOAD_PER_1024`]; the second moves the words one old segment at a
+    /// time, freeing each once it is moved. The set never holds more than both layouts and
+    /// one segment's words: a list of every word would cost more than the set (8 bytes a
+    /// word against a few), and a tree's root set widens late in a search too.
     fn widen(&mut self) {
-        let old = std::mem::take(&mut self.segments);
-        let old_width = self.width;
-        let mut words = Vec::new();
-        for (index, segment) in old.iter().enumerate() {
-            let start = words.len();
-            segment.parts(&mut words);
-            let high = (index as u64) << (old_width - SEGMENT_BITS);
-            for word in &mut words[start..] {
-                *word = unpermute(high | *word, old_width);
-            }
-        }
-        drop(old);
+        let (old_width, mut old) = (self.width, std::mem::take(&mut self.segments));
         self.width = self.wanted;
         let bits = self.width - SEGMENT_BITS;
-        let mut parts: Vec<Vec<u64>> = vec![Vec::new(); SEGMENTS];
-        for word in words {
-            let (index, part) = self.locate(word);
-            parts[index].push(part);
+        let mut words = Vec::new();
+        let mut counts = vec![0usize; SEGMENTS];
+        for (index, segment) in old.iter().enumerate() {
+            segment.words(index, old_width, &mut words);
+            for &word in &words {
+                counts[self.locate(word).0] += 1;
+            }
         }
-        self.segments = parts
+        self.segments = counts
             .iter()
             .enumerate()
-            .map(|(index, parts)| {
-                // About 12 entries a bucket; more generations if that is too many.
+            .map(|(index, &count)| {
                 let generation = (0..)
-                    .find(|&g| buckets_at(index, g) * 12 >= parts.len() as u64)
+                    .find(|&g| room_at(index, g, bits) >= count)
                     .unwrap_or(0);
-                Self::rebuilt(index, generation, bits, parts)
+                let mut segment = Segment::new(buckets_at(index, generation), bits);
+                segment.generation = generation;
+                segment
             })
             .collect();
+        for (index, segment) in old.iter_mut().enumerate() {
+            segment.words(index, old_width, &mut words);
+            segment.buckets = Box::default();
+            for &word in &words {
+                self.add_moved(word, bits);
+            }
+        }
+    }
+
+    /// Stores a word moved by a widening, in a segment of a later generation if its own
+    /// has no room for it.
+    fn add_moved(&mut self, word: u64, bits: u32) {
+        let (index, part) = self.locate(word);
+        let segment = &mut self.segments[index];
+        if segment.add(segment.place(part)) {
+            return;
+        }
+        let mut parts = vec![part];
+        segment.parts(&mut parts);
+        let generation = segment.generation + 1;
+        self.segments[index] = Self::rebuilt(index, generation, bits, &parts);
     }
 
     fn grow_part(&mut self, growth: Growth) {
@@ -576,11 +621,10 @@ impl CompactWords {
     /// Every word stored, in no particular order.
     #[cfg(test)]
     fn words(&self) -> Vec<u64> {
-        let mut words = Vec::new();
+        let (mut words, mut segment_words) = (Vec::new(), Vec::new());
         for (index, segment) in self.segments.iter().enumerate() {
-            let mut parts = Vec::new();
-            segment.parts(&mut parts);
-            words.extend(parts.into_iter().map(|part| self.word_of(index, part)));
+            segment.words(index, self.width, &mut segment_words);
+            words.extend_from_slice(&segment_words);
         }
         words
     }
