@@ -115,3 +115,38 @@ macro_rules! toggle_bits {
         }
     };
 }
+
+/// `models/peterson_local.bir` with N threads (BEEM's encoding, local loop counters): mutual
+/// exclusion holds. From N = 5 its states are wider than a 64-bit word.
+#[allow(unused_macros)]
+macro_rules! peterson_local {
+    ($name:ident, $n:tt $(, $($extra:tt)*)?) => {
+        bir::bir! {
+        system $name {
+          const Param { N = $n; }
+
+          int (0, Param.N - 1)[Param.N] pos;
+          int (0, Param.N - 1)[Param.N] step;
+
+          active [Param.N] thread P(int index) {
+            int (0, Param.N) j;
+            int (0, Param.N) k;
+
+            loc idle:
+              do { j := 1; } goto wait;
+            loc wait:
+              when j < Param.N do { pos[index] := j; } goto q2;
+              when j == Param.N do {} goto critical;
+            loc q2:
+              do { step[j - 1] := index; k := 0; } goto q3;
+            loc q3:
+              when k < Param.N && (k == index || pos[k] < j) do { k := k + 1; } goto q3;
+              when step[j - 1] != index || k == Param.N do { j := j + 1; } goto wait;
+            loc critical:
+              do { pos[index] := 0; } goto idle;
+          }
+          $($($extra)*)?
+        }
+        }
+    };
+}

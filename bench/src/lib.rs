@@ -38,18 +38,29 @@ pub enum Family {
     PhilsFixed,
     /// `models/peterson_filter.bir`: Peterson's filter lock; mutual exclusion holds.
     Peterson,
+    /// `models/peterson_local.bir`: the same lock as BEEM writes it, scanning the others'
+    /// levels with local counters; mutual exclusion holds. From N = 5 its states are wider
+    /// than a 64-bit word (75 bits at N = 5). bir only: no Stateright encoding.
+    PetersonLocal,
 }
 
 impl Family {
     /// Every family, in the order of the comparison.
-    pub const ALL: [Family; 3] = [Family::Phils, Family::PhilsFixed, Family::Peterson];
+    pub const ALL: [Family; 4] = [
+        Family::Phils,
+        Family::PhilsFixed,
+        Family::Peterson,
+        Family::PetersonLocal,
+    ];
 
-    /// The short name (`phils`, `phils_fixed`, `peterson`), as in `gen_murphi.py`.
+    /// The short name (`phils`, `phils_fixed`, `peterson`, as in `gen_murphi.py`;
+    /// `peterson_local`, as its `.bir` file).
     pub fn name(self) -> &'static str {
         match self {
             Family::Phils => "phils",
             Family::PhilsFixed => "phils_fixed",
             Family::Peterson => "peterson",
+            Family::PetersonLocal => "peterson_local",
         }
     }
 
@@ -59,6 +70,7 @@ impl Family {
             "phils" | "dining_philosophers" => Some(Family::Phils),
             "phils_fixed" | "fixed" | "dining_philosophers_fixed" => Some(Family::PhilsFixed),
             "peterson" | "peterson_filter" => Some(Family::Peterson),
+            "peterson_local" => Some(Family::PetersonLocal),
             _ => None,
         }
     }
@@ -171,7 +183,10 @@ impl Args {
             ));
         };
         let family = Family::parse(family).ok_or_else(|| {
-            format!("unknown family `{family}` (expected phils, phils_fixed or peterson)")
+            format!(
+                "unknown family `{family}` (expected phils, phils_fixed, peterson or \
+                 peterson_local)"
+            )
         })?;
         let n = n
             .parse()

@@ -12,6 +12,9 @@
 //! `--symmetry` reduces a safety check by the symmetry `bir!` found (`peterson`: the
 //! permutations of `P[1]` to `P[N-1]`; `peterson 7` is compiled in for it); the search
 //! field of the output line is then `dfs-symmetry` (or `bfs-symmetry`).
+//!
+//! `peterson_local` (`models/peterson_local.bir`) is compiled in at N = 4 (52-bit states) and
+//! N = 5 (75 bits: two words), for compact storage of states wider than a word.
 
 use bir::{Checker, FindingKind, Model, Report, Storage, Verdict};
 use bir_bench::{usage_error, Args, Fairness, Family, Outcome};
@@ -29,6 +32,8 @@ peterson_filter!(Peterson4, 4);
 peterson_filter!(Peterson5, 5);
 peterson_filter!(Peterson6, 6);
 peterson_filter!(Peterson7, 7);
+peterson_local!(PetersonLocal4, 4);
+peterson_local!(PetersonLocal5, 5);
 
 // The LTL benchmarks: separate systems, so that the safety ones stay exactly as they were.
 peterson_filter!(PetersonLtl4, 4,
@@ -45,10 +50,11 @@ dining_philosophers_fixed!(FixedLtl10, 10,
 );
 
 const PROGRAM: &str = "bir-bench";
-const USAGE: &str = "bir-bench (phils|phils_fixed|peterson) N [--bfs] [--exact | --compact] \
-    [--threads T] [--symmetry]\n       \
+const USAGE: &str = "bir-bench (phils|phils_fixed|peterson|peterson_local) N [--bfs] \
+    [--exact | --compact] [--threads T] [--symmetry]\n       \
     bir-bench (phils_fixed|peterson) N --ltl NAME [--weak-fairness | --strong-fairness]\n  \
-    sizes compiled in: phils 8 12 13 14, phils_fixed 8 12 13, peterson 4 5 6 7; \
+    sizes compiled in: phils 8 12 13 14, phils_fixed 8 12 13, peterson 4 5 6 7, \
+    peterson_local 4 5 (states of 75 bits); \
     depth-first search unless --bfs;\n  \
     with LTL properties: peterson 4 5 (One: []<>(incs == 1)), phils_fixed 8 10 \
     (Someone: []<>(exists i in 0 .. Param.N : (Philosopher[i]@putSecond)))";
@@ -122,6 +128,8 @@ fn main() {
             (Family::Peterson, 5) => run(Peterson5::checker(), &args),
             (Family::Peterson, 6) => run(Peterson6::checker(), &args),
             (Family::Peterson, 7) => run(Peterson7::checker(), &args),
+            (Family::PetersonLocal, 4) => run(PetersonLocal4::checker(), &args),
+            (Family::PetersonLocal, 5) => run(PetersonLocal5::checker(), &args),
             _ => unknown(),
         },
         Some(name) => match (args.family, args.n) {
