@@ -423,8 +423,9 @@ pub struct CheckOptions {
     #[arg(
         long,
         conflicts_with_all = ["bitstate", "hash_compaction"],
-        help = "Store states exactly in a few bytes each (states of up to\n\
-                63 bits; one thread, depth-first or breadth-first)"
+        help = "Store states exactly in a few bytes each (wider ones than\n\
+                a word as trees of shared parts; one thread, depth-first\n\
+                or breadth-first)"
     )]
     pub compact: bool,
 

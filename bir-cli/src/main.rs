@@ -71,8 +71,9 @@
 //!       --threads <N>             Search with N threads, 1 to 256 (same counts; the
 //!                                 verdict and trace of a finding come from a sequential
 //!                                 depth-first search)
-//!       --compact                 Store states exactly in a few bytes each (states of up to
-//!                                 63 bits; one thread, depth-first or breadth-first)
+//!       --compact                 Store states exactly in a few bytes each (wider ones than
+//!                                 a word as trees of shared parts; one thread, depth-first
+//!                                 or breadth-first)
 //!       --hash-compaction         Store 64-bit fingerprints of states wider than a word
 //!                                 (never "verified": gives the chance a state was missed)
 //!       --bitstate <LOG2>         Store each state as K bits of a 2^LOG2-bit array,

@@ -13,14 +13,20 @@
 //!   symmetry; without partial-order reduction, a complete search stores exactly the
 //!   brute-force number of orbits.
 //!
+//! - compact storage on `BIR_DIFF_COMPACT_INTERPRETED` models (default 500) of the
+//!   differential test's generator, about a sixth of them wider than a word (full 32-bit
+//!   ints):
+//!   depth-first and breadth-first search store exactly the states exact storage stores,
+//!   with the same counts, verdicts and first counterexamples, wide states as trees.
+//!
 //! The compiled checkers reduce as the interpreter does: `differential.rs` compares the two
-//! on every model it compiles.
+//! on every model it compiles (and compact storage against exact storage on each).
 
 #[path = "common/reduction.rs"]
 mod reduction;
 
-use bir::Checker;
-use bir_difftest::{generate_local_work, generate_symmetric};
+use bir::{Checker, Model, Report, Storage};
+use bir_difftest::{generate, generate_local_work, generate_symmetric};
 use bir_interp::Interpreter;
 use reduction::{configure, reduction_difference};
 
@@ -164,5 +170,66 @@ fn symmetry_keeps_the_verdicts_of_the_full_search() {
         "{count} symmetric random models (BIR_DIFF_SEED={seed}): {symmetric} with a group \
          ({both} on two families), {shrank} reduced, every verdict kept; {exact} ({exact_both} \
          on two families) with counts equal to the brute-force orbits"
+    );
+}
+
+/// What a search found: counts, verdict, completeness and the first counterexample's path.
+fn found(report: &Report) -> impl PartialEq + std::fmt::Debug {
+    (
+        (report.states(), report.transitions()),
+        (report.errors(), report.deadlocks()),
+        format!("{:?}", report.verdict()),
+        report.is_complete(),
+        report.first_finding().map(|cx| cx.replay().to_string()),
+    )
+}
+
+#[test]
+fn compact_storage_stores_what_exact_storage_stores() {
+    let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
+    let count = env_number("BIR_DIFF_COMPACT_INTERPRETED").unwrap_or(500);
+    let (mut failures, mut wide) = (Vec::new(), 0);
+    for i in 0..count {
+        // Another stream than the other tests' models.
+        let model_seed = seed.wrapping_mul(1_000_039).wrapping_add(i);
+        let source = generate(&format!("C{i}"), model_seed);
+        let Some(checker) = interpreted(&source, model_seed, &mut failures) else {
+            continue;
+        };
+        let model = checker.model();
+        let is_wide = model.state_word(&model.initial_state()).is_none();
+        wide += usize::from(is_wide);
+        for bfs in [false, true] {
+            let exact = configure(checker.clone().storage(Storage::Exact), bfs).run();
+            let compact = configure(checker.clone().storage(Storage::Compact), bfs).run();
+            let plan = compact.plan();
+            let order = if bfs { "BFS" } else { "DFS" };
+            if found(&exact) != found(&compact)
+                || plan.storage != Storage::Compact
+                || plan.layout.contains("trees") != is_wide
+            {
+                failures.push(format!(
+                    "model seed {model_seed} (BIR_DIFF_SEED={seed}):\n{source}\n{order}, \
+                     compact against exact storage ({plan:?}):\n--- exact:\n{exact}\n--- \
+                     compact:\n{compact}"
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} disagreements in {count} models:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    // Wide models must be common (about a sixth of the generator's), or the tree goes
+    // untested.
+    assert!(
+        wide * 10 >= count as usize,
+        "{wide} of {count} wider than a word"
+    );
+    eprintln!(
+        "{count} random models (BIR_DIFF_SEED={seed}) through the interpreter: compact \
+         storage as exact storage, {wide} of them wider than a word (stored as trees)"
     );
 }

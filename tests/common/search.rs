@@ -82,15 +82,29 @@ pub fn agree<M: Model + Clone>(checker: Checker<M>, keep_going: &[Option<usize>]
                 exact.name()
             );
             assert_eq!(exact.is_verified(), compact.is_verified());
-            // States wider than a word are stored exactly, and the plan says so.
+            // Every generated model is stored compactly, states wider than a word as trees.
             let plan = compact.plan();
-            assert!(
-                plan.storage == Storage::Compact || plan.notes.iter().any(|n| n.contains("wide")),
+            assert_eq!(
+                plan.storage,
+                Storage::Compact,
+                "{}: {plan:?}",
+                compact.name()
+            );
+            assert!(plan.notes.is_empty(), "{}: {plan:?}", compact.name());
+            assert_eq!(
+                plan.layout.contains("trees"),
+                !fits_a_word(&checker),
                 "{}: {plan:?}",
                 compact.name()
             );
         }
     }
+}
+
+/// True when every state of the checker's model fits in a 64-bit word.
+pub fn fits_a_word<M: Model + Clone>(checker: &Checker<M>) -> bool {
+    let model = checker.model();
+    model.state_word(&model.initial_state()).is_some()
 }
 
 /// The counts of `checker` with symmetry, verified.

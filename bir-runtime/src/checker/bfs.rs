@@ -6,8 +6,9 @@
 //! is the first of the parent's successors leading to the state (the one that stored it),
 //! found again when a trace is written rather than stored for every state.
 //!
-//! With lossy storage (hash compaction, bitstate), and with compact storage, whose set gives
-//! back no state by number, the seen set keeps no states in order: the queue
+//! With lossy storage (hash compaction, bitstate), and with compact storage (of words, or
+//! of wider states as trees), whose set gives back no state by number, the seen set keeps
+//! no states in order: the queue
 //! holds one level at a time, and each stored state gets a link (parent's number, transition:
 //! 8 bytes) from which its path is read back. Both visit states in the same order.
 //!
@@ -20,7 +21,7 @@ use std::mem::size_of;
 
 use crate::model::{Model, Outcome, Successor, TransitionId};
 use crate::report::{IncompleteReason, Report};
-use crate::seen::{CompactWords, Footprint, IndexedStates, StateIndex, Store, WordTable};
+use crate::seen::{CompactStates, Footprint, IndexedStates, Keying, StateIndex, Store, WordTable};
 use crate::trace::FindingKind;
 
 use super::core::{Role, Run, Stepper, Visit, VisitOrder};
@@ -38,7 +39,10 @@ struct Pending {
 pub(crate) fn run<M: Model>(run: Run<'_, M>) -> Report {
     match run.plan.storage {
         Storage::Exact => exact(run),
-        Storage::Compact => lossy(run, CompactWords::new()),
+        Storage::Compact => {
+            let (model, words) = (run.model, run.keying == Keying::Word);
+            lossy(run, CompactStates::new(model, words))
+        }
         Storage::HashCompaction => lossy(run, WordTable::new(0, true)),
         Storage::Bitstate { log2_bits, hashes } => {
             let bits = super::dfs::allocate_bitstate(run.control, log2_bits, hashes);

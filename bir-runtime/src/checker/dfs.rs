@@ -25,7 +25,7 @@ use crate::report::Report;
 use std::collections::HashSet;
 
 use crate::seen::{
-    Bitstate, CompactWords, FixedHasher, Footprint, Keying, StateTable, Store, WordTable,
+    Bitstate, CompactStates, FixedHasher, Footprint, Keying, StateTable, Store, WordTable,
 };
 
 use super::control::Control;
@@ -59,7 +59,10 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>) -> Report {
             let bits = allocate_bitstate(run.control, log2_bits, hashes);
             search(run, bits)
         }
-        (Storage::Compact, Keying::Word) => search(run, CompactWords::new()),
+        (Storage::Compact, keying) => {
+            let model = run.model;
+            search(run, CompactStates::new(model, keying == Keying::Word))
+        }
         (_, Keying::Word) => search(run, WordTable::new(0, false)),
         (_, Keying::Fingerprint) => search(run, WordTable::new(0, true)),
         (_, Keying::State) => search(run, StateTable::new()),

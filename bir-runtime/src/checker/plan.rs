@@ -31,9 +31,12 @@ pub enum Storage {
     Exact,
     /// Every state exactly, in a few bytes: states that fit in a word are stored by
     /// quotienting (a state's place in the table stands for part of it; only the rest is
-    /// stored), and the depth-first path as successor numbers. For depth-first and
-    /// breadth-first search on one thread; the plan stores other searches, and states wider
-    /// than a word, exactly as [`Storage::Exact`] does, and says so.
+    /// stored), wider states by tree compression (the parts states share are stored once,
+    /// and each state as the pair of its halves' numbers, quotiented in turn), and the
+    /// depth-first path as successor numbers. For depth-first and breadth-first search on
+    /// one thread; the plan stores other searches (and wide states of a model that cannot
+    /// write them as words, [`Model::write_state_words`](crate::Model::write_state_words))
+    /// exactly as [`Storage::Exact`] does, and says so.
     Compact,
     /// Hash compaction: a 64-bit fingerprint per state. Two states with one fingerprint
     /// are taken for one, so a search never says verified.
@@ -255,7 +258,10 @@ pub(crate) fn resolve<M: Model>(
             }
         }
     }
-    let words = model.state_word(&model.initial_state()).is_some();
+    let initial = model.initial_state();
+    let words = model.state_word(&initial).is_some();
+    // Compact storage of wider states stores the words the model writes them as.
+    let writes_words = words || model.write_state_words(&initial, &mut Vec::new());
     let mut notes = Vec::new();
     let property = match &options.property {
         Some(check) => Some(resolve_property(model, options, check)?),
@@ -313,16 +319,24 @@ pub(crate) fn resolve<M: Model>(
         );
     }
     if storage == Storage::Compact {
-        storage = compact_or_exact(strategy, words, &mut notes)?;
+        storage = compact_or_exact(strategy, writes_words, &mut notes)?;
     }
     let layout = match (strategy, storage, words) {
         (_, Storage::Bitstate { .. }, _) => "bits of a bit array",
-        (Strategy::DepthFirst, Storage::Compact, _) => {
+        (Strategy::DepthFirst, Storage::Compact, true) => {
             "remainders of words in a quotient table; the depth-first path as successor numbers"
         }
-        (_, Storage::Compact, _) => {
+        (_, Storage::Compact, true) => {
             "remainders of words in a quotient table; one level of states queued, with 8-byte \
              parent links"
+        }
+        (Strategy::DepthFirst, Storage::Compact, false) => {
+            "trees of interned half-words, their roots' remainders in a quotient table; the \
+             depth-first path as successor numbers"
+        }
+        (_, Storage::Compact, false) => {
+            "trees of interned half-words, their roots' remainders in a quotient table; one \
+             level of states queued, with 8-byte parent links"
         }
         (_, Storage::HashCompaction, _) => "64-bit fingerprints",
         (Strategy::BreadthFirst, _, _) => "states in discovery order, with 4-byte parent links",
@@ -394,11 +408,12 @@ pub(crate) fn resolve<M: Model>(
 }
 
 /// What compact storage becomes in a search of `strategy`: compact where the search has a
-/// compact set (one thread, depth-first or breadth-first, states that fit in a word), exact
-/// with a note elsewhere; refused on several threads, where it was asked for.
+/// compact set (one thread, depth-first or breadth-first, states the model `writes` as
+/// words: every generated model does), exact with a note elsewhere; refused on several
+/// threads, where it was asked for.
 fn compact_or_exact(
     strategy: Strategy,
-    words: bool,
+    writes: bool,
     notes: &mut Vec<String>,
 ) -> Result<Storage, ConfigError> {
     let note = match strategy {
@@ -409,10 +424,11 @@ fn compact_or_exact(
                          storage for the parallel search's shared word table",
             })
         }
-        Strategy::DepthFirst | Strategy::BreadthFirst if words => return Ok(Storage::Compact),
+        Strategy::DepthFirst | Strategy::BreadthFirst if writes => return Ok(Storage::Compact),
         Strategy::DepthFirst | Strategy::BreadthFirst => {
-            "compact storage asked for, but the states do not fit in a 64-bit word: they are \
-             stored exactly, inline (compact storage of wide states is not implemented yet)"
+            "compact storage asked for, but the states do not fit in a 64-bit word and the \
+             model cannot write them as words (`Model::write_state_words`): they are stored \
+             exactly, inline"
         }
         _ => {
             "compact storage asked for, but it serves depth-first and breadth-first search: \

@@ -260,6 +260,15 @@ impl<M: Model> Model for Quotient<'_, M> {
         self.model.state_word_bits()
     }
 
+    // The words of a canonical state, for compact storage of wide states.
+    fn write_state_words(&self, state: &M::State, out: &mut Vec<u64>) -> bool {
+        self.model.write_state_words(state, out)
+    }
+
+    fn state_from_words(&self, words: &[u64]) -> Option<M::State> {
+        self.model.state_from_words(words)
+    }
+
     fn decode(&self, state: &M::State, values: &mut Vec<i64>) {
         self.model.decode(state, values);
     }

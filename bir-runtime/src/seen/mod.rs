@@ -16,6 +16,10 @@
 //!   4-byte indices: the breadth-first queue and parent links in one.
 //! * [`CompactWords`]: states that fit in a word, exactly, in a few bytes each: the place
 //!   of a state in the table stands for part of it (quotienting), only the rest is stored.
+//! * [`TreeStates`](tree::TreeStates): wider states, exactly, in a few bytes each: the parts
+//!   states share are stored once (tree compression), and each state as the pair of its
+//!   halves' numbers in a [`CompactWords`]. [`CompactStates`] is whichever of the two a
+//!   search's states need.
 //! * [`Bitstate`]: a few bits per state of a fixed bit array (supertrace); lossy.
 //!
 //! A set never allocates on its own: when storing a state needs more memory it answers
@@ -27,7 +31,9 @@
 
 mod bitstate;
 mod compact;
+mod nodes;
 mod states;
+mod tree;
 mod words;
 
 use std::hash::Hash;
@@ -37,6 +43,7 @@ use ahash::RandomState;
 pub(crate) use bitstate::Bitstate;
 pub(crate) use compact::CompactWords;
 pub(crate) use states::{lock, IndexedStates, ShardedStates, StateTable};
+pub(crate) use tree::CompactStates;
 pub(crate) use words::{SharedWords, WordTable, COLOURS};
 
 use crate::report::IncompleteReason;

@@ -18,28 +18,28 @@ use super::{hash_state, Footprint, Growth, Lookup, SharedStore, StateIndex, Stor
 const SEGMENTS: usize = 256;
 
 /// Empty tables, one per segment.
-fn segments<T>() -> Box<[HashTable<T>]> {
+pub(super) fn segments<T>() -> Box<[HashTable<T>]> {
     (0..SEGMENTS).map(|_| HashTable::new()).collect()
 }
 
 /// The segment of a hash: bits 40 to 47, which hashbrown uses for neither the position in a
 /// table (the low bits) nor the tag it filters probes with (the top 7).
-fn segment_of(hash: u64) -> usize {
+pub(super) fn segment_of(hash: u64) -> usize {
     usize::from((hash >> 40) as u8)
 }
 
 /// The memory of segmented tables.
-fn segments_bytes<T>(tables: &[HashTable<T>]) -> usize {
+pub(super) fn segments_bytes<T>(tables: &[HashTable<T>]) -> usize {
     tables.iter().map(HashTable::allocation_size).sum()
 }
 
 /// The bytes a hash table allocates when it doubles.
-fn doubled_bytes<T>(table: &HashTable<T>) -> usize {
+pub(super) fn doubled_bytes<T>(table: &HashTable<T>) -> usize {
     (table.allocation_size() * 2).max(64 * size_of::<T>())
 }
 
 /// Room for `additional` more entries in `table`, rehashing with `hash`.
-fn reserve<T>(table: &mut HashTable<T>, hash: impl Fn(&T) -> u64) {
+pub(super) fn reserve<T>(table: &mut HashTable<T>, hash: impl Fn(&T) -> u64) {
     let additional = table.capacity().max(16);
     table.reserve(additional, hash);
 }
