@@ -18,7 +18,7 @@
 //! The number of buckets of a segment is not a power of two: a segment grows by a quarter
 //! when both of a new state's buckets are full (its remainders lose a bit now and then), so
 //! the buckets stay between about 70% and 95% full. A growth rebuilds one segment, 1/256 of
-//! the set. A word wider than any before changes `b` and rebuilds the whole set, one old
+//! the set, into blocks of 64 KiB that the blocks it frees will serve again. A word wider than any before changes `b` and rebuilds the whole set, one old
 //! segment at a time: early in a search when the words are states (the search soon meets
 //! the widest ones), now and then throughout when they are the roots of a tree
 //! ([`tree`](super::tree)), whose numbers grow with the search.
@@ -272,9 +272,26 @@ fn room_at(index: usize, generation: u32, bits: u32) -> usize {
     buckets as usize * geometry(buckets, bits).1.entries * WIDEN_LOAD_PER_1024 / 1024
 }
 
+/// Buckets per block of a segment (a power of two: 64 KiB). A segment keeps its buckets in
+/// blocks of this many (the last one shorter), so that the blocks its growths free are
+/// reused exactly by later growths: an allocator keeps a freed block of any other size for a
+/// request that fits it, which cost a tree's root set a third more resident memory than it
+/// held (Peterson's filter with local counters, N = 5).
+const BLOCK_BITS: u32 = 10;
+const BLOCK: u64 = 1 << BLOCK_BITS;
+
+/// The memory of a segment of `buckets` buckets: its blocks and the list of them.
+fn segment_bytes(buckets: u64) -> usize {
+    buckets as usize * size_of::<Bucket>()
+        + buckets.div_ceil(BLOCK) as usize * size_of::<Box<[Bucket]>>()
+}
+
 /// One segment: buckets, and the geometry they are addressed by.
 struct Segment {
-    buckets: Box<[Bucket]>,
+    /// The buckets, [`BLOCK`] to a block.
+    blocks: Box<[Box<[Bucket]>]>,
+    /// How many.
+    buckets: u64,
     /// Values per bucket: a segment's part of a word divided by it is the home bucket.
     range: u64,
     /// The layout of an entry (remainder and choice bit) in a bucket.
@@ -293,7 +310,13 @@ impl Segment {
     fn new(buckets: u64, bits: u32) -> Segment {
         let (range, shape) = geometry(buckets, bits);
         Segment {
-            buckets: vec![Bucket::default(); buckets as usize].into_boxed_slice(),
+            blocks: (0..buckets.div_ceil(BLOCK))
+                .map(|block| {
+                    let len = (buckets - block * BLOCK).min(BLOCK);
+                    vec![Bucket::default(); len as usize].into_boxed_slice()
+                })
+                .collect(),
+            buckets,
             range,
             shape,
             used: 0,
@@ -304,7 +327,18 @@ impl Segment {
     }
 
     fn bytes(&self) -> usize {
-        self.buckets.len() * size_of::<Bucket>()
+        segment_bytes(self.buckets)
+    }
+
+    /// Bucket `b`.
+    #[inline(always)]
+    fn bucket(&self, b: u64) -> &Bucket {
+        &self.blocks[(b >> BLOCK_BITS) as usize][(b & (BLOCK - 1)) as usize]
+    }
+
+    #[inline(always)]
+    fn bucket_mut(&mut self, b: u64) -> &mut Bucket {
+        &mut self.blocks[(b >> BLOCK_BITS) as usize][(b & (BLOCK - 1)) as usize]
     }
 
     #[inline(always)]
@@ -318,7 +352,7 @@ impl Segment {
     /// The other bucket of an entry: `home` plus 1 to `n - 1`, from the remainder.
     #[inline(always)]
     fn alternate(&self, home: u64, remainder: u64) -> u64 {
-        let n = self.buckets.len() as u64;
+        let n = self.buckets;
         let offset = 1 + (((mix(remainder) >> 32) * (n - 1)) >> 32);
         let alt = home + offset;
         if alt >= n {
@@ -330,7 +364,7 @@ impl Segment {
 
     /// The home of an entry stored away from it, in bucket `alt`.
     fn home_of(&self, alt: u64, remainder: u64) -> u64 {
-        let n = self.buckets.len() as u64;
+        let n = self.buckets;
         let offset = 1 + (((mix(remainder) >> 32) * (n - 1)) >> 32);
         if alt >= offset {
             alt - offset
@@ -341,12 +375,13 @@ impl Segment {
 
     #[inline(always)]
     fn contains(&self, place: Place) -> bool {
-        let home = &self.buckets[place.home as usize];
+        let home = self.bucket(place.home);
         if home.holds(place.remainder << 1, self.shape) {
             return true;
         }
         home.overflowed()
-            && self.buckets[self.alternate(place.home, place.remainder) as usize]
+            && self
+                .bucket(self.alternate(place.home, place.remainder))
                 .holds(place.remainder << 1 | 1, self.shape)
     }
 
@@ -354,7 +389,7 @@ impl Segment {
     /// changed then, but overflow flags).
     fn add(&mut self, place: Place) -> bool {
         let (shape, room) = (self.shape, self.shape.entries);
-        let home = &mut self.buckets[place.home as usize];
+        let home = self.bucket_mut(place.home);
         if home.count() < room {
             home.push(place.remainder << 1, shape);
             self.used += 1;
@@ -363,7 +398,7 @@ impl Segment {
         home.set_overflowed();
         let alt = self.alternate(place.home, place.remainder);
         let entry = place.remainder << 1 | 1;
-        let bucket = &mut self.buckets[alt as usize];
+        let bucket = self.bucket_mut(alt);
         if bucket.count() < room {
             bucket.push(entry, shape);
         } else if !self.kick(alt, entry) {
@@ -384,16 +419,16 @@ impl Segment {
         for step in &mut path {
             self.seed = mix(self.seed);
             let i = (self.seed % room as u64) as usize;
-            let victim = self.buckets[bucket as usize].replace(i, entry, shape);
+            let victim = self.bucket_mut(bucket).replace(i, entry, shape);
             *step = (bucket, i);
             let remainder = victim >> 1;
             let (other, moved) = if victim & 1 == 0 {
-                self.buckets[bucket as usize].set_overflowed();
+                self.bucket_mut(bucket).set_overflowed();
                 (self.alternate(bucket, remainder), remainder << 1 | 1)
             } else {
                 (self.home_of(bucket, remainder), remainder << 1)
             };
-            let target = &mut self.buckets[other as usize];
+            let target = self.bucket_mut(other);
             if target.count() < room {
                 target.push(moved, shape);
                 return true;
@@ -403,7 +438,7 @@ impl Segment {
         // No room: put every victim back where it was.
         let mut carried = entry;
         for &(bucket, i) in path.iter().rev() {
-            carried = self.buckets[bucket as usize].replace(i, carried ^ 1, shape);
+            carried = self.bucket_mut(bucket).replace(i, carried ^ 1, shape);
         }
         false
     }
@@ -411,7 +446,12 @@ impl Segment {
     /// Appends every stored word's segment part to `out`.
     fn parts(&self, out: &mut Vec<u64>) {
         out.reserve(self.used);
-        for (b, bucket) in self.buckets.iter().enumerate() {
+        for (b, bucket) in self
+            .blocks
+            .iter()
+            .flat_map(|block| block.iter())
+            .enumerate()
+        {
             for i in 0..bucket.count() {
                 let entry = bucket.get(i, self.shape);
                 let remainder = entry >> 1;
@@ -486,10 +526,9 @@ impl CompactWords {
         if self.too_wide(word) {
             self.wanted = self.wanted.max(64 - word.leading_zeros()).max(MIN_WIDTH);
             return Lookup::Full(Growth {
-                bytes: self.bytes().max(
-                    (0..SEGMENTS).map(|i| buckets_at(i, 0)).sum::<u64>() as usize
-                        * size_of::<Bucket>(),
-                ),
+                bytes: self
+                    .bytes()
+                    .max((0..SEGMENTS).map(|i| segment_bytes(buckets_at(i, 0))).sum()),
                 part: WIDEN,
             });
         }
@@ -504,7 +543,7 @@ impl CompactWords {
         } else {
             let buckets = buckets_at(index, segment.generation + 1);
             Lookup::Full(Growth {
-                bytes: buckets as usize * size_of::<Bucket>(),
+                bytes: segment_bytes(buckets),
                 part: index,
             })
         }
@@ -526,7 +565,7 @@ impl CompactWords {
         let (index, part) = self.locate(word);
         let segment = &self.segments[index];
         let place = segment.place(part);
-        prefetch(&segment.buckets[place.home as usize]);
+        prefetch(segment.bucket(place.home));
     }
 
     /// A segment of at least `buckets` buckets holding `parts` (more if they do not fit).
@@ -587,7 +626,7 @@ impl CompactWords {
             .collect();
         for (index, segment) in old.iter_mut().enumerate() {
             segment.words(index, old_width, &mut words);
-            segment.buckets = Box::default();
+            segment.blocks = Box::default();
             for &word in &words {
                 self.add_moved(word, bits);
             }
