@@ -14,10 +14,11 @@
 //!
 //! Symmetry reduction has its own generator ([`generate_symmetric`]: a family of mostly
 //! interchangeable instances, and in two models of five a second one, each family's locals
-//! holding the other's ids): `BIR_DIFF_SYMMETRIC` of those models (default 10; `.ci/run`
+//! holding the other's ids): `BIR_DIFF_SYMMETRIC` of those models (default 6; `.ci/run`
 //! sets 40) are compiled too, and the interpreter alone checks
-//! `BIR_DIFF_SYMMETRIC_INTERPRETED` more (default 240) per run, and `BIR_DIFF_INTERPRETED`
-//! random models (default 300, all doing thread-local work: [`generate_local_work`]) with
+//! `BIR_DIFF_SYMMETRIC_INTERPRETED` more (default 120; `.ci/run` sets 240) per run, and
+//! `BIR_DIFF_INTERPRETED` random models (default 150, `.ci/run` 300, all doing thread-local
+//! work: [`generate_local_work`]) with
 //! partial-order reduction (`tests/interpreted.rs`).
 
 /// Both generators, in one module as the build script includes them.
