@@ -7,11 +7,10 @@
 //! it looks for a way back to a cyan state: that closes a cycle through the accepting
 //! state, a run the automaton accepts, which violates the property. A blue step into a
 //! cyan state from or to an accepting state closes one at once (early detection). Each
-//! state is searched red at most once, so the whole costs at most two visits per state;
-//! the property holds). When product states fit in 61 bits, blue, cyan and red are one
-//! table of words with two colour bits each: the red search and the stack then store no
-//! state again, and testing a state for cyan is a lookup in memory the search just read.
-//! Otherwise the blue and red sets are ordinary seen sets, exact or lossy (a lossy search
+//! state is searched red at most once, so the whole costs at most two visits per state.
+//! When product states fit in 61 bits, blue, cyan and red are one table of words with two
+//! colour bits each: the red search and the stack then store no state again, and testing a
+//! state for cyan is a lookup in memory the search just read. Otherwise the blue and red sets are ordinary seen sets, exact or lossy (a lossy search
 //! never says the property holds), and the cyan set holds the stack's states exactly.
 //!
 //! With partial-order reduction (`X`-free properties), the blue search takes the ample set
@@ -26,7 +25,7 @@ use std::collections::HashSet;
 use crate::model::{Fault, Model, Outcome, Successor, TransitionId, STUTTER};
 use crate::replay::Path;
 use crate::report::Report;
-use crate::seen::{FixedHasher, Footprint, Keying, StateTable, Store, WordTable, COLOURS};
+use crate::seen::{word_of, FixedHasher, Footprint, Keying, StateTable, Store, WordTable, COLOURS};
 use crate::trace::{self, FindingKind};
 
 use super::core::{Role, Run, Stepper, Visit};
@@ -126,14 +125,6 @@ const CYAN: u64 = 1 << COLOURS.trailing_zeros();
 /// The colour bit of red states in [`Coloured`].
 const RED: u64 = COLOURS & !CYAN;
 
-/// The word of a state in a [`Coloured`] table (product states that fit in a word).
-fn coloured_word(key: Option<u64>) -> u64 {
-    match key {
-        Some(word) => word,
-        None => unreachable!("a coloured table is only used when every state has a word"),
-    }
-}
-
 impl<S> Colours<S> for Coloured {
     type Blue = WordTable;
 
@@ -142,7 +133,7 @@ impl<S> Colours<S> for Coloured {
     }
 
     fn set_cyan(&mut self, _: &S, key: Option<u64>, cyan: bool) {
-        let word = coloured_word(key);
+        let word = word_of(key);
         if cyan {
             self.0.recolour(word, CYAN, 0);
         } else {
@@ -152,7 +143,7 @@ impl<S> Colours<S> for Coloured {
 
     fn is_cyan(&self, _: &S, key: Option<u64>) -> bool {
         self.0
-            .colours_of(coloured_word(key))
+            .colours_of(word_of(key))
             .is_some_and(|colours| colours & CYAN != 0)
     }
 
@@ -164,7 +155,7 @@ impl<S> Colours<S> for Coloured {
         stepper: &mut Stepper<'_, P>,
         state: &S,
     ) -> Option<RedStep> {
-        let word = coloured_word(stepper.key(state));
+        let word = word_of(stepper.key(state));
         Some(match self.0.recolour_unless(word, RED, CYAN) {
             Some(colours) if colours & CYAN != 0 => RedStep::Cyan,
             Some(colours) if colours & RED == 0 => RedStep::New,

@@ -9,12 +9,12 @@
 //! [`STUTTER`], so that every run is infinite (LANGUAGE.md, "Runs"). A fault of a model
 //! step, or of evaluating the predicates, is a step that faults.
 
-use std::any::Any;
-use std::cell::RefCell;
+use std::sync::Mutex;
 
 use crate::model::{
     Fault, InvariantFailure, Model, ModelInfo, Outcome, Successor, TransitionId, STUTTER,
 };
+use crate::seen::lock;
 
 /// The product of `model` with the automaton of its LTL property number `property`.
 pub(crate) struct Product<'a, M: Model> {
@@ -26,52 +26,15 @@ pub(crate) struct Product<'a, M: Model> {
     automaton_shift: Option<u32>,
     /// The bits of the automaton's states.
     automaton_bits: u32,
+    /// Buffers for the model's steps and the automaton's moves, reused by every expansion
+    /// (the LTL searches run on one thread: the lock is never contended).
+    scratch: Mutex<Scratch<M::State>>,
 }
 
-/// Buffers for the model's steps and the automaton's moves, reused by every expansion.
+/// See [`Product::scratch`].
 struct Scratch<S> {
     steps: Vec<Successor<S>>,
     entered: Vec<u32>,
-}
-
-impl<S> Scratch<S> {
-    fn new() -> Self {
-        Scratch {
-            steps: Vec::new(),
-            entered: Vec::new(),
-        }
-    }
-}
-
-thread_local! {
-    /// The expanding thread's [`Scratch`], for the model state type it last expanded. It is
-    /// per thread rather than in the [`Product`] (which must be `Sync`, as every model) so
-    /// that an expansion takes no lock: a lock and its release cost a third of an
-    /// expansion's time.
-    static SCRATCH: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
-}
-
-/// Runs `body` on this thread's scratch buffers for states of type `S` (on new ones if
-/// this thread's are in use or hold states of another type).
-fn with_scratch<S: 'static, R>(body: impl FnOnce(&mut Scratch<S>) -> R) -> R {
-    SCRATCH.with(|cell| {
-        let Ok(mut slot) = cell.try_borrow_mut() else {
-            return body(&mut Scratch::new());
-        };
-        if !slot
-            .as_ref()
-            .is_some_and(|scratch| scratch.is::<Scratch<S>>())
-        {
-            *slot = Some(Box::new(Scratch::<S>::new()));
-        }
-        match slot
-            .as_mut()
-            .and_then(|scratch| scratch.downcast_mut::<Scratch<S>>())
-        {
-            Some(scratch) => body(scratch),
-            None => body(&mut Scratch::new()),
-        }
-    })
 }
 
 /// The bits of the states 0..n of an automaton with `n` states (those of n - 1).
@@ -108,6 +71,10 @@ impl<'a, M: Model> Product<'a, M> {
             accepting,
             automaton_shift,
             automaton_bits,
+            scratch: Mutex::new(Scratch {
+                steps: Vec::new(),
+                entered: Vec::new(),
+            }),
         }
     }
 
@@ -178,26 +145,26 @@ impl<'a, M: Model> Product<'a, M> {
         out: &mut Vec<Successor<(M::State, u32)>>,
         enabled: Option<&mut Vec<TransitionId>>,
     ) {
-        with_scratch(|Scratch { steps, entered }| {
-            steps.clear();
-            self.model.successors(state, steps);
-            if steps.is_empty() {
-                self.pair(STUTTER, state, *q, out, entered);
-                return;
+        let mut scratch = lock(&self.scratch);
+        let Scratch { steps, entered } = &mut *scratch;
+        steps.clear();
+        self.model.successors(state, steps);
+        if steps.is_empty() {
+            self.pair(STUTTER, state, *q, out, entered);
+            return;
+        }
+        if let Some(enabled) = enabled {
+            enabled.extend(steps.iter().map(|step| step.transition));
+        }
+        for step in steps.drain(..) {
+            match step.outcome {
+                Outcome::Fault(fault) => out.push(Successor {
+                    transition: step.transition,
+                    outcome: Outcome::Fault(fault),
+                }),
+                Outcome::Next(next) => self.pair(step.transition, &next, *q, out, entered),
             }
-            if let Some(enabled) = enabled {
-                enabled.extend(steps.iter().map(|step| step.transition));
-            }
-            for step in steps.drain(..) {
-                match step.outcome {
-                    Outcome::Fault(fault) => out.push(Successor {
-                        transition: step.transition,
-                        outcome: Outcome::Fault(fault),
-                    }),
-                    Outcome::Next(next) => self.pair(step.transition, &next, *q, out, entered),
-                }
-            }
-        })
+        }
     }
 }
 

@@ -44,7 +44,7 @@ pub(crate) use bitstate::Bitstate;
 pub(crate) use compact::CompactWords;
 pub(crate) use states::{lock, IndexedStates, ShardedStates, StateTable};
 pub(crate) use tree::CompactStates;
-pub(crate) use words::{SharedWords, WordTable, COLOURS};
+pub(crate) use words::{word_of, SharedWords, WordTable, COLOURS};
 
 use crate::report::IncompleteReason;
 

@@ -146,14 +146,15 @@ impl WordTable {
         }
     }
 
-    /// The colour bits of the stored `word`, or `None` when it is not stored.
+    /// The colour bits of the stored `word` (none in a table without colours), or `None`
+    /// when it is not stored; the lookup of every table, shared ones included.
     pub(crate) fn colours_of(&self, word: u64) -> Option<u64> {
         let (index, hash) = Self::place(word);
         let slots = &self.segments[index].slots;
         let mask = slots.len() - 1;
         let mut i = hash as usize & mask;
         loop {
-            match slots[i].load(Ordering::Relaxed) {
+            match slots[i].load(Ordering::Acquire) {
                 EMPTY => return None,
                 stored if stored & !self.colours == word => return Some(stored & self.colours),
                 _ => i = (i + 1) & mask,
@@ -237,17 +238,7 @@ impl WordTable {
     }
 
     fn contains_word(&self, word: u64) -> bool {
-        let (index, hash) = Self::place(word);
-        let slots = &self.segments[index].slots;
-        let mask = slots.len() - 1;
-        let mut i = hash as usize & mask;
-        loop {
-            match slots[i].load(Ordering::Acquire) {
-                EMPTY => return false,
-                stored if stored == word => return true,
-                _ => i = (i + 1) & mask,
-            }
-        }
+        self.colours_of(word).is_some()
     }
 
     fn prefetch_word(&self, word: u64) {
@@ -271,7 +262,7 @@ impl WordTable {
 
 /// The word a word-keyed set is looked up by; the plan builds word tables only for keyings
 /// that give every state one.
-fn word_of(key: Option<u64>) -> u64 {
+pub(crate) fn word_of(key: Option<u64>) -> u64 {
     match key {
         Some(word) => word,
         None => unreachable!("a word table is only used when every state has a word"),
