@@ -53,6 +53,16 @@ fn interpreted(
     }
 }
 
+/// Fails with every disagreement found among `count` models, if there is any.
+fn assert_agreed(failures: &[String], count: u64) {
+    assert!(
+        failures.is_empty(),
+        "{} disagreements in {count} models:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
 #[test]
 fn partial_order_reduction_keeps_the_verdicts_of_the_full_search() {
     let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
@@ -89,12 +99,7 @@ fn partial_order_reduction_keeps_the_verdicts_of_the_full_search() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} disagreements in {count} models:\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    assert_agreed(&failures, count);
     // The reduction must apply to some models, and some must have findings to keep, or the
     // test tests nothing.
     assert!(
@@ -145,12 +150,7 @@ fn symmetry_keeps_the_verdicts_of_the_full_search() {
                 .map(|d| format!("model seed {model_seed} (BIR_DIFF_SEED={seed}):\n{source}\n{d}")),
         );
     }
-    assert!(
-        failures.is_empty(),
-        "{} disagreements in {count} models:\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    assert_agreed(&failures, count);
     // The generator must produce symmetric models, or the test tests nothing; and most of
     // them must be small enough for the brute-force orbits, two families permuted in a good
     // share (about a third), or the exactness check tests little.
@@ -216,12 +216,7 @@ fn compact_storage_stores_what_exact_storage_stores() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} disagreements in {count} models:\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    assert_agreed(&failures, count);
     // Wide models must be common (about a sixth of the generator's), or the tree goes
     // untested.
     assert!(

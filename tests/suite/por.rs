@@ -6,39 +6,13 @@
 
 use bir::{Checker, Model};
 
-bir::bir! {
-system PetersonLocal3 {
-  const Param { N = 3; }
-
-  int (0, Param.N - 1)[Param.N] pos;
-  int (0, Param.N - 1)[Param.N] step;
-
-  active [Param.N] thread P(int index) {
-    int (0, Param.N) j;
-    int (0, Param.N) k;
-
-    loc idle:
-      do { j := 1; } goto wait;
-    loc wait:
-      when j < Param.N do { pos[index] := j; } goto q2;
-      when j == Param.N do {} goto critical;
-    loc q2:
-      do { step[j - 1] := index; k := 0; } goto q3;
-    loc q3:
-      when k < Param.N && (k == index || pos[k] < j) do { k := k + 1; } goto q3;
-      when step[j - 1] != index || k == Param.N do { j := j + 1; } goto wait;
-    loc critical:
-      do { pos[index] := 0; } goto idle;
-  }
-
-  ltl Entered: []<>(pos[0] > 0);
-  ltl Bounded: [](pos[0] <= 2);
-  ltl Leaves: [](pos[1] == 1 -> <>(pos[1] != 1));
-  ltl Steps: [](pos[0] == 1 -> X (pos[0] >= 0));
-}
-}
-
 include!("../../models/families.rs");
+peterson_local!(PetersonLocal3, 3,
+    ltl Entered: []<>(pos[0] > 0);
+    ltl Bounded: [](pos[0] <= 2);
+    ltl Leaves: [](pos[1] == 1 -> <>(pos[1] != 1));
+    ltl Steps: [](pos[0] == 1 -> X (pos[0] >= 0));
+);
 dining_philosophers_fixed!(Fixed5, 5);
 peterson_filter!(Peterson4, 4);
 
