@@ -10,8 +10,9 @@
 //! state is searched red at most once, so the whole costs at most two visits per state.
 //! When product states fit in 61 bits, blue, cyan and red are one table of words with two
 //! colour bits each: the red search and the stack then store no state again, and testing a
-//! state for cyan is a lookup in memory the search just read. Otherwise the blue and red sets are ordinary seen sets, exact or lossy (a lossy search
-//! never says the property holds), and the cyan set holds the stack's states exactly.
+//! state for cyan is a lookup in memory the search just read. Otherwise the blue and red
+//! sets are ordinary seen sets, exact or lossy (a lossy search never says the property
+//! holds), and the cyan set holds the stack's states exactly.
 //!
 //! With partial-order reduction (`X`-free properties), the blue search takes the ample set
 //! of a state unless all of it leads back onto the stack (the cycle proviso of Holzmann,

@@ -18,10 +18,11 @@
 //! The number of buckets of a segment is not a power of two: a segment grows by a quarter
 //! when both of a new state's buckets are full (its remainders lose a bit now and then), so
 //! the buckets stay between about 70% and 95% full. A growth rebuilds one segment, 1/256 of
-//! the set, into blocks of 64 KiB that the blocks it frees will serve again. A word wider than any before changes `b` and rebuilds the whole set, one old
-//! segment at a time: early in a search when the words are states (the search soon meets
-//! the widest ones), now and then throughout when they are the roots of a tree
-//! ([`tree`](super::tree)), whose numbers grow with the search.
+//! the set, into blocks of 64 KiB that the blocks it frees will serve again. A word wider
+//! than any before changes `b` and rebuilds the whole set, one old segment at a time: early
+//! in a search when the words are states (the search soon meets the widest ones), now and
+//! then throughout when they are the roots of a tree ([`tree`](super::tree)), whose numbers
+//! grow with the search.
 
 use std::mem::size_of;
 

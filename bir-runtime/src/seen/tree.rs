@@ -17,10 +17,11 @@
 //! The root is the pair of its two children's numbers, interleaved bit by bit into one word
 //! of at most 62 bits (dense numbers make a narrow word). It needs no number, so it goes to
 //! a [`CompactWords`], which keeps only a remainder of it (quotienting) and widens as the
-//! numbers grow: a state costs its root's remainder (with the quotient table's overhead, 3.2
-//! bytes a state on Peterson's filter with local counters, N = 5) and its share of the
-//! tables (0.24 bytes there: 2.2 million nodes for 142 million states). Numbers name distinct pairs, so the root word gives back the state: nothing is
-//! lost, and a complete search over this set may say verified.
+//! numbers grow: a state costs its root's remainder (with the quotient table's overhead,
+//! 3.2 bytes a state on Peterson's filter with local counters, N = 5) and its share of the
+//! tables (0.24 bytes there: 2.2 million nodes for 142 million states). Numbers name
+//! distinct pairs, so the root word gives back the state: nothing is lost, and a complete
+//! search over this set may say verified.
 //!
 //! As every seen set, it never allocates on its own ([`Lookup::Full`] names the table and
 //! the part that must grow), hashes under a fixed function ([`mix`](super::mix)), and
