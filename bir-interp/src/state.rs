@@ -1,92 +1,13 @@
 //! Packed states: every value at the width and the place the code generator's
 //! [`Layout`] gives it, so that a state of the interpreter holds exactly the words of the
-//! generated checker's state. Up to [`INLINE_WORDS`] words are stored in the state itself
-//! (no allocation); wider states are boxed.
+//! generated checker's state (a [`bir_runtime::PackedState`]).
 //!
 //! A value is stored as `value - lo` in its field's bits (wrapping, so that a 64-bit field
 //! of any range round-trips); a field of width 0 (a single value) takes no bits and reads
 //! as its lower bound.
 
-use std::fmt;
-use std::hash::{Hash, Hasher};
-
 use bir_codegen::layout::Layout;
-
-/// Words a state holds inline; a state of a wider layout is boxed. Two words hold the
-/// reference models at the sizes the benchmarks run, and keep a state at 24 bytes.
-pub(crate) const INLINE_WORDS: usize = 2;
-
-/// A state of an interpreted model: the packed words of the generated checker's state for
-/// the same model, in the same layout. Two states compare (and hash) by their words.
-#[derive(Clone)]
-pub struct State(Words);
-
-/// A state's words: inline, or boxed when the layout needs more than [`INLINE_WORDS`].
-#[derive(Clone)]
-enum Words {
-    /// `len` words in front of `words` (the rest are zero).
-    Inline { len: u8, words: [u64; INLINE_WORDS] },
-    /// More words than fit inline.
-    Boxed(Box<[u64]>),
-}
-
-impl State {
-    /// A state of `len` words, all zero.
-    fn zero(len: usize) -> State {
-        if len <= INLINE_WORDS {
-            State(Words::Inline {
-                len: len as u8,
-                words: [0; INLINE_WORDS],
-            })
-        } else {
-            State(Words::Boxed(vec![0; len].into_boxed_slice()))
-        }
-    }
-
-    /// The packed words, as the layout numbers them (word 0 holds the fields placed in
-    /// word 0). A one-word state's word is the generated state's integer, widened to `u64`.
-    pub fn words(&self) -> &[u64] {
-        match &self.0 {
-            Words::Inline { len, words } => &words[..usize::from(*len)],
-            Words::Boxed(words) => words,
-        }
-    }
-
-    /// The packed words, to write.
-    fn words_mut(&mut self) -> &mut [u64] {
-        match &mut self.0 {
-            Words::Inline { len, words } => &mut words[..usize::from(*len)],
-            Words::Boxed(words) => words,
-        }
-    }
-}
-
-impl PartialEq for State {
-    fn eq(&self, other: &State) -> bool {
-        self.words() == other.words()
-    }
-}
-
-impl Eq for State {}
-
-impl Hash for State {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.words().hash(state);
-    }
-}
-
-impl fmt::Debug for State {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("State[")?;
-        for (i, word) in self.words().iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "{word:#x}")?;
-        }
-        f.write_str("]")
-    }
-}
+pub use bir_runtime::PackedState as State;
 
 /// Where one slot's value lies in a state's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -192,11 +113,7 @@ impl Packing {
     /// The state whose packed words are `words`, if it has this packing's number of words
     /// (for states sent between processes).
     pub(crate) fn unpack_words(&self, words: &[u64]) -> Option<State> {
-        (words.len() == self.words).then(|| {
-            let mut state = State::zero(self.words);
-            state.words_mut().copy_from_slice(words);
-            state
-        })
+        (words.len() == self.words).then(|| State::from_words(words))
     }
 
     /// How many low bits [`Self::word`] uses, when states are words.

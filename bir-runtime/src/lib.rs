@@ -135,6 +135,7 @@
 mod checker;
 mod coverage;
 pub mod model;
+pub mod packed;
 mod property;
 mod render;
 mod replay;
@@ -160,6 +161,7 @@ pub use model::{
     ModelInfo, Operand, Outcome, SlotInfo, SlotKind, Successor, TransitionId, TransitionInfo,
     STUTTER,
 };
+pub use packed::PackedState;
 pub use property::{
     Automaton, AutomatonEdge, AutomatonState, Fairness, PropertyInfo, PropertyKind,
 };

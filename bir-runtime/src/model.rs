@@ -223,6 +223,15 @@ pub trait Model: Sync {
     /// false; the default is true.
     const HAS_LTL: bool = true;
 
+    /// True when the checker runs this model on the one search compiled in this crate for
+    /// every model, with states as their words ([`Model::write_state_words`], which the
+    /// model must implement), instead of a copy of the search specialised to
+    /// [`Model::State`]: the same counts, verdicts and traces, compiled once, and slower to
+    /// run. Generated models say true in debug builds (`cfg!(debug_assertions)` in the crate
+    /// that expands `bir!`), where a test crate of many models would otherwise compile the
+    /// search once per model; the default is false.
+    const ERASED_SEARCH: bool = false;
+
     /// The symmetry the code generator found: the permutations of each `active [N]`
     /// family's instances that the model (its steps, initial state, invariants and
     /// properties) cannot tell apart, and where each instance's values lie in a decoded

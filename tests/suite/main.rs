@@ -14,6 +14,7 @@ mod files;
 mod layout;
 mod ltl;
 mod por;
+mod specialised;
 mod spin;
 mod spin_ltl;
 mod symmetry;

@@ -230,6 +230,7 @@ impl Gen<'_> {
                     #atom_methods
                     const HAS_SYMMETRY: #bool = #has_symmetry;
                     const HAS_LTL: #bool = #has_ltl;
+                    const ERASED_SEARCH: #bool = ::core::cfg!(debug_assertions);
 
                     #symmetry_methods
 

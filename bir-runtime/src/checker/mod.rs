@@ -12,6 +12,7 @@ mod bfs;
 mod control;
 mod core;
 mod dfs;
+mod erased;
 mod fair;
 mod finish;
 mod lasso;
@@ -379,6 +380,9 @@ impl<M: Model> Checker<M> {
     /// What [`run`](Self::run) will do: strategy, threads, storage and the notes on what the
     /// options left open; or why the options cannot run.
     pub fn plan(&self) -> Result<Plan, ConfigError> {
+        if M::ERASED_SEARCH {
+            return erased::plan(&erased::AsWords(&self.model), &self.options);
+        }
         plan::resolve(
             &self.model,
             &self.options.with_default_memory_limit(),
@@ -403,6 +407,9 @@ impl<M: Model> Checker<M> {
 
     /// Runs the configured exhaustive search, or says why the options cannot run together.
     pub fn try_run(&self) -> Result<Report, ConfigError> {
+        if M::ERASED_SEARCH {
+            return erased::try_run(&erased::AsWords(&self.model), &self.options);
+        }
         let options = self.options.with_default_memory_limit();
         let plan = plan::resolve(&self.model, &options, false)?;
         if !M::HAS_SYMMETRY {
@@ -439,6 +446,10 @@ impl<M: Model> Checker<M> {
     #[must_use = "the report holds the verdict: assert on it or print it"]
     #[track_caller]
     pub fn simulate(&self, walks: u64, max_steps: u32, seed: u64) -> Report {
+        if M::ERASED_SEARCH {
+            let model = erased::AsWords(&self.model);
+            return erased::simulate(&model, &self.options, walks, max_steps, seed);
+        }
         let options = self.options.with_default_memory_limit();
         let plan = match plan::resolve(&self.model, &options, true) {
             Ok(plan) => plan,
@@ -473,6 +484,9 @@ impl<M: Model> Checker<M> {
     /// # }
     /// ```
     pub fn replay(&self, replay: &str) -> Result<Counterexample, ReplayError> {
+        if M::ERASED_SEARCH {
+            return erased::replay(&erased::AsWords(&self.model), &self.options, replay);
+        }
         let path = replay::parse_replay(replay)?;
         let model = &self.model;
         let info = Arc::new(model.info().clone());
