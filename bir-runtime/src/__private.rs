@@ -7,6 +7,8 @@
 
 use crate::model::{Fault, Operand, Outcome, Successor};
 
+pub use crate::checker::dispatch::Call;
+
 /// Appends the outcome of one transition function (`Ok(None)`: not enabled) to `out`.
 #[inline(always)]
 pub fn push<S>(out: &mut Vec<Successor<S>>, transition: u32, step: Result<Option<S>, Fault>) {

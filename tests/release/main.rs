@@ -12,6 +12,8 @@ mod search;
 
 include!("../../models/families.rs");
 
+mod searches;
+
 family_test!(
     philosophers_10,
     dining_philosophers,

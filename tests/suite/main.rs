@@ -14,7 +14,6 @@ mod files;
 mod layout;
 mod ltl;
 mod por;
-mod specialised;
 mod spin;
 mod spin_ltl;
 mod symmetry;

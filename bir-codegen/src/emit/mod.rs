@@ -230,7 +230,18 @@ impl Gen<'_> {
                     #atom_methods
                     const HAS_SYMMETRY: #bool = #has_symmetry;
                     const HAS_LTL: #bool = #has_ltl;
-                    const ERASED_SEARCH: #bool = ::core::cfg!(debug_assertions);
+
+                    // Debug builds run the search compiled once in `bir-runtime`; release
+                    // builds their own copy (unless the feature `quick-build` is on).
+                    #[cfg(debug_assertions)]
+                    fn __check<C: ::bir::__private::Call>(&self, call: C) -> C::Output {
+                        call.erased(self)
+                    }
+
+                    #[cfg(not(debug_assertions))]
+                    fn __check<C: ::bir::__private::Call>(&self, call: C) -> C::Output {
+                        call.release(self)
+                    }
 
                     #symmetry_methods
 

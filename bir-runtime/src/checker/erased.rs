@@ -3,8 +3,8 @@
 //!
 //! A generated model normally gets its own copy of the search, specialised to its state
 //! type: the fastest search, and most of the code a model compiles to (about 50,000 LLVM
-//! lines each). A model with [`Model::ERASED_SEARCH`] (generated models in debug builds)
-//! runs on this copy instead, so that building a test crate of many models compiles only
+//! lines each). A model whose [`Model::__check`] answers with `Call::erased` (generated
+//! models in debug builds, see `dispatch`) runs on this copy instead, so that building a test crate of many models compiles only
 //! their transition functions. States cross the vtable as the words the model writes them
 //! as ([`Model::write_state_words`]), so the seen sets, counts, verdicts and traces are the
 //! same as the specialised search's.
@@ -22,7 +22,8 @@ use crate::report::Report;
 use crate::symmetry::SymmetryInfo;
 use crate::trace::Counterexample;
 
-use super::{Checker, ConfigError, Options, Plan};
+use super::simulation::Walks;
+use super::{ConfigError, Options, Plan};
 
 /// [`Model`] without its state type and constants, so that it can be called through a
 /// vtable: what the search compiled once sees of a model. Every method means what the
@@ -260,43 +261,33 @@ impl Model for Erased<'_> {
     }
 }
 
-/// A checker of `model` with `options`, on the search compiled once.
-fn checker<'a>(model: &'a dyn ErasedModel, options: &Options) -> Checker<Erased<'a>> {
-    Checker {
-        model: Erased(model),
-        options: options.clone(),
-    }
-}
-
 // The entry points are not generic, so that they and every search they reach are compiled
 // here, once, whatever model calls them.
 
-/// [`Checker::plan`] on the search compiled once.
+/// [`Checker::plan`](super::Checker::plan) on the search compiled once.
 pub(crate) fn plan(model: &dyn ErasedModel, options: &Options) -> Result<Plan, ConfigError> {
-    checker(model, options).plan()
+    super::plan(&Erased(model), options)
 }
 
-/// [`Checker::try_run`] on the search compiled once.
+/// [`Checker::try_run`](super::Checker::try_run) on the search compiled once.
 pub(crate) fn try_run(model: &dyn ErasedModel, options: &Options) -> Result<Report, ConfigError> {
-    checker(model, options).try_run()
+    super::try_run(&Erased(model), options)
 }
 
-/// [`Checker::simulate`] on the search compiled once.
+/// [`Checker::simulate`](super::Checker::simulate) on the search compiled once.
 pub(crate) fn simulate(
     model: &dyn ErasedModel,
     options: &Options,
-    walks: u64,
-    max_steps: u32,
-    seed: u64,
-) -> Report {
-    checker(model, options).simulate(walks, max_steps, seed)
+    walks: Walks,
+) -> Result<Report, ConfigError> {
+    super::simulate(&Erased(model), options, walks)
 }
 
-/// [`Checker::replay`] on the search compiled once.
+/// [`Checker::replay`](super::Checker::replay) on the search compiled once.
 pub(crate) fn replay(
     model: &dyn ErasedModel,
     options: &Options,
     replay: &str,
 ) -> Result<Counterexample, ReplayError> {
-    checker(model, options).replay(replay)
+    super::replay(&Erased(model), options, replay)
 }

@@ -12,6 +12,7 @@ mod bfs;
 mod control;
 mod core;
 mod dfs;
+pub mod dispatch;
 mod erased;
 mod fair;
 mod finish;
@@ -380,14 +381,7 @@ impl<M: Model> Checker<M> {
     /// What [`run`](Self::run) will do: strategy, threads, storage and the notes on what the
     /// options left open; or why the options cannot run.
     pub fn plan(&self) -> Result<Plan, ConfigError> {
-        if M::ERASED_SEARCH {
-            return erased::plan(&erased::AsWords(&self.model), &self.options);
-        }
-        plan::resolve(
-            &self.model,
-            &self.options.with_default_memory_limit(),
-            false,
-        )
+        self.model.__check(dispatch::PlanCall(&self.options))
     }
 
     /// Runs the configured exhaustive search.
@@ -407,29 +401,7 @@ impl<M: Model> Checker<M> {
 
     /// Runs the configured exhaustive search, or says why the options cannot run together.
     pub fn try_run(&self) -> Result<Report, ConfigError> {
-        if M::ERASED_SEARCH {
-            return erased::try_run(&erased::AsWords(&self.model), &self.options);
-        }
-        let options = self.options.with_default_memory_limit();
-        let plan = plan::resolve(&self.model, &options, false)?;
-        if !M::HAS_SYMMETRY {
-            // Not compiled for a model without symmetry: the search over a quotient.
-            return Ok(search(&self.model, &options, plan));
-        }
-        let symmetry = match (&plan.symmetry, self.model.symmetry()) {
-            (Some(_), Some(symmetry)) => symmetry,
-            _ => return Ok(search(&self.model, &options, plan)),
-        };
-        let quotient = quotient::Quotient::new(&self.model, symmetry);
-        let mut report = search(&quotient, &options, plan);
-        let reachable = match &options.property {
-            Some(PropertyCheck::Reachable(name)) => {
-                self.model.properties().iter().position(|p| p.name == *name)
-            }
-            _ => None,
-        };
-        quotient.concretise_report(&mut report, reachable);
-        Ok(report)
+        self.model.__check(dispatch::RunCall(&self.options))
     }
 
     /// Runs `walks` random walks of at most `max_steps` steps each from the initial state,
@@ -446,24 +418,18 @@ impl<M: Model> Checker<M> {
     #[must_use = "the report holds the verdict: assert on it or print it"]
     #[track_caller]
     pub fn simulate(&self, walks: u64, max_steps: u32, seed: u64) -> Report {
-        if M::ERASED_SEARCH {
-            let model = erased::AsWords(&self.model);
-            return erased::simulate(&model, &self.options, walks, max_steps, seed);
-        }
-        let options = self.options.with_default_memory_limit();
-        let plan = match plan::resolve(&self.model, &options, true) {
-            Ok(plan) => plan,
-            Err(error) => panic!("bir: cannot run this simulation: {error}"),
-        };
-        let control = Control::new(&self.model.info().name, &options, 1);
         let walks = Walks {
             walks,
             max_steps,
             seed,
         };
-        let mut report = simulation::run(Run::new(&self.model, &options, &control, plan), walks);
-        shorten::shorten(&self.model, &options, &mut report, control.started);
-        report
+        match self
+            .model
+            .__check(dispatch::SimulateCall(&self.options, walks))
+        {
+            Ok(report) => report,
+            Err(error) => panic!("bir: cannot run this simulation: {error}"),
+        }
     }
 
     /// Re-executes a replay string (as printed in reports and returned by
@@ -484,44 +450,90 @@ impl<M: Model> Checker<M> {
     /// # }
     /// ```
     pub fn replay(&self, replay: &str) -> Result<Counterexample, ReplayError> {
-        if M::ERASED_SEARCH {
-            return erased::replay(&erased::AsWords(&self.model), &self.options, replay);
+        self.model
+            .__check(dispatch::ReplayCall(&self.options, replay))
+    }
+}
+
+/// [`Checker::plan`], on the search specialised to `M`.
+fn plan<M: Model>(model: &M, options: &Options) -> Result<Plan, ConfigError> {
+    plan::resolve(model, &options.with_default_memory_limit(), false)
+}
+
+/// [`Checker::try_run`], on the search specialised to `M`.
+fn try_run<M: Model>(model: &M, options: &Options) -> Result<Report, ConfigError> {
+    let options = options.with_default_memory_limit();
+    let plan = plan::resolve(model, &options, false)?;
+    if !M::HAS_SYMMETRY {
+        // Not compiled for a model without symmetry: the search over a quotient.
+        return Ok(search(model, &options, plan));
+    }
+    let symmetry = match (&plan.symmetry, model.symmetry()) {
+        (Some(_), Some(symmetry)) => symmetry,
+        _ => return Ok(search(model, &options, plan)),
+    };
+    let quotient = quotient::Quotient::new(model, symmetry);
+    let mut report = search(&quotient, &options, plan);
+    let reachable = match &options.property {
+        Some(PropertyCheck::Reachable(name)) => {
+            model.properties().iter().position(|p| p.name == *name)
         }
-        let path = replay::parse_replay(replay)?;
-        let model = &self.model;
-        let info = Arc::new(model.info().clone());
-        let find = |name: &str| model.properties().iter().position(|p| p.name == name);
-        match (&self.options.property, path.cycle) {
-            (Some(PropertyCheck::Ltl(name)), Some(_)) => {
-                let index = find(name).ok_or(ReplayError::NotALasso)?;
-                let mut message = ndfs::violation_message(model, index);
-                if self.options.fairness != Fairness::None {
-                    message.push_str(&format!(", under {}", self.options.fairness));
-                }
-                let found = trace::rebuild_lasso(model, &info, &path, message)?;
-                lasso::check(model, index, self.options.fairness, &path)
-                    .map_err(|reason| ReplayError::NotAViolation { reason })?;
-                Ok(found)
+        _ => None,
+    };
+    quotient.concretise_report(&mut report, reachable);
+    Ok(report)
+}
+
+/// [`Checker::simulate`], on the search specialised to `M`; a [`ConfigError`] when the
+/// options do not suit a simulation.
+fn simulate<M: Model>(model: &M, options: &Options, walks: Walks) -> Result<Report, ConfigError> {
+    let options = options.with_default_memory_limit();
+    let plan = plan::resolve(model, &options, true)?;
+    let control = Control::new(&model.info().name, &options, 1);
+    let mut report = simulation::run(Run::new(model, &options, &control, plan), walks);
+    shorten::shorten(model, &options, &mut report, control.started);
+    Ok(report)
+}
+
+/// [`Checker::replay`], on the search specialised to `M`.
+fn replay<M: Model>(
+    model: &M,
+    options: &Options,
+    replay: &str,
+) -> Result<Counterexample, ReplayError> {
+    let path = replay::parse_replay(replay)?;
+    let info = Arc::new(model.info().clone());
+    let find = |name: &str| model.properties().iter().position(|p| p.name == name);
+    match (&options.property, path.cycle) {
+        (Some(PropertyCheck::Ltl(name)), Some(_)) => {
+            let index = find(name).ok_or(ReplayError::NotALasso)?;
+            let mut message = ndfs::violation_message(model, index);
+            if options.fairness != Fairness::None {
+                message.push_str(&format!(", under {}", options.fairness));
             }
-            (_, Some(_)) => Err(ReplayError::NotALasso),
-            (Some(check), None) => {
-                let (PropertyCheck::Ltl(name) | PropertyCheck::Reachable(name)) = check;
-                let plain = trace::rebuild(model, &info, &path.steps);
-                match (plain, find(name)) {
-                    (Ok(found), _) => Ok(found),
-                    (Err(error), None) => Err(error),
-                    (Err(_), Some(index)) if matches!(check, PropertyCheck::Reachable(_)) => {
-                        trace::rebuild_reached(model, &info, &path.steps, index).or_else(|_| {
-                            trace::rebuild_predicate_fault(model, &info, &path.steps, index)
-                        })
-                    }
-                    (Err(_), Some(index)) => {
+            let found = trace::rebuild_lasso(model, &info, &path, message)?;
+            lasso::check(model, index, options.fairness, &path)
+                .map_err(|reason| ReplayError::NotAViolation { reason })?;
+            Ok(found)
+        }
+        (_, Some(_)) => Err(ReplayError::NotALasso),
+        (Some(check), None) => {
+            let (PropertyCheck::Ltl(name) | PropertyCheck::Reachable(name)) = check;
+            let plain = trace::rebuild(model, &info, &path.steps);
+            match (plain, find(name)) {
+                (Ok(found), _) => Ok(found),
+                (Err(error), None) => Err(error),
+                (Err(_), Some(index)) if matches!(check, PropertyCheck::Reachable(_)) => {
+                    trace::rebuild_reached(model, &info, &path.steps, index).or_else(|_| {
                         trace::rebuild_predicate_fault(model, &info, &path.steps, index)
-                    }
+                    })
+                }
+                (Err(_), Some(index)) => {
+                    trace::rebuild_predicate_fault(model, &info, &path.steps, index)
                 }
             }
-            (None, None) => trace::rebuild(model, &info, &path.steps),
         }
+        (None, None) => trace::rebuild(model, &info, &path.steps),
     }
 }
 

@@ -1,0 +1,103 @@
+//! Which search answers a [`Checker`](super::Checker)'s call: the copy specialised to the
+//! model's state type, or the one compiled once in this crate for every model (`erased`).
+//!
+//! The choice is made by the model's [`Model::__check`], not by a branch in the checker: a
+//! branch on a constant still makes the compiler walk the code of the branch not taken for
+//! every model (it looks for constants that fail to evaluate there), which cost a test crate
+//! of a hundred models half a minute. A generated model overrides `__check` with the search
+//! it uses (the erased one in debug builds), so that its crate never names the other.
+
+use crate::model::Model;
+use crate::replay::ReplayError;
+use crate::report::Report;
+use crate::trace::Counterexample;
+
+use super::simulation::Walks;
+use super::{erased, ConfigError, Options, Plan};
+
+/// One call of a checker on its model. The model answers it with [`Call::specialised`]
+/// (the default of [`Model::__check`]), [`Call::erased`] or [`Call::release`].
+pub trait Call {
+    /// What the call returns.
+    type Output;
+
+    /// The answer of the search specialised to `M`'s state type.
+    fn specialised<M: Model>(self, model: &M) -> Self::Output;
+
+    /// The answer of the search compiled once, with `M`'s states as the words
+    /// [`Model::write_state_words`] writes (which `M` must implement, as generated models do).
+    fn erased<M: Model>(self, model: &M) -> Self::Output;
+
+    /// What a generated model answers in release builds: the specialised search, or with
+    /// the feature `quick-build` the one compiled once.
+    fn release<M: Model>(self, model: &M) -> Self::Output
+    where
+        Self: Sized,
+    {
+        #[cfg(feature = "quick-build")]
+        let output = self.erased(model);
+        #[cfg(not(feature = "quick-build"))]
+        let output = self.specialised(model);
+        output
+    }
+}
+
+/// [`Checker::plan`](super::Checker::plan).
+pub struct PlanCall<'a>(pub(crate) &'a Options);
+
+impl Call for PlanCall<'_> {
+    type Output = Result<Plan, ConfigError>;
+
+    fn specialised<M: Model>(self, model: &M) -> Self::Output {
+        super::plan(model, self.0)
+    }
+
+    fn erased<M: Model>(self, model: &M) -> Self::Output {
+        erased::plan(&erased::AsWords(model), self.0)
+    }
+}
+
+/// [`Checker::try_run`](super::Checker::try_run).
+pub struct RunCall<'a>(pub(crate) &'a Options);
+
+impl Call for RunCall<'_> {
+    type Output = Result<Report, ConfigError>;
+
+    fn specialised<M: Model>(self, model: &M) -> Self::Output {
+        super::try_run(model, self.0)
+    }
+
+    fn erased<M: Model>(self, model: &M) -> Self::Output {
+        erased::try_run(&erased::AsWords(model), self.0)
+    }
+}
+
+/// [`Checker::simulate`](super::Checker::simulate).
+pub struct SimulateCall<'a>(pub(crate) &'a Options, pub(crate) Walks);
+
+impl Call for SimulateCall<'_> {
+    type Output = Result<Report, ConfigError>;
+
+    fn specialised<M: Model>(self, model: &M) -> Self::Output {
+        super::simulate(model, self.0, self.1)
+    }
+
+    fn erased<M: Model>(self, model: &M) -> Self::Output {
+        erased::simulate(&erased::AsWords(model), self.0, self.1)
+    }
+}
+
+/// [`Checker::replay`](super::Checker::replay).
+pub struct ReplayCall<'a>(pub(crate) &'a Options, pub(crate) &'a str);
+
+impl Call for ReplayCall<'_> {
+    type Output = Result<Counterexample, ReplayError>;
+
+    fn specialised<M: Model>(self, model: &M) -> Self::Output {
+        super::replay(model, self.0, self.1)
+    }
+
+    fn erased<M: Model>(self, model: &M) -> Self::Output {
+        erased::replay(&erased::AsWords(model), self.0, self.1)
+    }
+}
