@@ -46,6 +46,13 @@
 //! - [`Model`]: what the generated code implements, to check hand-written models too. The
 //!   model type, named after the system, is the one item `bir!` adds to your module; its
 //!   state type is `<Counter as Model>::State`.
+//! - Debug and release builds search alike (the same counts, verdicts and traces) but not
+//!   on the same code: in a debug build every model runs on one search compiled once, in
+//!   `bir-runtime`, so that a test crate of many models builds quickly; in a release build
+//!   each model gets its own copy of the search, specialised to its state and several times
+//!   faster. The feature `quick-build` keeps the search compiled once in release builds too.
+//!   To make large searches in `cargo test` fast, optimise that one search in your
+//!   `Cargo.toml`: `[profile.dev.package.bir-runtime] opt-level = 3`.
 //! - The repository's README: the command line tool `bir`, the comparison with SPIN, Rumur
 //!   and Stateright, and the design.
 #![warn(missing_docs)]

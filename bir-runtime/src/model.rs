@@ -144,7 +144,8 @@ pub trait Model: Sync {
     /// The state as one 64-bit word, when every state of the model fits in at most 63 bits
     /// (generated models that small say so); `None` otherwise. Concurrent and compact
     /// seen sets then store a state as a single machine word. It must be injective, and
-    /// never `u64::MAX`.
+    /// never `u64::MAX`; a model that also writes its states as words
+    /// ([`write_state_words`](Self::write_state_words)) writes this one word.
     fn state_word(&self, state: &Self::State) -> Option<u64> {
         let _ = state;
         None

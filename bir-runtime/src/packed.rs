@@ -38,13 +38,27 @@ impl PackedState {
     }
 
     /// The state holding a copy of `words`.
+    #[inline]
     pub fn from_words(words: &[u64]) -> PackedState {
-        let mut state = PackedState::zero(words.len());
-        state.words_mut().copy_from_slice(words);
-        state
+        PackedState(match *words {
+            [] => Words::Inline {
+                len: 0,
+                words: [0; INLINE_WORDS],
+            },
+            [word] => Words::Inline {
+                len: 1,
+                words: [word, 0],
+            },
+            [first, second] => Words::Inline {
+                len: 2,
+                words: [first, second],
+            },
+            _ => Words::Boxed(words.into()),
+        })
     }
 
     /// The packed words.
+    #[inline]
     pub fn words(&self) -> &[u64] {
         match &self.0 {
             Words::Inline { len, words } => &words[..usize::from(*len)],
@@ -105,6 +119,12 @@ mod tests {
         assert!(!PackedState::zero(3).is_inline());
         assert_eq!(PackedState::zero(3).words(), [0, 0, 0]);
         assert_eq!(PackedState::zero(2).words(), [0, 0]);
+        for len in 0..5 {
+            let words: Vec<u64> = (1..=len).collect();
+            let state = PackedState::from_words(&words);
+            assert_eq!(state.words(), words);
+            assert_eq!(state.is_inline(), len <= INLINE_WORDS as u64);
+        }
     }
 
     #[test]

@@ -36,6 +36,9 @@ pub(crate) trait ErasedModel: Sync {
     fn is_end_state(&self, state: &PackedState) -> bool;
     fn state_word(&self, state: &PackedState) -> Option<u64>;
     fn state_word_bits(&self) -> Option<u32>;
+    /// True when every state's [`Model::state_word`] is the one word it is written as, so
+    /// that the search reads it off the packed state without a call.
+    fn word_is_packed(&self) -> bool;
     fn decode(&self, state: &PackedState, values: &mut Vec<i64>);
     fn ample_safe(&self) -> &[bool];
     fn operands(&self, state: &PackedState, check: FailedCheck, out: &mut Vec<Operand>);
@@ -52,44 +55,52 @@ pub(crate) trait ErasedModel: Sync {
 /// half of the erased search (small: one conversion per method).
 pub(crate) struct AsWords<'a, M>(pub(crate) &'a M);
 
-thread_local! {
-    /// The words of one state being converted, reused so that a conversion allocates
-    /// nothing.
-    static SCRATCH: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
-
-    /// The successors of the state being expanded, as the model's states: a
-    /// `Vec<Successor<M::State>>` of the model last expanded on this thread, reused so
-    /// that an expansion allocates nothing.
-    static SUCCESSORS: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
+/// What expanding a state through [`AsWords`] needs besides the state: the successors as
+/// the model's states, and the words of one of them.
+struct Buffers<S> {
+    successors: Vec<Successor<S>>,
+    words: Vec<u64>,
 }
 
-/// Calls `expand` with an empty buffer of successors, this thread's when it holds states of
-/// type `S` (a new one otherwise), and keeps the buffer for the next call.
-fn with_successors<S: 'static, R>(expand: impl FnOnce(&mut Vec<Successor<S>>) -> R) -> R {
-    let kept = SUCCESSORS.with(|buffer| buffer.borrow_mut().take());
-    let mut buffer = match kept.map(|kept| kept.downcast::<Vec<Successor<S>>>()) {
-        Some(Ok(buffer)) => buffer,
-        _ => Box::new(Vec::new()),
+thread_local! {
+    /// The [`Buffers`] of the model last expanded on this thread (a `Buffers<M::State>`),
+    /// reused so that an expansion allocates nothing.
+    static BUFFERS: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
+}
+
+/// Calls `expand` with this thread's buffers when they hold states of type `S` (new ones
+/// otherwise), the successors cleared, and keeps them for the next call.
+fn with_buffers<S: 'static, R>(expand: impl FnOnce(&mut Buffers<S>) -> R) -> R {
+    let kept = BUFFERS.with(|buffers| buffers.borrow_mut().take());
+    let mut buffers = match kept.map(|kept| kept.downcast::<Buffers<S>>()) {
+        Some(Ok(buffers)) => buffers,
+        _ => Box::new(Buffers {
+            successors: Vec::new(),
+            words: Vec::new(),
+        }),
     };
-    buffer.clear();
-    let result = expand(&mut buffer);
-    SUCCESSORS.with(|kept| *kept.borrow_mut() = Some(buffer));
+    buffers.successors.clear();
+    let result = expand(&mut buffers);
+    BUFFERS.with(|kept| *kept.borrow_mut() = Some(buffers));
     result
 }
 
 impl<M: Model> AsWords<'_, M> {
-    /// `state` as its words.
+    /// `state` as its words, written through `words`.
+    fn pack_with(&self, state: &M::State, words: &mut Vec<u64>) -> PackedState {
+        words.clear();
+        self.0.write_state_words(state, words);
+        PackedState::from_words(words)
+    }
+
+    /// `state` as its words (where no buffer is at hand: the initial state, an encoding).
     fn pack(&self, state: &M::State) -> PackedState {
-        SCRATCH.with(|scratch| {
-            let mut words = scratch.borrow_mut();
-            words.clear();
-            self.0.write_state_words(state, &mut words);
-            PackedState::from_words(&words)
-        })
+        self.pack_with(state, &mut Vec::new())
     }
 
     /// The model's state that `state`'s words are. Every packed state of an erased search
-    /// was written by [`AsWords::pack`], and generated models read back what they write.
+    /// was written by [`AsWords::pack_with`], and generated models read back what they
+    /// write.
     fn unpack(&self, state: &PackedState) -> M::State {
         match self.0.state_from_words(state.words()) {
             Some(state) => state,
@@ -108,15 +119,18 @@ impl<M: Model> ErasedModel for AsWords<'_, M> {
     }
 
     fn successors(&self, state: &PackedState, out: &mut Vec<Successor<PackedState>>) {
-        with_successors(|successors| {
+        with_buffers(|buffers| {
+            let Buffers { successors, words } = buffers;
             self.0.successors(&self.unpack(state), successors);
-            out.extend(successors.iter().map(|successor| Successor {
-                transition: successor.transition,
-                outcome: match &successor.outcome {
-                    Outcome::Next(next) => Outcome::Next(self.pack(next)),
-                    Outcome::Fault(fault) => Outcome::Fault(*fault),
-                },
-            }));
+            for successor in successors.iter() {
+                out.push(Successor {
+                    transition: successor.transition,
+                    outcome: match &successor.outcome {
+                        Outcome::Next(next) => Outcome::Next(self.pack_with(next, words)),
+                        Outcome::Fault(fault) => Outcome::Fault(*fault),
+                    },
+                });
+            }
         });
     }
 
@@ -134,6 +148,15 @@ impl<M: Model> ErasedModel for AsWords<'_, M> {
 
     fn state_word_bits(&self) -> Option<u32> {
         self.0.state_word_bits()
+    }
+
+    // What `Model::state_word` promises, checked on the initial state.
+    fn word_is_packed(&self) -> bool {
+        let initial = self.0.initial_state();
+        let packed = self.pack(&initial);
+        self.0.state_word_bits().is_some()
+            && packed.words().len() == 1
+            && self.0.state_word(&initial) == packed.words().first().copied()
     }
 
     fn decode(&self, state: &PackedState, values: &mut Vec<i64>) {
@@ -178,37 +201,54 @@ impl<M: Model> ErasedModel for AsWords<'_, M> {
 }
 
 /// The model the search compiled once runs on: any [`ErasedModel`] behind a reference.
-struct Erased<'a>(&'a dyn ErasedModel);
+struct Erased<'a> {
+    model: &'a dyn ErasedModel,
+    /// [`ErasedModel::word_is_packed`], asked once.
+    word_is_packed: bool,
+}
+
+impl<'a> Erased<'a> {
+    fn new(model: &'a dyn ErasedModel) -> Self {
+        Erased {
+            model,
+            word_is_packed: model.word_is_packed(),
+        }
+    }
+}
 
 impl Model for Erased<'_> {
     type State = PackedState;
 
     fn info(&self) -> &ModelInfo {
-        self.0.info()
+        self.model.info()
     }
 
     fn initial_state(&self) -> PackedState {
-        self.0.initial_state()
+        self.model.initial_state()
     }
 
     fn successors(&self, state: &PackedState, out: &mut Vec<Successor<PackedState>>) {
-        self.0.successors(state, out);
+        self.model.successors(state, out);
     }
 
     fn check_invariants(&self, state: &PackedState) -> Result<(), InvariantFailure> {
-        self.0.check_invariants(state)
+        self.model.check_invariants(state)
     }
 
     fn is_end_state(&self, state: &PackedState) -> bool {
-        self.0.is_end_state(state)
+        self.model.is_end_state(state)
     }
 
     fn state_word(&self, state: &PackedState) -> Option<u64> {
-        self.0.state_word(state)
+        if self.word_is_packed {
+            state.words().first().copied()
+        } else {
+            self.model.state_word(state)
+        }
     }
 
     fn state_word_bits(&self) -> Option<u32> {
-        self.0.state_word_bits()
+        self.model.state_word_bits()
     }
 
     fn write_state_words(&self, state: &PackedState, out: &mut Vec<u64>) -> bool {
@@ -221,43 +261,43 @@ impl Model for Erased<'_> {
     }
 
     fn decode(&self, state: &PackedState, values: &mut Vec<i64>) {
-        self.0.decode(state, values);
+        self.model.decode(state, values);
     }
 
     fn ample_safe(&self) -> &[bool] {
-        self.0.ample_safe()
+        self.model.ample_safe()
     }
 
     fn operands(&self, state: &PackedState, check: FailedCheck, out: &mut Vec<Operand>) {
-        self.0.operands(state, check, out);
+        self.model.operands(state, check, out);
     }
 
     fn atoms_info(&self) -> &[AtomInfo] {
-        self.0.atoms_info()
+        self.model.atoms_info()
     }
 
     fn atoms(&self, state: &PackedState) -> [u64; 2] {
-        self.0.atoms(state)
+        self.model.atoms(state)
     }
 
     fn symmetry(&self) -> Option<&SymmetryInfo> {
-        self.0.symmetry()
+        self.model.symmetry()
     }
 
     fn encode(&self, values: &[i64]) -> Option<PackedState> {
-        self.0.encode(values)
+        self.model.encode(values)
     }
 
     fn properties(&self) -> &[PropertyInfo] {
-        self.0.properties()
+        self.model.properties()
     }
 
     fn propositions(&self, property: usize, state: &PackedState) -> Result<u64, Fault> {
-        self.0.propositions(property, state)
+        self.model.propositions(property, state)
     }
 
     fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>) {
-        self.0.automaton_step(property, from, props, out);
+        self.model.automaton_step(property, from, props, out);
     }
 }
 
@@ -266,12 +306,12 @@ impl Model for Erased<'_> {
 
 /// [`Checker::plan`](super::Checker::plan) on the search compiled once.
 pub(crate) fn plan(model: &dyn ErasedModel, options: &Options) -> Result<Plan, ConfigError> {
-    super::plan(&Erased(model), options)
+    super::plan(&Erased::new(model), options)
 }
 
 /// [`Checker::try_run`](super::Checker::try_run) on the search compiled once.
 pub(crate) fn try_run(model: &dyn ErasedModel, options: &Options) -> Result<Report, ConfigError> {
-    super::try_run(&Erased(model), options)
+    super::try_run(&Erased::new(model), options)
 }
 
 /// [`Checker::simulate`](super::Checker::simulate) on the search compiled once.
@@ -280,7 +320,7 @@ pub(crate) fn simulate(
     options: &Options,
     walks: Walks,
 ) -> Result<Report, ConfigError> {
-    super::simulate(&Erased(model), options, walks)
+    super::simulate(&Erased::new(model), options, walks)
 }
 
 /// [`Checker::replay`](super::Checker::replay) on the search compiled once.
@@ -289,5 +329,5 @@ pub(crate) fn replay(
     options: &Options,
     replay: &str,
 ) -> Result<Counterexample, ReplayError> {
-    super::replay(&Erased(model), options, replay)
+    super::replay(&Erased::new(model), options, replay)
 }
