@@ -16,6 +16,7 @@ pub mod dispatch;
 mod erased;
 mod fair;
 mod finish;
+mod frames;
 mod lasso;
 mod memory;
 mod ndfs;
