@@ -56,7 +56,7 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
         // The plan gives LTL checks exact storage (compact storage serves the safety
         // searches), in a word table when product states fit in a word.
         (Storage::Exact | Storage::Compact, Keying::Word) if coloured => {
-            search(product_run, property, Coloured(WordTable::coloured()))
+            search(product_run, property, Coloured(WordTable::coloured(CYAN)))
         }
         (Storage::Exact | Storage::Compact, Keying::Word) => search(
             product_run,
@@ -96,8 +96,13 @@ trait Colours<S> {
     type Blue: Store<S> + Footprint;
     /// The blue set.
     fn blue(&mut self) -> &mut Self::Blue;
-    /// Marks the blue `state` (keyed by `key`) cyan, or (`cyan` false) no longer cyan.
-    fn set_cyan(&mut self, state: &S, key: Option<u64>, cyan: bool);
+    /// The blue `state` (keyed by `key`), new, is pushed on the stack: it is cyan.
+    fn push_cyan(&mut self, state: &S, key: Option<u64>);
+    /// The blue `state`, new, is not pushed (it violates an invariant, or there is nothing
+    /// to search from it): it is not cyan.
+    fn not_pushed(&mut self, state: &S, key: Option<u64>);
+    /// The blue `state` is popped off the stack: it is no longer cyan.
+    fn pop_cyan(&mut self, state: &S, key: Option<u64>);
     /// Whether `state` is cyan.
     fn is_cyan(&self, state: &S, key: Option<u64>) -> bool;
     /// A red step into `state`: [`RedStep::Cyan`] if it is cyan (a cycle closes), else
@@ -125,7 +130,9 @@ enum RedStep {
 
 /// Blue, cyan and red as one [`WordTable::coloured`]: a red state is a blue one (a red
 /// search goes only where the blue search has finished or is, in every state it reaches),
-/// so the red search stores nothing.
+/// so the red search stores nothing. A new state is stored cyan, since the search pushes
+/// almost every new state at once: that saves a lookup per state, and a state not pushed
+/// costs one.
 struct Coloured(WordTable);
 
 /// The colour bit of cyan states in [`Coloured`].
@@ -140,13 +147,14 @@ impl<S> Colours<S> for Coloured {
         &mut self.0
     }
 
-    fn set_cyan(&mut self, _: &S, key: Option<u64>, cyan: bool) {
-        let word = word_of(key);
-        if cyan {
-            self.0.recolour(word, CYAN, 0);
-        } else {
-            self.0.recolour(word, 0, CYAN);
-        }
+    fn push_cyan(&mut self, _: &S, _: Option<u64>) {}
+
+    fn not_pushed(&mut self, _: &S, key: Option<u64>) {
+        self.0.recolour(word_of(key), 0, CYAN);
+    }
+
+    fn pop_cyan(&mut self, _: &S, key: Option<u64>) {
+        self.0.recolour(word_of(key), 0, CYAN);
     }
 
     fn is_cyan(&self, _: &S, key: Option<u64>) -> bool {
@@ -200,12 +208,14 @@ impl<S: Clone + Eq + std::hash::Hash, T: Store<S> + Footprint> Colours<S> for Se
         &mut self.blue
     }
 
-    fn set_cyan(&mut self, state: &S, _: Option<u64>, cyan: bool) {
-        if cyan {
-            self.cyan.insert(state.clone());
-        } else {
-            self.cyan.remove(state);
-        }
+    fn push_cyan(&mut self, state: &S, _: Option<u64>) {
+        self.cyan.insert(state.clone());
+    }
+
+    fn not_pushed(&mut self, _: &S, _: Option<u64>) {}
+
+    fn pop_cyan(&mut self, state: &S, _: Option<u64>) {
+        self.cyan.remove(state);
     }
 
     fn is_cyan(&self, state: &S, _: Option<u64>) -> bool {
@@ -275,9 +285,14 @@ fn search<'a, M: Model>(
         }
         Ok(initial) => {
             for state in initial {
-                if let Some(state) = ndfs.stepper.start_from(state, sets.blue()) {
-                    ndfs.enter(state, &mut sets);
-                    ndfs.blue(&mut sets);
+                let key = ndfs.stepper.key(&state);
+                match ndfs.stepper.start_from(state.clone(), sets.blue()) {
+                    Some(state) => {
+                        ndfs.enter(state, &mut sets);
+                        ndfs.blue(&mut sets);
+                    }
+                    // Seen, violating or stopped; with the stack empty, no state is cyan.
+                    None => sets.not_pushed(&state, key),
                 }
                 if ndfs.stepper.is_stopped() {
                     break;
@@ -301,10 +316,11 @@ impl<'a, M: Model> Ndfs<'a, M> {
             || !self.stepper.reserve(&mut self.stack, 1)
         {
             self.frames.arena().truncate(start);
+            sets.not_pushed(&state, self.stepper.key(&state));
             return;
         }
         self.choose_ample(&state, start, sets);
-        sets.set_cyan(&state, self.stepper.key(&state), true);
+        sets.push_cyan(&state, self.stepper.key(&state));
         self.stack.push(state);
         self.frames.push(start);
     }
@@ -377,6 +393,9 @@ impl<'a, M: Model> Ndfs<'a, M> {
                     self.stack = stack;
                 }
                 Visit::Violating(kind) => {
+                    if let Outcome::Next(target) = &successor.outcome {
+                        sets.not_pushed(target, self.stepper.key(target));
+                    }
                     let (product, stack, info) =
                         (self.product, &self.stack, self.stepper.info().clone());
                     self.stepper.record_with(kind, &mut |path| {
@@ -401,7 +420,7 @@ impl<'a, M: Model> Ndfs<'a, M> {
                 return;
             }
         }
-        sets.set_cyan(&top, self.stepper.key(&top), false);
+        sets.pop_cyan(&top, self.stepper.key(&top));
         self.stack.pop();
         // The parent resumes after the successor that led here; if it dropped its
         // successors, they are computed again.

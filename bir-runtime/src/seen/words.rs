@@ -34,6 +34,9 @@ pub(crate) struct WordTable {
     /// The bits of a stored word that are colours ([`COLOURS`] in a coloured table, none
     /// otherwise): they are no part of the word's identity.
     colours: u64,
+    /// The colours a word is stored with when it is inserted (none unless the table is
+    /// coloured): a search that colours every new state at once saves a lookup per state.
+    fresh: u64,
 }
 
 /// The colour bits of a coloured table ([`WordTable::coloured`]), above the words' 61 bits.
@@ -96,15 +99,18 @@ impl WordTable {
             largest: per_segment,
             lossy,
             colours: 0,
+            fresh: 0,
         }
     }
 
     /// An empty exact table of words of at most 61 bits, each stored with two colour bits
-    /// ([`COLOURS`], initially clear) that [`WordTable::recolour`] sets and clears: the
-    /// nested depth-first search keeps its blue, cyan and red states in one table.
-    pub(crate) fn coloured() -> WordTable {
+    /// ([`COLOURS`]) that [`WordTable::recolour`] sets and clears, those of `fresh` set when
+    /// a word is inserted: the nested depth-first search keeps its blue, cyan and red states
+    /// in one table, and enters every new state cyan.
+    pub(crate) fn coloured(fresh: u64) -> WordTable {
         WordTable {
             colours: COLOURS,
+            fresh: fresh & COLOURS,
             ..WordTable::new(0, false)
         }
     }
@@ -196,7 +202,7 @@ impl WordTable {
             return Lookup::Full(segment.growth(index));
         }
         *used += 1;
-        *segment.slots[i].get_mut() = word;
+        *segment.slots[i].get_mut() = word | self.fresh;
         Lookup::New
     }
 
@@ -426,7 +432,7 @@ mod tests {
     fn colours_stay_with_their_words_across_growth_and_are_no_part_of_them() {
         const CYAN: u64 = 1 << COLOURS.trailing_zeros();
         const RED: u64 = COLOURS & !CYAN;
-        let mut table = WordTable::coloured();
+        let mut table = WordTable::coloured(0);
         assert_eq!(table.recolour(7, CYAN, 0), None, "not stored yet");
         for word in 0..20_000u64 {
             assert_eq!(insert(&mut table, &(), Some(word)), Lookup::New);
@@ -450,6 +456,28 @@ mod tests {
         assert_eq!(table.colours_of(3), Some(0));
         assert_eq!(table.colours_of(4), Some(RED));
         assert_eq!(table.colours_of(20_000), None);
+    }
+
+    #[test]
+    fn a_coloured_table_stores_new_words_with_the_fresh_colours() {
+        const CYAN: u64 = 1 << COLOURS.trailing_zeros();
+        let mut table = WordTable::coloured(CYAN);
+        for word in 0..5_000u64 {
+            assert_eq!(insert(&mut table, &(), Some(word)), Lookup::New);
+            assert_eq!(table.colours_of(word), Some(CYAN));
+            if word % 2 == 0 {
+                assert_eq!(table.recolour(word, 0, CYAN), Some(CYAN));
+            }
+        }
+        for word in 0..5_000u64 {
+            // Seen again, a word keeps the colours it has.
+            assert!(matches!(
+                insert(&mut table, &(), Some(word)),
+                Lookup::Seen(_)
+            ));
+            let colours = if word % 2 == 0 { 0 } else { CYAN };
+            assert_eq!(table.colours_of(word), Some(colours));
+        }
     }
 
     #[test]
