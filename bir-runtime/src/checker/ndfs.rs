@@ -37,7 +37,7 @@ use super::core::{Role, Run, Stepper, Visit};
 use super::dfs::{allocate_bitstate, taken};
 use super::frames::Frames;
 use super::plan::Storage;
-use super::product::Product;
+use super::product::{Product, Scratch};
 
 type ProductState<M> = (<M as Model>::State, u32);
 
@@ -256,6 +256,14 @@ struct Ndfs<'a, M: Model> {
     red_stack: Vec<(ProductState<M>, TransitionId)>,
     /// The successors of the red stack's top frames.
     red_frames: Frames<ProductState<M>>,
+    expansion: Expansion<'a, M>,
+}
+
+/// How both searches compute the successors of a state: the product's, with buffers of
+/// their own, as the blue search took them.
+struct Expansion<'a, M: Model> {
+    product: &'a Product<'a, M>,
+    scratch: Scratch<M::State>,
     /// With partial-order reduction: the states the blue search expanded fully although
     /// an ample set was there (its cycle proviso failed); the red search takes the same
     /// steps as the blue one did, so that both search one graph.
@@ -275,7 +283,11 @@ fn search<'a, M: Model>(
         frames: Frames::new(KEPT_FRAMES),
         red_stack: Vec::new(),
         red_frames: Frames::new(KEPT_FRAMES),
-        expanded_fully: run.plan.por.then(|| HashSet::with_hasher(FixedHasher)),
+        expansion: Expansion {
+            product: run.model,
+            scratch: Scratch::new(),
+            expanded_fully: run.plan.por.then(|| HashSet::with_hasher(FixedHasher)),
+        },
     };
     match ndfs.product.initial_states() {
         Err(fault) => {
@@ -306,13 +318,17 @@ fn search<'a, M: Model>(
 
 impl<'a, M: Model> Ndfs<'a, M> {
     /// Pushes a new state with its successors (a state without any is done at once: it is
-    /// on no cycle).
+    /// on no cycle; a state at the depth limit is not searched from). As
+    /// [`Stepper::expand`], but with the search's own buffers for the product; the product
+    /// has no deadlocks to record.
     fn enter(&mut self, state: ProductState<M>, sets: &mut impl Colours<ProductState<M>>) {
         let depth = self.stack.len() as u32;
         let start = self.frames.arena().len();
-        if !self
-            .stepper
-            .expand(&state, depth, self.frames.arena(), &mut |_| {})
+        self.stepper.tick();
+        let (product, scratch) = (self.expansion.product, &mut self.expansion.scratch);
+        product.successors_with(&state, self.frames.arena(), scratch);
+        if self.frames.arena().len() == start
+            || self.stepper.at_depth_limit(depth)
             || !self.stepper.reserve(&mut self.stack, 1)
         {
             self.frames.arena().truncate(start);
@@ -334,7 +350,7 @@ impl<'a, M: Model> Ndfs<'a, M> {
         start: usize,
         sets: &impl Colours<ProductState<M>>,
     ) {
-        let Some(expanded_fully) = &mut self.expanded_fully else {
+        let Some(expanded_fully) = &mut self.expansion.expanded_fully else {
             return;
         };
         let successors = self.frames.arena();
@@ -426,32 +442,18 @@ impl<'a, M: Model> Ndfs<'a, M> {
         // successors, they are computed again.
         if let (true, Some(parent)) = (self.frames.pop(), self.stack.last()) {
             self.stepper.tick();
-            let (product, expanded_fully) = (self.product, self.expanded_fully.as_ref());
-            resume(
-                product,
-                &self.stepper,
-                expanded_fully,
-                &mut self.frames,
-                parent,
-                &top,
-            );
+            self.expansion
+                .resume(&self.stepper, &mut self.frames, parent, &top);
         }
     }
 
     /// The red search from `seed`: a state reachable from it that is cyan closes a cycle
     /// through `seed`.
     fn red(&mut self, seed: &ProductState<M>, sets: &mut impl Colours<ProductState<M>>) {
-        let (product, stepper) = (self.product, &self.stepper);
         self.red_frames.clear();
         self.red_stack.clear();
-        let expanded_fully = self.expanded_fully.as_ref();
-        successors_as_taken(
-            product,
-            stepper,
-            expanded_fully,
-            seed,
-            self.red_frames.arena(),
-        );
+        self.expansion
+            .as_taken(&self.stepper, seed, self.red_frames.arena());
         self.red_frames.push(0);
         self.red_stack.push((seed.clone(), TransitionId::MAX));
         while !self.red_stack.is_empty() {
@@ -463,9 +465,8 @@ impl<'a, M: Model> Ndfs<'a, M> {
                 if let (true, Some((state, _)), Some((child, _))) =
                     (self.red_frames.pop(), self.red_stack.last(), &popped)
                 {
-                    let (product, expanded_fully) = (self.product, self.expanded_fully.as_ref());
                     let frames = &mut self.red_frames;
-                    resume(product, &self.stepper, expanded_fully, frames, state, child);
+                    self.expansion.resume(&self.stepper, frames, state, child);
                 }
                 continue;
             };
@@ -481,10 +482,9 @@ impl<'a, M: Model> Ndfs<'a, M> {
                     return;
                 }
                 Some(RedStep::New) => {
-                    let (product, expanded_fully) = (self.product, self.expanded_fully.as_ref());
                     let arena = self.red_frames.arena();
                     let start = arena.len();
-                    successors_as_taken(product, &self.stepper, expanded_fully, &target, arena);
+                    self.expansion.as_taken(&self.stepper, &target, arena);
                     self.red_frames.push(start);
                     self.red_stack.push((target, successor.transition));
                 }
@@ -556,43 +556,49 @@ impl<'a, M: Model> Ndfs<'a, M> {
     }
 }
 
-/// Appends the successors of `state` to `successors` as the blue search took them when it
-/// entered `state`: all of them, or (with partial-order reduction, unless `expanded_fully`
-/// holds `state`) its ample set.
-fn successors_as_taken<M: Model>(
-    product: &Product<'_, M>,
-    stepper: &Stepper<'_, Product<'_, M>>,
-    expanded_fully: Option<&HashSet<ProductState<M>, FixedHasher>>,
-    state: &ProductState<M>,
-    successors: &mut Vec<Successor<ProductState<M>>>,
-) {
-    let start = successors.len();
-    product.successors(state, successors);
-    if expanded_fully.is_none_or(|fully| fully.contains(state)) {
-        return;
+impl<M: Model> Expansion<'_, M> {
+    /// Appends the successors of `state` to `successors` as the blue search took them when
+    /// it entered `state`: all of them, or (with partial-order reduction, unless it was
+    /// expanded fully) the ample set `stepper` finds.
+    fn as_taken(
+        &mut self,
+        stepper: &Stepper<'_, Product<'_, M>>,
+        state: &ProductState<M>,
+        successors: &mut Vec<Successor<ProductState<M>>>,
+    ) {
+        let start = successors.len();
+        self.product
+            .successors_with(state, successors, &mut self.scratch);
+        if self
+            .expanded_fully
+            .as_ref()
+            .is_none_or(|fully| fully.contains(state))
+        {
+            return;
+        }
+        if let Some(ample) = stepper.ample(&successors[start..]) {
+            successors.truncate(start + ample.end);
+            successors.drain(start..start + ample.start);
+        }
     }
-    if let Some(ample) = stepper.ample(&successors[start..]) {
-        successors.truncate(start + ample.end);
-        successors.drain(start..start + ample.start);
-    }
-}
 
-/// Gives the top frame of `frames`, which dropped its successors, those of its state
-/// `state` again, resuming after the first that leads to `child`, the frame just popped
-/// (the one it took: an earlier one would have entered `child` first, a later one found it
-/// searched). A nondeterministic model may not give `child` again: the frame is then done.
-fn resume<M: Model>(
-    product: &Product<'_, M>,
-    stepper: &Stepper<'_, Product<'_, M>>,
-    expanded_fully: Option<&HashSet<ProductState<M>, FixedHasher>>,
-    frames: &mut Frames<ProductState<M>>,
-    state: &ProductState<M>,
-    child: &ProductState<M>,
-) {
-    let successors = frames.arena();
-    successors_as_taken(product, stepper, expanded_fully, state, successors);
-    let next = taken(successors, child).map_or(successors.len(), |i| i + 1);
-    frames.refill(next);
+    /// Gives the top frame of `frames`, which dropped its successors, those of its state
+    /// `state` again, resuming after the first that leads to `child`, the frame just popped
+    /// (the one it took: an earlier one would have entered `child` first, a later one found
+    /// it searched). A nondeterministic model may not give `child` again: the frame is then
+    /// done.
+    fn resume(
+        &mut self,
+        stepper: &Stepper<'_, Product<'_, M>>,
+        frames: &mut Frames<ProductState<M>>,
+        state: &ProductState<M>,
+        child: &ProductState<M>,
+    ) {
+        let successors = frames.arena();
+        self.as_taken(stepper, state, successors);
+        let next = taken(successors, child).map_or(successors.len(), |i| i + 1);
+        frames.refill(next);
+    }
 }
 
 /// What a lasso of property `property` violates, in words.

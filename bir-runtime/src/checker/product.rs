@@ -27,14 +27,25 @@ pub(crate) struct Product<'a, M: Model> {
     /// The bits of the automaton's states.
     automaton_bits: u32,
     /// Buffers for the model's steps and the automaton's moves, reused by every expansion
-    /// (the LTL searches run on one thread: the lock is never contended).
+    /// through [`Model::successors`] (the LTL searches run on one thread: the lock is never
+    /// contended). The nested search passes its own instead ([`Product::successors_with`]).
     scratch: Mutex<Scratch<M::State>>,
 }
 
-/// See [`Product::scratch`].
-struct Scratch<S> {
+/// Buffers for the model's steps and the automaton's moves, reused by every expansion.
+pub(crate) struct Scratch<S> {
     steps: Vec<Successor<S>>,
     entered: Vec<u32>,
+}
+
+impl<S> Scratch<S> {
+    /// Empty buffers.
+    pub(crate) fn new() -> Self {
+        Scratch {
+            steps: Vec::new(),
+            entered: Vec::new(),
+        }
+    }
 }
 
 /// The bits of the states 0..n of an automaton with `n` states (those of n - 1).
@@ -71,10 +82,7 @@ impl<'a, M: Model> Product<'a, M> {
             accepting,
             automaton_shift,
             automaton_bits,
-            scratch: Mutex::new(Scratch {
-                steps: Vec::new(),
-                entered: Vec::new(),
-            }),
+            scratch: Mutex::new(Scratch::new()),
         }
     }
 
@@ -134,19 +142,31 @@ impl<'a, M: Model> Product<'a, M> {
         out: &mut Vec<Successor<(M::State, u32)>>,
         enabled: &mut Vec<TransitionId>,
     ) {
-        self.expand(state, out, Some(enabled));
+        self.expand(state, out, Some(enabled), &mut lock(&self.scratch));
+    }
+
+    /// [`Model::successors`] with the buffers `scratch` instead of the product's own, which
+    /// sit behind a lock: taking and releasing it cost about a third of an expansion of
+    /// Peterson's filter.
+    pub(crate) fn successors_with(
+        &self,
+        state: &(M::State, u32),
+        out: &mut Vec<Successor<(M::State, u32)>>,
+        scratch: &mut Scratch<M::State>,
+    ) {
+        self.expand(state, out, None, scratch);
     }
 
     /// The product steps from `(state, q)` into `out`, and, if asked, the model's enabled
-    /// transitions into `enabled`.
+    /// transitions into `enabled`, with the buffers `scratch`.
     fn expand(
         &self,
         (state, q): &(M::State, u32),
         out: &mut Vec<Successor<(M::State, u32)>>,
         enabled: Option<&mut Vec<TransitionId>>,
+        scratch: &mut Scratch<M::State>,
     ) {
-        let mut scratch = lock(&self.scratch);
-        let Scratch { steps, entered } = &mut *scratch;
+        let Scratch { steps, entered } = scratch;
         steps.clear();
         self.model.successors(state, steps);
         if steps.is_empty() {
@@ -185,7 +205,7 @@ impl<M: Model> Model for Product<'_, M> {
     }
 
     fn successors(&self, state: &(M::State, u32), out: &mut Vec<Successor<(M::State, u32)>>) {
-        self.expand(state, out, None);
+        self.expand(state, out, None, &mut lock(&self.scratch));
     }
 
     fn check_invariants(&self, (state, _): &(M::State, u32)) -> Result<(), InvariantFailure> {
