@@ -746,6 +746,41 @@ mod tests {
     }
 
     #[test]
+    fn a_new_state_not_searched_from_is_not_left_cyan() {
+        // The coloured table stores a new state cyan: one that the blue search stores but
+        // does not push (it violates the invariant, or lies at the depth limit) must be
+        // cyan no longer, or a red search reaching it would take it for the stack and stop
+        // there. Here 0 -> 1 (p) -> 0 and 0 -> 2 -> 0, 2 bad: the red search from 0 goes
+        // through 2, and the coloured table must find what the separate sets find.
+        let graph = Graph::new(3, &[(0, Some(1)), (1, Some(0)), (0, Some(2)), (2, Some(0))])
+            .label(0, &[1])
+            .bad(&[2])
+            .ltl("InfinitelyOftenP", NOT_INFINITELY_OFTEN_P);
+        let checks: [fn(Graph) -> crate::Checker<Graph>; 2] = [
+            |graph| Checker::new(graph).ltl("InfinitelyOftenP").keep_going(5),
+            |graph| Checker::new(graph).ltl("InfinitelyOftenP").max_depth(1),
+        ];
+        for check in checks {
+            let separate = check(graph.clone()).run();
+            let coloured = check(graph.clone().with_words()).run();
+            let facts = |report: &crate::Report| {
+                let replays: Vec<String> = report
+                    .findings()
+                    .iter()
+                    .map(|c| c.replay().to_owned())
+                    .collect();
+                (
+                    report.verdict(),
+                    report.states(),
+                    report.transitions(),
+                    replays,
+                )
+            };
+            assert_eq!(facts(&coloured), facts(&separate));
+        }
+    }
+
+    #[test]
     fn errors_on_the_way_are_findings_and_lossy_searches_never_hold() {
         let faulty = Graph::new(2, &[(0, Some(1)), (1, None), (1, Some(0))])
             .label(0, &[1])
