@@ -225,6 +225,12 @@ pub trait Model: Sync {
     /// false; the default is true.
     const HAS_LTL: bool = true;
 
+    /// True when every state is one word: [`state_word`](Self::state_word) always answers,
+    /// with the one word [`write_state_words`](Self::write_state_words) writes. The search
+    /// compiled once for every model (see [`Model::__check`]) then holds states as words.
+    /// Generated models of at most 63 bits say true; the default is false.
+    const WORD_STATE: bool = false;
+
     /// The symmetry the code generator found: the permutations of each `active [N]`
     /// family's instances that the model (its steps, initial state, invariants and
     /// properties) cannot tell apart, and where each instance's values lie in a decoded

@@ -55,6 +55,7 @@ impl<M: Model> Model for OtherSearch<M> {
     type State = M::State;
     const HAS_SYMMETRY: bool = M::HAS_SYMMETRY;
     const HAS_LTL: bool = M::HAS_LTL;
+    const WORD_STATE: bool = M::WORD_STATE;
 
     // The search the generated model does not use: it runs on the one compiled once in
     // debug builds, on its own copy in release builds.

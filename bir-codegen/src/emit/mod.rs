@@ -323,6 +323,8 @@ impl Gen<'_> {
             fn state_word_bits(&self) -> ::core::option::Option<#u32> {
                 ::core::option::Option::Some(#bits)
             }
+
+            const WORD_STATE: ::core::primitive::bool = true;
         }
     }
 }

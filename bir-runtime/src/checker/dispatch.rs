@@ -24,8 +24,9 @@ pub trait Call {
     /// The answer of the search specialised to `M`'s state type.
     fn specialised<M: Model>(self, model: &M) -> Self::Output;
 
-    /// The answer of the search compiled once, with `M`'s states as the words
-    /// [`Model::write_state_words`] writes (which `M` must implement, as generated models do).
+    /// The answer of the search compiled once, with `M`'s states held as their word
+    /// ([`Model::WORD_STATE`]) or as the words [`Model::write_state_words`] writes (which
+    /// `M` must implement, as generated models do).
     fn erased<M: Model>(self, model: &M) -> Self::Output;
 
     /// What a generated model answers in release builds: the specialised search, or with
@@ -53,7 +54,12 @@ impl Call for PlanCall<'_> {
     }
 
     fn erased<M: Model>(self, model: &M) -> Self::Output {
-        erased::plan(&erased::AsWords(model), self.0)
+        let model = erased::AsWords(model);
+        if M::WORD_STATE {
+            erased::plan_words(&model, self.0)
+        } else {
+            erased::plan_packed(&model, self.0)
+        }
     }
 }
 
@@ -68,7 +74,12 @@ impl Call for RunCall<'_> {
     }
 
     fn erased<M: Model>(self, model: &M) -> Self::Output {
-        erased::try_run(&erased::AsWords(model), self.0)
+        let model = erased::AsWords(model);
+        if M::WORD_STATE {
+            erased::try_run_words(&model, self.0)
+        } else {
+            erased::try_run_packed(&model, self.0)
+        }
     }
 }
 
@@ -83,7 +94,12 @@ impl Call for SimulateCall<'_> {
     }
 
     fn erased<M: Model>(self, model: &M) -> Self::Output {
-        erased::simulate(&erased::AsWords(model), self.0, self.1)
+        let model = erased::AsWords(model);
+        if M::WORD_STATE {
+            erased::simulate_words(&model, self.0, self.1)
+        } else {
+            erased::simulate_packed(&model, self.0, self.1)
+        }
     }
 }
 
@@ -98,6 +114,11 @@ impl Call for ReplayCall<'_> {
     }
 
     fn erased<M: Model>(self, model: &M) -> Self::Output {
-        erased::replay(&erased::AsWords(model), self.0, self.1)
+        let model = erased::AsWords(model);
+        if M::WORD_STATE {
+            erased::replay_words(&model, self.0, self.1)
+        } else {
+            erased::replay_packed(&model, self.0, self.1)
+        }
     }
 }

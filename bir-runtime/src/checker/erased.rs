@@ -1,16 +1,19 @@
 //! One search for every model: the checker's entry points compiled once, in this crate, for
-//! a model seen through a vtable with its states as [`PackedState`]s.
+//! a model seen through a vtable, with its states as words (`u64`, for a model whose states
+//! fit in one: [`Model::WORD_STATE`]) or as [`PackedState`]s.
 //!
 //! A generated model normally gets its own copy of the search, specialised to its state
 //! type: the fastest search, and most of the code a model compiles to (about 50,000 LLVM
 //! lines each). A model whose [`Model::__check`] answers with `Call::erased` (generated
-//! models in debug builds, see `dispatch`) runs on this copy instead, so that building a test crate of many models compiles only
-//! their transition functions. States cross the vtable as the words the model writes them
+//! models in debug builds, see `dispatch`) runs on this copy instead, so that building a
+//! test crate of many models compiles only their transition functions. States cross the vtable as the words the model writes them
 //! as ([`Model::write_state_words`]), so the seen sets, counts, verdicts and traces are the
 //! same as the specialised search's.
 
 use std::any::Any;
 use std::cell::RefCell;
+use std::fmt::Debug;
+use std::hash::Hash;
 
 use crate::model::{
     AtomInfo, FailedCheck, Fault, InvariantFailure, Model, ModelInfo, Operand, Outcome, Successor,
@@ -25,29 +28,84 @@ use crate::trace::Counterexample;
 use super::simulation::Walks;
 use super::{ConfigError, Options, Plan};
 
+/// How the search compiled once holds a state of any model.
+pub(crate) trait ErasedState: Clone + Eq + Hash + Send + Sync + Debug + 'static {
+    /// `state` of `model`, written through `words` (a buffer to reuse).
+    fn pack<M: Model>(model: &M, state: &M::State, words: &mut Vec<u64>) -> Self;
+    /// The words `state` was written as.
+    fn words(&self) -> &[u64];
+    /// The state written as `words`.
+    fn from_words(words: &[u64]) -> Option<Self>;
+    /// The state's word, when it is held as one.
+    fn word(&self) -> Option<u64>;
+}
+
+/// The states of a model with [`Model::WORD_STATE`]: the word itself.
+impl ErasedState for u64 {
+    fn pack<M: Model>(model: &M, state: &M::State, _: &mut Vec<u64>) -> u64 {
+        match model.state_word(state) {
+            Some(word) => word,
+            None => unreachable!("a model with WORD_STATE has a state without a word"),
+        }
+    }
+
+    fn words(&self) -> &[u64] {
+        std::slice::from_ref(self)
+    }
+
+    fn from_words(words: &[u64]) -> Option<u64> {
+        match *words {
+            [word] => Some(word),
+            _ => None,
+        }
+    }
+
+    fn word(&self) -> Option<u64> {
+        Some(*self)
+    }
+}
+
+/// The states of any other model: their words as [`Model::write_state_words`] writes them.
+impl ErasedState for PackedState {
+    fn pack<M: Model>(model: &M, state: &M::State, words: &mut Vec<u64>) -> PackedState {
+        words.clear();
+        model.write_state_words(state, words);
+        PackedState::from_words(words)
+    }
+
+    fn words(&self) -> &[u64] {
+        PackedState::words(self)
+    }
+
+    fn from_words(words: &[u64]) -> Option<PackedState> {
+        Some(PackedState::from_words(words))
+    }
+
+    fn word(&self) -> Option<u64> {
+        None
+    }
+}
+
 /// [`Model`] without its state type and constants, so that it can be called through a
-/// vtable: what the search compiled once sees of a model. Every method means what the
-/// [`Model`] method of the same name does.
-pub(crate) trait ErasedModel: Sync {
+/// vtable: what the search compiled once sees of a model, with states held as `S`. Every
+/// method means what the [`Model`] method of the same name does.
+pub(crate) trait ErasedModel<S>: Sync {
     fn info(&self) -> &ModelInfo;
-    fn initial_state(&self) -> PackedState;
-    fn successors(&self, state: &PackedState, out: &mut Vec<Successor<PackedState>>);
-    fn check_invariants(&self, state: &PackedState) -> Result<(), InvariantFailure>;
-    fn is_end_state(&self, state: &PackedState) -> bool;
-    fn state_word(&self, state: &PackedState) -> Option<u64>;
+    fn initial_state(&self) -> S;
+    fn successors(&self, state: &S, out: &mut Vec<Successor<S>>);
+    fn check_invariants(&self, state: &S) -> Result<(), InvariantFailure>;
+    fn is_end_state(&self, state: &S) -> bool;
+    fn state_word(&self, state: &S) -> Option<u64>;
     fn state_word_bits(&self) -> Option<u32>;
-    /// True when every state's [`Model::state_word`] is the one word it is written as, so
-    /// that the search reads it off the packed state without a call.
-    fn word_is_packed(&self) -> bool;
-    fn decode(&self, state: &PackedState, values: &mut Vec<i64>);
+    fn decode(&self, state: &S, values: &mut Vec<i64>);
     fn ample_safe(&self) -> &[bool];
-    fn operands(&self, state: &PackedState, check: FailedCheck, out: &mut Vec<Operand>);
+    fn operands(&self, state: &S, check: FailedCheck, out: &mut Vec<Operand>);
     fn atoms_info(&self) -> &[AtomInfo];
-    fn atoms(&self, state: &PackedState) -> [u64; 2];
+    fn atoms(&self, state: &S) -> [u64; 2];
     fn symmetry(&self) -> Option<&SymmetryInfo>;
-    fn encode(&self, values: &[i64]) -> Option<PackedState>;
+    fn encode(&self, values: &[i64]) -> Option<S>;
     fn properties(&self) -> &[PropertyInfo];
-    fn propositions(&self, property: usize, state: &PackedState) -> Result<u64, Fault>;
+    fn propositions(&self, property: usize, state: &S) -> Result<u64, Fault>;
     fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>);
 }
 
@@ -86,22 +144,15 @@ fn with_buffers<S: 'static, R>(expand: impl FnOnce(&mut Buffers<S>) -> R) -> R {
 }
 
 impl<M: Model> AsWords<'_, M> {
-    /// `state` as its words, written through `words`.
-    fn pack_with(&self, state: &M::State, words: &mut Vec<u64>) -> PackedState {
-        words.clear();
-        self.0.write_state_words(state, words);
-        PackedState::from_words(words)
+    /// `state` as the search compiled once holds it (where no buffer is at hand: the
+    /// initial state, an encoding).
+    fn pack<S: ErasedState>(&self, state: &M::State) -> S {
+        S::pack(self.0, state, &mut Vec::new())
     }
 
-    /// `state` as its words (where no buffer is at hand: the initial state, an encoding).
-    fn pack(&self, state: &M::State) -> PackedState {
-        self.pack_with(state, &mut Vec::new())
-    }
-
-    /// The model's state that `state`'s words are. Every packed state of an erased search
-    /// was written by [`AsWords::pack_with`], and generated models read back what they
-    /// write.
-    fn unpack(&self, state: &PackedState) -> M::State {
+    /// The model's state that `state` is. Every state of an erased search was written by
+    /// [`ErasedState::pack`], and generated models read back what they write.
+    fn unpack<S: ErasedState>(&self, state: &S) -> M::State {
         match self.0.state_from_words(state.words()) {
             Some(state) => state,
             None => unreachable!("a model read back words it did not write: {state:?}"),
@@ -109,16 +160,16 @@ impl<M: Model> AsWords<'_, M> {
     }
 }
 
-impl<M: Model> ErasedModel for AsWords<'_, M> {
+impl<M: Model, S: ErasedState> ErasedModel<S> for AsWords<'_, M> {
     fn info(&self) -> &ModelInfo {
         self.0.info()
     }
 
-    fn initial_state(&self) -> PackedState {
+    fn initial_state(&self) -> S {
         self.pack(&self.0.initial_state())
     }
 
-    fn successors(&self, state: &PackedState, out: &mut Vec<Successor<PackedState>>) {
+    fn successors(&self, state: &S, out: &mut Vec<Successor<S>>) {
         with_buffers(|buffers| {
             let Buffers { successors, words } = buffers;
             self.0.successors(&self.unpack(state), successors);
@@ -126,7 +177,7 @@ impl<M: Model> ErasedModel for AsWords<'_, M> {
                 out.push(Successor {
                     transition: successor.transition,
                     outcome: match &successor.outcome {
-                        Outcome::Next(next) => Outcome::Next(self.pack_with(next, words)),
+                        Outcome::Next(next) => Outcome::Next(S::pack(self.0, next, words)),
                         Outcome::Fault(fault) => Outcome::Fault(*fault),
                     },
                 });
@@ -134,15 +185,15 @@ impl<M: Model> ErasedModel for AsWords<'_, M> {
         });
     }
 
-    fn check_invariants(&self, state: &PackedState) -> Result<(), InvariantFailure> {
+    fn check_invariants(&self, state: &S) -> Result<(), InvariantFailure> {
         self.0.check_invariants(&self.unpack(state))
     }
 
-    fn is_end_state(&self, state: &PackedState) -> bool {
+    fn is_end_state(&self, state: &S) -> bool {
         self.0.is_end_state(&self.unpack(state))
     }
 
-    fn state_word(&self, state: &PackedState) -> Option<u64> {
+    fn state_word(&self, state: &S) -> Option<u64> {
         self.0.state_word(&self.unpack(state))
     }
 
@@ -150,16 +201,7 @@ impl<M: Model> ErasedModel for AsWords<'_, M> {
         self.0.state_word_bits()
     }
 
-    // What `Model::state_word` promises, checked on the initial state.
-    fn word_is_packed(&self) -> bool {
-        let initial = self.0.initial_state();
-        let packed = self.pack(&initial);
-        self.0.state_word_bits().is_some()
-            && packed.words().len() == 1
-            && self.0.state_word(&initial) == packed.words().first().copied()
-    }
-
-    fn decode(&self, state: &PackedState, values: &mut Vec<i64>) {
+    fn decode(&self, state: &S, values: &mut Vec<i64>) {
         self.0.decode(&self.unpack(state), values);
     }
 
@@ -167,7 +209,7 @@ impl<M: Model> ErasedModel for AsWords<'_, M> {
         self.0.ample_safe()
     }
 
-    fn operands(&self, state: &PackedState, check: FailedCheck, out: &mut Vec<Operand>) {
+    fn operands(&self, state: &S, check: FailedCheck, out: &mut Vec<Operand>) {
         self.0.operands(&self.unpack(state), check, out);
     }
 
@@ -175,7 +217,7 @@ impl<M: Model> ErasedModel for AsWords<'_, M> {
         self.0.atoms_info()
     }
 
-    fn atoms(&self, state: &PackedState) -> [u64; 2] {
+    fn atoms(&self, state: &S) -> [u64; 2] {
         self.0.atoms(&self.unpack(state))
     }
 
@@ -183,7 +225,7 @@ impl<M: Model> ErasedModel for AsWords<'_, M> {
         self.0.symmetry()
     }
 
-    fn encode(&self, values: &[i64]) -> Option<PackedState> {
+    fn encode(&self, values: &[i64]) -> Option<S> {
         self.0.encode(values).map(|state| self.pack(&state))
     }
 
@@ -191,7 +233,7 @@ impl<M: Model> ErasedModel for AsWords<'_, M> {
         self.0.properties()
     }
 
-    fn propositions(&self, property: usize, state: &PackedState) -> Result<u64, Fault> {
+    fn propositions(&self, property: usize, state: &S) -> Result<u64, Fault> {
         self.0.propositions(property, &self.unpack(state))
     }
 
@@ -201,133 +243,157 @@ impl<M: Model> ErasedModel for AsWords<'_, M> {
 }
 
 /// The model the search compiled once runs on: any [`ErasedModel`] behind a reference.
-struct Erased<'a> {
-    model: &'a dyn ErasedModel,
-    /// [`ErasedModel::word_is_packed`], asked once.
-    word_is_packed: bool,
-}
+struct Erased<'a, S>(&'a dyn ErasedModel<S>);
 
-impl<'a> Erased<'a> {
-    fn new(model: &'a dyn ErasedModel) -> Self {
-        Erased {
-            model,
-            word_is_packed: model.word_is_packed(),
-        }
-    }
-}
-
-impl Model for Erased<'_> {
-    type State = PackedState;
+impl<S: ErasedState> Model for Erased<'_, S> {
+    type State = S;
 
     fn info(&self) -> &ModelInfo {
-        self.model.info()
+        self.0.info()
     }
 
-    fn initial_state(&self) -> PackedState {
-        self.model.initial_state()
+    fn initial_state(&self) -> S {
+        self.0.initial_state()
     }
 
-    fn successors(&self, state: &PackedState, out: &mut Vec<Successor<PackedState>>) {
-        self.model.successors(state, out);
+    fn successors(&self, state: &S, out: &mut Vec<Successor<S>>) {
+        self.0.successors(state, out);
     }
 
-    fn check_invariants(&self, state: &PackedState) -> Result<(), InvariantFailure> {
-        self.model.check_invariants(state)
+    fn check_invariants(&self, state: &S) -> Result<(), InvariantFailure> {
+        self.0.check_invariants(state)
     }
 
-    fn is_end_state(&self, state: &PackedState) -> bool {
-        self.model.is_end_state(state)
+    fn is_end_state(&self, state: &S) -> bool {
+        self.0.is_end_state(state)
     }
 
-    fn state_word(&self, state: &PackedState) -> Option<u64> {
-        if self.word_is_packed {
-            state.words().first().copied()
-        } else {
-            self.model.state_word(state)
-        }
+    // A word held as such is its own; a packed state's is the model's (none for a
+    // generated model: its states do not fit in a word).
+    fn state_word(&self, state: &S) -> Option<u64> {
+        state.word().or_else(|| self.0.state_word(state))
     }
 
     fn state_word_bits(&self) -> Option<u32> {
-        self.model.state_word_bits()
+        self.0.state_word_bits()
     }
 
-    fn write_state_words(&self, state: &PackedState, out: &mut Vec<u64>) -> bool {
+    fn write_state_words(&self, state: &S, out: &mut Vec<u64>) -> bool {
         out.extend_from_slice(state.words());
         true
     }
 
-    fn state_from_words(&self, words: &[u64]) -> Option<PackedState> {
-        Some(PackedState::from_words(words))
+    fn state_from_words(&self, words: &[u64]) -> Option<S> {
+        S::from_words(words)
     }
 
-    fn decode(&self, state: &PackedState, values: &mut Vec<i64>) {
-        self.model.decode(state, values);
+    fn decode(&self, state: &S, values: &mut Vec<i64>) {
+        self.0.decode(state, values);
     }
 
     fn ample_safe(&self) -> &[bool] {
-        self.model.ample_safe()
+        self.0.ample_safe()
     }
 
-    fn operands(&self, state: &PackedState, check: FailedCheck, out: &mut Vec<Operand>) {
-        self.model.operands(state, check, out);
+    fn operands(&self, state: &S, check: FailedCheck, out: &mut Vec<Operand>) {
+        self.0.operands(state, check, out);
     }
 
     fn atoms_info(&self) -> &[AtomInfo] {
-        self.model.atoms_info()
+        self.0.atoms_info()
     }
 
-    fn atoms(&self, state: &PackedState) -> [u64; 2] {
-        self.model.atoms(state)
+    fn atoms(&self, state: &S) -> [u64; 2] {
+        self.0.atoms(state)
     }
 
     fn symmetry(&self) -> Option<&SymmetryInfo> {
-        self.model.symmetry()
+        self.0.symmetry()
     }
 
-    fn encode(&self, values: &[i64]) -> Option<PackedState> {
-        self.model.encode(values)
+    fn encode(&self, values: &[i64]) -> Option<S> {
+        self.0.encode(values)
     }
 
     fn properties(&self) -> &[PropertyInfo] {
-        self.model.properties()
+        self.0.properties()
     }
 
-    fn propositions(&self, property: usize, state: &PackedState) -> Result<u64, Fault> {
-        self.model.propositions(property, state)
+    fn propositions(&self, property: usize, state: &S) -> Result<u64, Fault> {
+        self.0.propositions(property, state)
     }
 
     fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>) {
-        self.model.automaton_step(property, from, props, out);
+        self.0.automaton_step(property, from, props, out);
     }
 }
 
 // The entry points are not generic, so that they and every search they reach are compiled
-// here, once, whatever model calls them.
+// here, once for states held as words and once for packed states, whatever model calls
+// them. A model names only the pair its `Model::WORD_STATE` chooses.
 
-/// [`Checker::plan`](super::Checker::plan) on the search compiled once.
-pub(crate) fn plan(model: &dyn ErasedModel, options: &Options) -> Result<Plan, ConfigError> {
-    super::plan(&Erased::new(model), options)
+/// [`Checker::plan`](super::Checker::plan) on the search compiled once, states as words.
+pub(crate) fn plan_words(model: &dyn ErasedModel<u64>, options: &Options) -> PlanOutput {
+    super::plan(&Erased(model), options)
 }
 
-/// [`Checker::try_run`](super::Checker::try_run) on the search compiled once.
-pub(crate) fn try_run(model: &dyn ErasedModel, options: &Options) -> Result<Report, ConfigError> {
-    super::try_run(&Erased::new(model), options)
+/// [`Checker::plan`](super::Checker::plan) on the search compiled once, states packed.
+pub(crate) fn plan_packed(model: &dyn ErasedModel<PackedState>, options: &Options) -> PlanOutput {
+    super::plan(&Erased(model), options)
 }
 
-/// [`Checker::simulate`](super::Checker::simulate) on the search compiled once.
-pub(crate) fn simulate(
-    model: &dyn ErasedModel,
+/// [`Checker::try_run`](super::Checker::try_run) on the search compiled once, states as
+/// words.
+pub(crate) fn try_run_words(model: &dyn ErasedModel<u64>, options: &Options) -> RunOutput {
+    super::try_run(&Erased(model), options)
+}
+
+/// [`Checker::try_run`](super::Checker::try_run) on the search compiled once, states packed.
+pub(crate) fn try_run_packed(model: &dyn ErasedModel<PackedState>, options: &Options) -> RunOutput {
+    super::try_run(&Erased(model), options)
+}
+
+/// [`Checker::simulate`](super::Checker::simulate) on the search compiled once, states as
+/// words.
+pub(crate) fn simulate_words(
+    model: &dyn ErasedModel<u64>,
     options: &Options,
     walks: Walks,
-) -> Result<Report, ConfigError> {
-    super::simulate(&Erased::new(model), options, walks)
+) -> RunOutput {
+    super::simulate(&Erased(model), options, walks)
 }
 
-/// [`Checker::replay`](super::Checker::replay) on the search compiled once.
-pub(crate) fn replay(
-    model: &dyn ErasedModel,
+/// [`Checker::simulate`](super::Checker::simulate) on the search compiled once, states
+/// packed.
+pub(crate) fn simulate_packed(
+    model: &dyn ErasedModel<PackedState>,
+    options: &Options,
+    walks: Walks,
+) -> RunOutput {
+    super::simulate(&Erased(model), options, walks)
+}
+
+/// [`Checker::replay`](super::Checker::replay) on the search compiled once, states as words.
+pub(crate) fn replay_words(
+    model: &dyn ErasedModel<u64>,
     options: &Options,
     replay: &str,
-) -> Result<Counterexample, ReplayError> {
-    super::replay(&Erased::new(model), options, replay)
+) -> ReplayOutput {
+    super::replay(&Erased(model), options, replay)
 }
+
+/// [`Checker::replay`](super::Checker::replay) on the search compiled once, states packed.
+pub(crate) fn replay_packed(
+    model: &dyn ErasedModel<PackedState>,
+    options: &Options,
+    replay: &str,
+) -> ReplayOutput {
+    super::replay(&Erased(model), options, replay)
+}
+
+/// What a plan call returns.
+type PlanOutput = Result<Plan, ConfigError>;
+/// What a search or a simulation returns.
+type RunOutput = Result<Report, ConfigError>;
+/// What a replay returns.
+type ReplayOutput = Result<Counterexample, ReplayError>;
