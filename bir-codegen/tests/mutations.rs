@@ -139,8 +139,9 @@ fn leaves(toks: &[Tok], out: &mut Vec<TokenTree>) {
     }
 }
 
-#[test]
-fn ten_thousand_mutants_never_panic() {
+/// The reference models as token trees, and the pool of tokens mutations draw from: every
+/// token of the models, and tokens no model contains (edge-case literals among them).
+fn models_and_pool() -> (Vec<Vec<Tok>>, Vec<TokenTree>) {
     let models: Vec<Vec<Tok>> = MODELS
         .iter()
         .map(|source| open(TokenStream::from_str(source).expect("tokenizes")))
@@ -149,7 +150,6 @@ fn ten_thousand_mutants_never_panic() {
     for model in &models {
         leaves(model, &mut pool);
     }
-    // Tokens no model contains, and edge-case literals.
     for extra in [
         "0",
         "4294967296",
@@ -165,17 +165,17 @@ fn ten_thousand_mutants_never_panic() {
     ] {
         pool.extend(TokenStream::from_str(extra).expect("tokenizes"));
     }
-    let seed = std::env::var("BIR_MUTATION_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x5EED_u64);
-    let mutants: usize = std::env::var("BIR_MUTANTS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(12_000);
-    let mut rng = Rng(seed);
+    (models, pool)
+}
+
+/// Expands mutants `part`, `part + parts`, `part + 2 * parts`... of the first `mutants`;
+/// returns how many the front end rejected. Mutant `n` is drawn from its own generator,
+/// seeded by `seed` and `n`, so that it is the same whichever thread expands it.
+fn expand_mutants(seed: u64, mutants: usize, part: usize, parts: usize) -> usize {
+    let (models, pool) = models_and_pool();
     let mut rejected = 0;
-    for n in 0..mutants {
+    for n in (part..mutants).step_by(parts) {
+        let mut rng = Rng(seed ^ (n as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
         let mut toks = models[n % models.len()].clone();
         mutate(&mut toks, &pool, &mut rng);
         let input = close(&toks);
@@ -190,6 +190,34 @@ fn ten_thousand_mutants_never_panic() {
             Err(_) => panic!("mutant {n} (seed {seed:#x}) panicked:\n{text}"),
         }
     }
+    rejected
+}
+
+#[test]
+fn ten_thousand_mutants_never_panic() {
+    let seed = std::env::var("BIR_MUTATION_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x5EED_u64);
+    let mutants: usize = std::env::var("BIR_MUTANTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(12_000);
+    // Two threads: the token trees are not `Send`, so each builds its own.
+    let parts = 2;
+    let rejected: usize = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..parts)
+            .map(|part| scope.spawn(move || expand_mutants(seed, mutants, part, parts)))
+            .collect();
+        threads
+            .into_iter()
+            .map(|thread| {
+                thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .sum()
+    });
     // The mutations must exercise the error paths, not only harmless edits.
     assert!(
         rejected > mutants / 2,

@@ -1,6 +1,7 @@
 //! The memory limit bounds the process's real memory (its peak resident set) within 10%,
-//! under every frontier and for states on the heap too. One test in its own binary, so
-//! that nothing else runs in the process while it measures.
+//! under every frontier and for states on the heap too. One test in its own binary, which
+//! runs each scenario in a process of its own (all at once), so that nothing else runs in
+//! the process while it measures.
 
 mod common;
 
@@ -88,15 +89,27 @@ fn the_peak_resident_memory_stays_within_the_limit() {
     let Ok(program) = std::env::current_exe() else {
         panic!("cannot find the test binary to run the scenarios in processes of their own");
     };
-    for name in SCENARIOS {
-        let output = std::process::Command::new(&program)
-            .args(["--exact", "the_peak_resident_memory_stays_within_the_limit"])
-            .args(["--nocapture", "--test-threads", "1"])
-            .env("BIR_MEMORY_SCENARIO", name)
-            .output();
-        let output = match output {
+    // Each scenario in a process of its own, all at once: each measures its own peak.
+    let children: Vec<_> = SCENARIOS
+        .iter()
+        .map(|name| {
+            let child = std::process::Command::new(&program)
+                .args(["--exact", "the_peak_resident_memory_stays_within_the_limit"])
+                .args(["--nocapture", "--test-threads", "1"])
+                .env("BIR_MEMORY_SCENARIO", name)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn();
+            match child {
+                Ok(child) => (name, child),
+                Err(error) => panic!("cannot run scenario {name}: {error}"),
+            }
+        })
+        .collect();
+    for (name, child) in children {
+        let output = match child.wait_with_output() {
             Ok(output) => output,
-            Err(error) => panic!("cannot run scenario {name}: {error}"),
+            Err(error) => panic!("scenario {name} did not finish: {error}"),
         };
         let stderr = String::from_utf8_lossy(&output.stderr);
         eprint!(
