@@ -14,7 +14,10 @@
 //!   search, deadlock detection, limits (states, depth, time, memory), whether to continue
 //!   past findings ([`Checker::keep_going`]), progress output. [`Checker::run`] searches
 //!   exhaustively, [`Checker::simulate`] samples random walks, [`Checker::replay`] re-executes
-//!   a printed counterexample.
+//!   a printed counterexample. The search is compiled once per state type: a model runs
+//!   on a copy specialised to its [`Model::State`], or (generated models in debug builds,
+//!   or with the feature `quick-build`) on one copy compiled in this crate for every model,
+//!   with states as words or [`PackedState`]s; both give the same reports.
 //! * A [`Report`] holds the [`Verdict`], the kept [`Counterexample`]s and the [`Stats`]. The
 //!   verdict is [`Verdict::Verified`] only when every reachable state was explored and
 //!   nothing was found; a finding gives [`Verdict::Found`] with its [`FindingKind`]
