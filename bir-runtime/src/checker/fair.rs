@@ -21,6 +21,7 @@
 //! it through an edge of every mark it needs, found by breadth-first searches in the
 //! component.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use crate::model::{Fault, Model, Outcome, Successor, TransitionId, STUTTER};
@@ -33,7 +34,7 @@ use crate::trace::{self, FindingKind};
 use super::core::{Role, Run, Stepper, Visit};
 use super::dfs::taken;
 use super::ndfs::violation_message;
-use super::product::Product;
+use super::product::{Product, Scratch};
 
 type ProductState<M> = (<M as Model>::State, u32);
 
@@ -146,6 +147,9 @@ struct Graph<'a, M: Model> {
     /// Instances of the model, and the instance of each transition.
     instances: usize,
     instance_of: Vec<usize>,
+    /// The buffers of one expansion, reused: the product's own sit behind a lock, and the
+    /// enabled transitions would be a new `Vec` per state.
+    buffers: RefCell<(Scratch<M::State>, Vec<TransitionId>)>,
 }
 
 impl<M: Model> Graph<'_, M> {
@@ -161,11 +165,13 @@ impl<M: Model> Graph<'_, M> {
         state: &ProductState<M>,
         out: &mut Vec<Successor<ProductState<M>>>,
     ) -> (Marks, Marks) {
-        let mut enabled_transitions = Vec::new();
+        let mut buffers = self.buffers.borrow_mut();
+        let (scratch, enabled_transitions) = &mut *buffers;
+        enabled_transitions.clear();
         self.product
-            .successors_and_enabled(state, out, &mut enabled_transitions);
+            .successors_and_enabled(state, out, enabled_transitions, scratch);
         let mut enabled = Marks::empty(self.bits());
-        for &transition in &enabled_transitions {
+        for &transition in enabled_transitions.iter() {
             if let Some(&instance) = self.instance_of.get(transition as usize) {
                 enabled.set(1 + instance);
             }
@@ -324,6 +330,7 @@ fn search<'a, M: Model, T: Store<ProductState<M>> + crate::seen::Footprint>(
             fairness,
             instances,
             instance_of,
+            buffers: RefCell::new((Scratch::new(), Vec::new())),
         },
         property,
         stepper: run.stepper(Role::Alone),

@@ -135,14 +135,16 @@ impl<'a, M: Model> Product<'a, M> {
 
     /// The product steps from `(state, q)` into `out`, and the transitions of the model
     /// enabled in `state` into `enabled` (those whose step faults included; none for a
-    /// stutter), for fairness.
+    /// stutter), for fairness; with the buffers `scratch`, as
+    /// [`successors_with`](Self::successors_with).
     pub(crate) fn successors_and_enabled(
         &self,
         state: &(M::State, u32),
         out: &mut Vec<Successor<(M::State, u32)>>,
         enabled: &mut Vec<TransitionId>,
+        scratch: &mut Scratch<M::State>,
     ) {
-        self.expand(state, out, Some(enabled), &mut lock(&self.scratch));
+        self.expand(state, out, Some(enabled), scratch);
     }
 
     /// [`Model::successors`] with the buffers `scratch` instead of the product's own, which
