@@ -49,8 +49,9 @@
 //! - Debug and release builds search alike (the same counts, verdicts and traces) but not
 //!   on the same code: in a debug build every model runs on one search compiled once, in
 //!   `bir-runtime`, so that a test crate of many models builds quickly; in a release build
-//!   each model gets its own copy of the search, specialised to its state and several times
-//!   faster. The feature `quick-build` keeps the search compiled once in release builds too.
+//!   each model gets its own copy of the search, specialised to its state: the fastest
+//!   search. The feature `quick-build` keeps the search compiled once in release builds too
+//!   (measured at 1.01–1.15 times the specialised copy's CPU time).
 //!   To make large searches in `cargo test` fast, optimise that one search in your
 //!   `Cargo.toml`: `[profile.dev.package.bir-runtime] opt-level = 3`.
 //! - The repository's README: the command line tool `bir`, the comparison with SPIN, Rumur

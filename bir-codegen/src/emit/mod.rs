@@ -232,7 +232,9 @@ impl Gen<'_> {
                     const HAS_LTL: #bool = #has_ltl;
 
                     // Debug builds run the search compiled once in `bir-runtime`; release
-                    // builds their own copy (unless the feature `quick-build` is on).
+                    // builds their own copy (unless the feature `quick-build` is on). Two
+                    // methods under `cfg` rather than `if cfg!(..)`: rustc walks the code
+                    // of an untaken branch too, here a whole search per model.
                     #[cfg(debug_assertions)]
                     fn __check<C: ::bir::__private::Call>(&self, call: C) -> C::Output {
                         call.erased(self)

@@ -6,8 +6,9 @@
 //! type: the fastest search, and most of the code a model compiles to (about 50,000 LLVM
 //! lines each). A model whose [`Model::__check`] answers with `Call::erased` (generated
 //! models in debug builds, see `dispatch`) runs on this copy instead, so that building a
-//! test crate of many models compiles only their transition functions. States cross the vtable as the words the model writes them
-//! as ([`Model::write_state_words`]), so the seen sets, counts, verdicts and traces are the
+//! test crate of many models compiles only their transition functions. States cross the
+//! vtable as their word ([`Model::state_word`]) or as the words the model writes them as
+//! ([`Model::write_state_words`]), so the seen sets, counts, verdicts and traces are the
 //! same as the specialised search's.
 
 use std::any::Any;
@@ -109,8 +110,8 @@ pub(crate) trait ErasedModel<S>: Sync {
     fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>);
 }
 
-/// A model whose states are converted to and from their words at every call: the per-model
-/// half of the erased search (small: one conversion per method).
+/// A model whose states are converted to and from the erased search's states at every
+/// call: the per-model half of the erased search (small: one conversion per method).
 pub(crate) struct AsWords<'a, M>(pub(crate) &'a M);
 
 /// What expanding a state through [`AsWords`] needs besides the state: the successors as

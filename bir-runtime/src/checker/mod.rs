@@ -6,7 +6,9 @@
 //! `finish::finish`; the frontier files (`dfs.rs`, `bfs.rs`, `parallel.rs`, `simulation.rs`)
 //! only decide which state is expanded next. `plan.rs` resolves the options into what will
 //! run, refusing combinations that cannot; `control.rs` holds what the threads of a run
-//! share (limits, the state quota, the memory budget, progress).
+//! share (limits, the state quota, the memory budget, progress). The core is compiled per
+//! state type: `dispatch.rs` lets a model choose between its own copy and the one compiled
+//! once in this crate for every model (`erased.rs`).
 
 mod bfs;
 mod control;

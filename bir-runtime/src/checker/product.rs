@@ -28,7 +28,8 @@ pub(crate) struct Product<'a, M: Model> {
     automaton_bits: u32,
     /// Buffers for the model's steps and the automaton's moves, reused by every expansion
     /// through [`Model::successors`] (the LTL searches run on one thread: the lock is never
-    /// contended). The nested search passes its own instead ([`Product::successors_with`]).
+    /// contended). The nested and fair-cycle searches pass their own instead
+    /// ([`Product::successors_with`], [`Product::successors_and_enabled`]).
     scratch: Mutex<Scratch<M::State>>,
 }
 
