@@ -119,6 +119,9 @@ struct Checker<'a> {
     diags: &'a mut Diagnostics,
     symbols: HashMap<String, Symbol>,
     const_blocks: Vec<&'a ast::ConstBlock>,
+    /// Each const block's entries by name (the first of a duplicated name): a block may hold
+    /// thousands of constants, and a linear search per reference made checking quadratic.
+    const_entries: Vec<HashMap<&'a str, usize>>,
     consts: HashMap<(usize, usize), Lazy<(i64, Kind)>>,
     aliases: Vec<&'a ast::Alias>,
     alias_types: Vec<Lazy<ir::Scalar>>,
@@ -157,6 +160,7 @@ impl<'a> Checker<'a> {
             diags,
             symbols: HashMap::new(),
             const_blocks: Vec::new(),
+            const_entries: Vec::new(),
             consts: HashMap::new(),
             aliases: Vec::new(),
             alias_types: Vec::new(),

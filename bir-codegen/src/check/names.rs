@@ -16,6 +16,11 @@ impl<'a> Checker<'a> {
             let (name, symbol) = match decl {
                 Decl::Const(block) => {
                     self.const_blocks.push(block);
+                    let mut entries = HashMap::with_capacity(block.entries.len());
+                    for (index, entry) in block.entries.iter().enumerate() {
+                        entries.entry(entry.name.text.as_str()).or_insert(index);
+                    }
+                    self.const_entries.push(entries);
                     (&block.name, Symbol::ConstBlock(self.const_blocks.len() - 1))
                 }
                 Decl::Alias(alias) => {
@@ -210,12 +215,8 @@ impl<'a> Checker<'a> {
         member: &Name,
     ) -> Option<(i64, Kind)> {
         let decl = self.const_blocks[block];
-        match decl
-            .entries
-            .iter()
-            .position(|entry| entry.name.text == member.text)
-        {
-            Some(entry) => self.const_value(block, entry, owner.spans().to(member.spans())),
+        match self.const_entries[block].get(member.text.as_str()) {
+            Some(&entry) => self.const_value(block, entry, owner.spans().to(member.spans())),
             None => {
                 let entries = decl.entries.iter().map(|entry| entry.name.text.as_str());
                 let hint = self.suggest.did_you_mean(&member.text, entries);
