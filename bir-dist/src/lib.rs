@@ -47,6 +47,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
 use std::sync::Arc;
 
+use bir_runtime::__private::{Call, EngineCall};
 use bir_runtime::shard::LevelCounts;
 use bir_runtime::{Checker, ConfigError, Model, Report};
 use timely::worker::Worker;
@@ -143,43 +144,79 @@ where
 /// (the state limit shared among them); the search is breadth-first whatever the checker
 /// says. Returns in every process once all workers are done; the outcome is the same in
 /// every process.
+///
+/// The model chooses the copy of the search it runs on, as for [`Checker::run`]: generated
+/// models in debug builds run on the one compiled for every model (through a vtable), so
+/// that a crate of many models compiles the search and timely's dataflow twice (states as
+/// words, states packed), not once per model.
 pub fn check<M>(checker: Checker<M>, config: Config) -> Result<Outcome, DistError>
 where
     M: Model + Clone + Send + 'static,
 {
-    let checker = Arc::new(checker);
-    let (results, outcomes) = mpsc::channel();
-    let guards = timely::execute(config, move |worker| {
-        let mut sender = Sender {
-            results: results.clone(),
-            index: worker.index(),
-            sent: false,
-        };
-        sender.send(run(worker, &checker));
-    })
-    .map_err(DistError::Start)?;
-    let local = guards.guards().len();
-    let mut first = None;
-    for _ in 0..local {
-        match outcomes.recv() {
-            Ok(Ok(outcome)) => {
-                first.get_or_insert(outcome);
-            }
-            Ok(Err(error)) => {
-                // Other workers may wait forever on the failed one: leave them to the
-                // process's end rather than join them.
-                std::mem::forget(guards);
-                return Err(error);
-            }
-            Err(_) => {
-                std::mem::forget(guards);
-                return Err(DistError::WorkerFailed("the workers ended early".into()));
+    let model = checker.model().clone();
+    model.__check(DistCall { checker, config })
+}
+
+/// [`check`] as the model's `__check` answers it.
+struct DistCall<M: Model> {
+    checker: Checker<M>,
+    config: Config,
+}
+
+impl<M: Model + Clone + Send + 'static> Call for DistCall<M> {
+    type Output = Result<Outcome, DistError>;
+
+    fn specialised<N: Model>(self, _: &N) -> Self::Output {
+        Workers(self.config).run(self.checker)
+    }
+
+    fn erased<N: Model>(self, _: &N) -> Self::Output {
+        self.checker.__erased(Workers(self.config))
+    }
+}
+
+/// The search on timely's workers, for whichever model [`DistCall`] chose.
+struct Workers(Config);
+
+impl EngineCall for Workers {
+    type Output = Result<Outcome, DistError>;
+
+    fn run<M: Model + Clone + Send + 'static>(self, checker: Checker<M>) -> Self::Output {
+        let config = self.0;
+        let checker = Arc::new(checker);
+        let (results, outcomes) = mpsc::channel();
+        let guards = timely::execute(config, move |worker| {
+            let mut sender = Sender {
+                results: results.clone(),
+                index: worker.index(),
+                sent: false,
+            };
+            sender.send(run(worker, &checker));
+        })
+        .map_err(DistError::Start)?;
+        let local = guards.guards().len();
+        let mut first = None;
+        for _ in 0..local {
+            match outcomes.recv() {
+                Ok(Ok(outcome)) => {
+                    first.get_or_insert(outcome);
+                }
+                Ok(Err(error)) => {
+                    // Other workers may wait forever on the failed one: leave them to the
+                    // process's end rather than join them.
+                    std::mem::forget(guards);
+                    return Err(error);
+                }
+                Err(_) => {
+                    std::mem::forget(guards);
+                    return Err(DistError::WorkerFailed("the workers ended early".into()));
+                }
             }
         }
+        // The communication threads panic if a peer goes away now; the search is complete.
+        let _ = catch_unwind(AssertUnwindSafe(|| guards.join()));
+        first.ok_or_else(|| DistError::WorkerFailed("this process has no worker".into()))
     }
-    // The communication threads panic if a peer goes away now; the search is complete.
-    let _ = catch_unwind(AssertUnwindSafe(|| guards.join()));
-    first.ok_or_else(|| DistError::WorkerFailed("this process has no worker".into()))
 }
 
 /// A worker's way to report: its outcome, or, should it panic, its failure.

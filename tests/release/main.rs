@@ -10,6 +10,9 @@
 #[path = "../common/search.rs"]
 mod search;
 
+#[path = "../common/other_search.rs"]
+mod other_search;
+
 include!("../../models/families.rs");
 
 mod searches;

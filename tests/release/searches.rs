@@ -2,18 +2,16 @@
 //! specialised to the model's state type, which generated models use in release builds
 //! such as this target's, and the one compiled once for every model (states as words
 //! behind a vtable, `Call::erased`), which they use in debug builds. `OtherSearch`
-//! forwards a generated model to the search it does not use, for models stored in one word,
+//! (`tests/common/other_search.rs`) forwards a generated model to the search it does not use, for models stored in one word,
 //! in two words and in three (boxed). This lives in the release target because the debug
 //! suite would otherwise compile the specialised search for these models too, which doubled
 //! its size.
 
 use std::fmt::Write;
 
-use bir::{
-    AtomInfo, Checker, FailedCheck, Fault, InvariantFailure, Model, ModelInfo, Operand,
-    PropertyInfo, Report, Storage, Successor, SymmetryInfo,
-};
+use bir::{Checker, Model, Report, Storage};
 
+use crate::other_search::OtherSearch;
 use crate::search::summary;
 
 dining_philosophers!(Philosophers4, 4);
@@ -45,85 +43,6 @@ system TwoWords {
   }
   reachable Both: count[0] == 2 && count[1] == 2;
 }
-}
-
-/// A generated model searched by the search it does not use by itself.
-#[derive(Clone)]
-struct OtherSearch<M>(M);
-
-impl<M: Model> Model for OtherSearch<M> {
-    type State = M::State;
-    const HAS_SYMMETRY: bool = M::HAS_SYMMETRY;
-    const HAS_LTL: bool = M::HAS_LTL;
-    const WORD_STATE: bool = M::WORD_STATE;
-
-    // The search the generated model does not use: it runs on the one compiled once in
-    // debug builds, on its own copy in release builds.
-    fn __check<C: bir::__private::Call>(&self, call: C) -> C::Output {
-        if cfg!(debug_assertions) {
-            call.specialised(self)
-        } else {
-            call.erased(self)
-        }
-    }
-
-    fn info(&self) -> &ModelInfo {
-        self.0.info()
-    }
-    fn initial_state(&self) -> M::State {
-        self.0.initial_state()
-    }
-    fn successors(&self, state: &M::State, out: &mut Vec<Successor<M::State>>) {
-        self.0.successors(state, out);
-    }
-    fn check_invariants(&self, state: &M::State) -> Result<(), InvariantFailure> {
-        self.0.check_invariants(state)
-    }
-    fn is_end_state(&self, state: &M::State) -> bool {
-        self.0.is_end_state(state)
-    }
-    fn state_word(&self, state: &M::State) -> Option<u64> {
-        self.0.state_word(state)
-    }
-    fn state_word_bits(&self) -> Option<u32> {
-        self.0.state_word_bits()
-    }
-    fn write_state_words(&self, state: &M::State, out: &mut Vec<u64>) -> bool {
-        self.0.write_state_words(state, out)
-    }
-    fn state_from_words(&self, words: &[u64]) -> Option<M::State> {
-        self.0.state_from_words(words)
-    }
-    fn decode(&self, state: &M::State, values: &mut Vec<i64>) {
-        self.0.decode(state, values);
-    }
-    fn ample_safe(&self) -> &[bool] {
-        self.0.ample_safe()
-    }
-    fn operands(&self, state: &M::State, check: FailedCheck, out: &mut Vec<Operand>) {
-        self.0.operands(state, check, out);
-    }
-    fn atoms_info(&self) -> &[AtomInfo] {
-        self.0.atoms_info()
-    }
-    fn atoms(&self, state: &M::State) -> [u64; 2] {
-        self.0.atoms(state)
-    }
-    fn symmetry(&self) -> Option<&SymmetryInfo> {
-        self.0.symmetry()
-    }
-    fn encode(&self, values: &[i64]) -> Option<M::State> {
-        self.0.encode(values)
-    }
-    fn properties(&self) -> &[PropertyInfo] {
-        self.0.properties()
-    }
-    fn propositions(&self, property: usize, state: &M::State) -> Result<u64, Fault> {
-        self.0.propositions(property, state)
-    }
-    fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>) {
-        self.0.automaton_step(property, from, props, out);
-    }
 }
 
 /// Everything a report says that does not depend on timing: counts, verdict, the plan, the

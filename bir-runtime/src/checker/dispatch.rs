@@ -43,6 +43,18 @@ pub trait Call {
     }
 }
 
+/// A call that takes a whole checker, its model owned, and runs it on workers of its own
+/// (bir-dist's timely workers). A model's [`Call::erased`] for it hands it, through
+/// [`Checker::__erased`](super::Checker::__erased), a checker of the model seen through a
+/// vtable: the engine is then compiled for two models, not once per model.
+pub trait EngineCall {
+    /// What the call returns.
+    type Output;
+
+    /// Runs `checker`.
+    fn run<M: Model + Clone + Send + 'static>(self, checker: super::Checker<M>) -> Self::Output;
+}
+
 /// [`Checker::plan`](super::Checker::plan).
 pub struct PlanCall<'a>(pub(crate) &'a Options);
 

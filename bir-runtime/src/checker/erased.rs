@@ -15,6 +15,8 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::ops::Deref;
+use std::sync::Arc;
 
 use crate::model::{
     AtomInfo, FailedCheck, Fault, InvariantFailure, Model, ModelInfo, Operand, Outcome, Successor,
@@ -26,8 +28,9 @@ use crate::report::Report;
 use crate::symmetry::SymmetryInfo;
 use crate::trace::Counterexample;
 
+use super::dispatch::EngineCall;
 use super::simulation::Walks;
-use super::{ConfigError, Options, Plan};
+use super::{Checker, ConfigError, Options, Plan};
 
 /// How the search compiled once holds a state of any model.
 pub(crate) trait ErasedState: Clone + Eq + Hash + Send + Sync + Debug + 'static {
@@ -110,9 +113,10 @@ pub(crate) trait ErasedModel<S>: Sync {
     fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>);
 }
 
-/// A model whose states are converted to and from the erased search's states at every
-/// call: the per-model half of the erased search (small: one conversion per method).
-pub(crate) struct AsWords<'a, M>(pub(crate) &'a M);
+/// A model (behind `R`: a reference, or a `Box` for a model of its own) whose states are
+/// converted to and from the erased search's states at every call: the per-model half of
+/// the erased search (small: one conversion per method).
+pub(crate) struct AsWords<R>(pub(crate) R);
 
 /// What expanding a state through [`AsWords`] needs besides the state: the successors as
 /// the model's states, and the words of one of them.
@@ -144,16 +148,19 @@ fn with_buffers<S: 'static, R>(expand: impl FnOnce(&mut Buffers<S>) -> R) -> R {
     result
 }
 
-impl<M: Model> AsWords<'_, M> {
+impl<R: Deref> AsWords<R>
+where
+    R::Target: Model + Sized,
+{
     /// `state` as the search compiled once holds it (where no buffer is at hand: the
     /// initial state, an encoding).
-    fn pack<S: ErasedState>(&self, state: &M::State) -> S {
-        S::pack(self.0, state, &mut Vec::new())
+    fn pack<S: ErasedState>(&self, state: &<R::Target as Model>::State) -> S {
+        S::pack(&*self.0, state, &mut Vec::new())
     }
 
     /// The model's state that `state` is. Every state of an erased search was written by
     /// [`ErasedState::pack`], and generated models read back what they write.
-    fn unpack<S: ErasedState>(&self, state: &S) -> M::State {
+    fn unpack<S: ErasedState>(&self, state: &S) -> <R::Target as Model>::State {
         match self.0.state_from_words(state.words()) {
             Some(state) => state,
             None => unreachable!("a model read back words it did not write: {state:?}"),
@@ -161,7 +168,12 @@ impl<M: Model> AsWords<'_, M> {
     }
 }
 
-impl<M: Model, S: ErasedState> ErasedModel<S> for AsWords<'_, M> {
+impl<R, S> ErasedModel<S> for AsWords<R>
+where
+    R: Deref + Sync,
+    R::Target: Model + Sized,
+    S: ErasedState,
+{
     fn info(&self) -> &ModelInfo {
         self.0.info()
     }
@@ -178,7 +190,7 @@ impl<M: Model, S: ErasedState> ErasedModel<S> for AsWords<'_, M> {
                 out.push(Successor {
                     transition: successor.transition,
                     outcome: match &successor.outcome {
-                        Outcome::Next(next) => Outcome::Next(S::pack(self.0, next, words)),
+                        Outcome::Next(next) => Outcome::Next(S::pack(&*self.0, next, words)),
                         Outcome::Fault(fault) => Outcome::Fault(*fault),
                     },
                 });
@@ -243,89 +255,137 @@ impl<M: Model, S: ErasedState> ErasedModel<S> for AsWords<'_, M> {
     }
 }
 
-/// The model the search compiled once runs on: any [`ErasedModel`] behind a reference.
-struct Erased<'a, S>(&'a dyn ErasedModel<S>);
+/// How the search compiled once reaches an [`ErasedModel`] with states `State`: through a
+/// reference (a checker's call) or an `Arc` (a model that worker threads share).
+pub(crate) trait Holds: Sync {
+    type State: ErasedState;
+    fn erased(&self) -> &dyn ErasedModel<Self::State>;
+}
 
-impl<S: ErasedState> Model for Erased<'_, S> {
+impl<S: ErasedState> Holds for &dyn ErasedModel<S> {
     type State = S;
+    fn erased(&self) -> &dyn ErasedModel<S> {
+        *self
+    }
+}
+
+impl<S: ErasedState> Holds for Arc<dyn ErasedModel<S> + Send> {
+    type State = S;
+    fn erased(&self) -> &dyn ErasedModel<S> {
+        &**self
+    }
+}
+
+/// The model the search compiled once runs on: any [`ErasedModel`], reached through `P`.
+#[derive(Clone)]
+pub(crate) struct Erased<P>(P);
+
+impl<P: Holds> Model for Erased<P> {
+    type State = P::State;
 
     fn info(&self) -> &ModelInfo {
-        self.0.info()
+        self.0.erased().info()
     }
 
-    fn initial_state(&self) -> S {
-        self.0.initial_state()
+    fn initial_state(&self) -> P::State {
+        self.0.erased().initial_state()
     }
 
-    fn successors(&self, state: &S, out: &mut Vec<Successor<S>>) {
-        self.0.successors(state, out);
+    fn successors(&self, state: &P::State, out: &mut Vec<Successor<P::State>>) {
+        self.0.erased().successors(state, out);
     }
 
-    fn check_invariants(&self, state: &S) -> Result<(), InvariantFailure> {
-        self.0.check_invariants(state)
+    fn check_invariants(&self, state: &P::State) -> Result<(), InvariantFailure> {
+        self.0.erased().check_invariants(state)
     }
 
-    fn is_end_state(&self, state: &S) -> bool {
-        self.0.is_end_state(state)
+    fn is_end_state(&self, state: &P::State) -> bool {
+        self.0.erased().is_end_state(state)
     }
 
     // A word held as such is its own; a packed state's is the model's (none for a
     // generated model: its states do not fit in a word).
-    fn state_word(&self, state: &S) -> Option<u64> {
-        state.word().or_else(|| self.0.state_word(state))
+    fn state_word(&self, state: &P::State) -> Option<u64> {
+        state.word().or_else(|| self.0.erased().state_word(state))
     }
 
     fn state_word_bits(&self) -> Option<u32> {
-        self.0.state_word_bits()
+        self.0.erased().state_word_bits()
     }
 
-    fn write_state_words(&self, state: &S, out: &mut Vec<u64>) -> bool {
+    fn write_state_words(&self, state: &P::State, out: &mut Vec<u64>) -> bool {
         out.extend_from_slice(state.words());
         true
     }
 
-    fn state_from_words(&self, words: &[u64]) -> Option<S> {
-        S::from_words(words)
+    fn state_from_words(&self, words: &[u64]) -> Option<P::State> {
+        P::State::from_words(words)
     }
 
-    fn decode(&self, state: &S, values: &mut Vec<i64>) {
-        self.0.decode(state, values);
+    fn decode(&self, state: &P::State, values: &mut Vec<i64>) {
+        self.0.erased().decode(state, values);
     }
 
     fn ample_safe(&self) -> &[bool] {
-        self.0.ample_safe()
+        self.0.erased().ample_safe()
     }
 
-    fn operands(&self, state: &S, check: FailedCheck, out: &mut Vec<Operand>) {
-        self.0.operands(state, check, out);
+    fn operands(&self, state: &P::State, check: FailedCheck, out: &mut Vec<Operand>) {
+        self.0.erased().operands(state, check, out);
     }
 
     fn atoms_info(&self) -> &[AtomInfo] {
-        self.0.atoms_info()
+        self.0.erased().atoms_info()
     }
 
-    fn atoms(&self, state: &S) -> [u64; 2] {
-        self.0.atoms(state)
+    fn atoms(&self, state: &P::State) -> [u64; 2] {
+        self.0.erased().atoms(state)
     }
 
     fn symmetry(&self) -> Option<&SymmetryInfo> {
-        self.0.symmetry()
+        self.0.erased().symmetry()
     }
 
-    fn encode(&self, values: &[i64]) -> Option<S> {
-        self.0.encode(values)
+    fn encode(&self, values: &[i64]) -> Option<P::State> {
+        self.0.erased().encode(values)
     }
 
     fn properties(&self) -> &[PropertyInfo] {
-        self.0.properties()
+        self.0.erased().properties()
     }
 
-    fn propositions(&self, property: usize, state: &S) -> Result<u64, Fault> {
-        self.0.propositions(property, state)
+    fn propositions(&self, property: usize, state: &P::State) -> Result<u64, Fault> {
+        self.0.erased().propositions(property, state)
     }
 
     fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>) {
-        self.0.automaton_step(property, from, props, out);
+        self.0.erased().automaton_step(property, from, props, out);
+    }
+}
+
+impl<M: Model + Clone + Send + 'static> Checker<M> {
+    /// Hands `call` this checker with its model seen through a vtable, its states held as
+    /// words or packed (as [`Model::WORD_STATE`] chooses): an engine that runs whole
+    /// checkers on workers of its own (bir-dist) is then compiled for those two models
+    /// instead of once per model. Generated models in debug builds answer with it (through
+    /// `Call::erased`); `call` sees the same counts, verdicts and traces either way.
+    #[doc(hidden)]
+    pub fn __erased<C: EngineCall>(self, call: C) -> C::Output {
+        let Checker { model, options } = self;
+        if M::WORD_STATE {
+            let shared: Arc<dyn ErasedModel<u64> + Send> = Arc::new(AsWords(Box::new(model)));
+            call.run(Checker {
+                model: Erased(shared),
+                options,
+            })
+        } else {
+            let shared: Arc<dyn ErasedModel<PackedState> + Send> =
+                Arc::new(AsWords(Box::new(model)));
+            call.run(Checker {
+                model: Erased(shared),
+                options,
+            })
+        }
     }
 }
 
