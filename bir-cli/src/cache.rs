@@ -299,9 +299,11 @@ fn write_crate(
          bir-driver = {{ path = {}{features} }}\n\n\
          # Not a member of any workspace around the cache directory.\n\
          [workspace]\n\n\
-         # `BIR_CACHE_PROFILE=dev`: built quickly, for tests.\n\
+         # `BIR_CACHE_PROFILE=dev`: built quickly, for tests. Each crate is built once (its\n\
+         # key changes with its code), so incremental compilation would only write caches.\n\
          [profile.dev]\n\
-         debug = false\n",
+         debug = false\n\
+         incremental = false\n",
         toml_string(&workspace.join("bir-runtime")),
         toml_string(&workspace.join("bir-driver")),
     );
