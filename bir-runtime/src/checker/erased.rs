@@ -258,7 +258,9 @@ where
 /// How the search compiled once reaches an [`ErasedModel`] with states `State`: through a
 /// reference (a checker's call) or an `Arc` (a model that worker threads share).
 pub(crate) trait Holds: Sync {
+    /// How the search holds the model's states.
     type State: ErasedState;
+    /// The model.
     fn erased(&self) -> &dyn ErasedModel<Self::State>;
 }
 
