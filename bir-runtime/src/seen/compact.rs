@@ -44,8 +44,42 @@ const GROWTH: f64 = 1.25;
 /// the set's load, and its bytes per state, stay near their average at every size rather
 /// than dropping together by a quarter at each growth.
 fn buckets_at(index: usize, generation: u32) -> u64 {
-    let exponent = f64::from(generation) + index as f64 / SEGMENTS as f64;
-    (MIN_BUCKETS as f64 * GROWTH.powf(exponent)).ceil() as u64
+    let mut size = MIN_BUCKETS as f64 * STAGGER[index];
+    for _ in 0..generation {
+        size *= GROWTH;
+    }
+    // Rounded up, without `f64::ceil`: a set of words calls nothing of the C library's
+    // maths (whose pages would count in the process's peak memory).
+    let whole = size as u64;
+    whole + u64::from((whole as f64) < size)
+}
+
+/// `GROWTH` to the power `i / 256` for each segment `i`: the stagger of the segments' sizes,
+/// computed at compile time (no `f64::powf` at run time, for the reason in [`buckets_at`]).
+const STAGGER: [f64; SEGMENTS] = stagger();
+
+const fn stagger() -> [f64; SEGMENTS] {
+    // The 256th root of GROWTH, by Newton's method from just above it: x -= (x^256 -
+    // GROWTH) / (256 x^255), a few steps to the last bit.
+    let mut root = 1.0 + (GROWTH - 1.0) / SEGMENTS as f64;
+    let mut step = 0;
+    while step < 6 {
+        let mut power = 1.0;
+        let mut k = 1;
+        while k < SEGMENTS {
+            power *= root;
+            k += 1;
+        }
+        root -= (power * root - GROWTH) / (SEGMENTS as f64 * power);
+        step += 1;
+    }
+    let mut table = [1.0; SEGMENTS];
+    let mut i = 1;
+    while i < SEGMENTS {
+        table[i] = table[i - 1] * root;
+        i += 1;
+    }
+    table
 }
 
 /// The narrowest words the set is laid out for: narrower words are stored as this many
@@ -768,6 +802,29 @@ mod tests {
         words.sort_unstable();
         expected.sort_unstable();
         assert_eq!(words, expected);
+    }
+
+    #[test]
+    fn the_staggered_sizes_are_growth_to_the_fractional_powers() {
+        for generation in 0..60 {
+            for index in 0..SEGMENTS {
+                let exponent = f64::from(generation) + index as f64 / SEGMENTS as f64;
+                let exact = (MIN_BUCKETS as f64 * GROWTH.powf(exponent)).ceil() as u64;
+                let buckets = buckets_at(index, generation);
+                // Equal but where the product lies within rounding of a whole number.
+                assert!(buckets.abs_diff(exact) <= 1, "{index} {generation}");
+                assert!(buckets >= MIN_BUCKETS);
+            }
+        }
+        let equal = (0..SEGMENTS)
+            .filter(|&i| {
+                let exact = (MIN_BUCKETS as f64 * GROWTH.powf(20.0 + i as f64 / 256.0)).ceil();
+                buckets_at(i, 20) == exact as u64
+            })
+            .count();
+        assert_eq!(equal, SEGMENTS);
+        assert_eq!(buckets_at(0, 0), MIN_BUCKETS);
+        assert_eq!(buckets_at(0, 2), 4);
     }
 
     #[test]
