@@ -13,7 +13,7 @@ use crate::report::Report;
 use crate::trace::Counterexample;
 
 use super::simulation::Walks;
-use super::{erased, ConfigError, Options, Plan};
+use super::{ConfigError, Options, Plan};
 
 /// One call of a checker on its model. The model answers it with [`Call::specialised`]
 /// (the default of [`Model::__check`]), [`Call::erased`] or [`Call::release`].
@@ -26,7 +26,9 @@ pub trait Call {
 
     /// The answer of the search compiled once, with `M`'s states held as their word
     /// ([`Model::WORD_STATE`]) or as the words [`Model::write_state_words`] writes (which
-    /// `M` must implement, as generated models do).
+    /// `M` must implement, as generated models do). A release build of `bir-runtime`
+    /// without the features `quick-build` or `erased` does not compile that search: the
+    /// answer is then [`Call::specialised`]'s.
     fn erased<M: Model>(self, model: &M) -> Self::Output;
 
     /// What a generated model answers in release builds: the specialised search, or with
@@ -66,12 +68,17 @@ impl Call for PlanCall<'_> {
     }
 
     fn erased<M: Model>(self, model: &M) -> Self::Output {
-        let model = erased::AsWords(model);
-        if M::WORD_STATE {
-            erased::plan_words(&model, self.0)
-        } else {
-            erased::plan_packed(&model, self.0)
+        #[cfg(any(debug_assertions, feature = "quick-build", feature = "erased"))]
+        {
+            let model = super::erased::AsWords(model);
+            if M::WORD_STATE {
+                super::erased::plan_words(&model, self.0)
+            } else {
+                super::erased::plan_packed(&model, self.0)
+            }
         }
+        #[cfg(not(any(debug_assertions, feature = "quick-build", feature = "erased")))]
+        self.specialised(model)
     }
 }
 
@@ -86,12 +93,17 @@ impl Call for RunCall<'_> {
     }
 
     fn erased<M: Model>(self, model: &M) -> Self::Output {
-        let model = erased::AsWords(model);
-        if M::WORD_STATE {
-            erased::try_run_words(&model, self.0)
-        } else {
-            erased::try_run_packed(&model, self.0)
+        #[cfg(any(debug_assertions, feature = "quick-build", feature = "erased"))]
+        {
+            let model = super::erased::AsWords(model);
+            if M::WORD_STATE {
+                super::erased::try_run_words(&model, self.0)
+            } else {
+                super::erased::try_run_packed(&model, self.0)
+            }
         }
+        #[cfg(not(any(debug_assertions, feature = "quick-build", feature = "erased")))]
+        self.specialised(model)
     }
 }
 
@@ -106,12 +118,17 @@ impl Call for SimulateCall<'_> {
     }
 
     fn erased<M: Model>(self, model: &M) -> Self::Output {
-        let model = erased::AsWords(model);
-        if M::WORD_STATE {
-            erased::simulate_words(&model, self.0, self.1)
-        } else {
-            erased::simulate_packed(&model, self.0, self.1)
+        #[cfg(any(debug_assertions, feature = "quick-build", feature = "erased"))]
+        {
+            let model = super::erased::AsWords(model);
+            if M::WORD_STATE {
+                super::erased::simulate_words(&model, self.0, self.1)
+            } else {
+                super::erased::simulate_packed(&model, self.0, self.1)
+            }
         }
+        #[cfg(not(any(debug_assertions, feature = "quick-build", feature = "erased")))]
+        self.specialised(model)
     }
 }
 
@@ -126,11 +143,16 @@ impl Call for ReplayCall<'_> {
     }
 
     fn erased<M: Model>(self, model: &M) -> Self::Output {
-        let model = erased::AsWords(model);
-        if M::WORD_STATE {
-            erased::replay_words(&model, self.0, self.1)
-        } else {
-            erased::replay_packed(&model, self.0, self.1)
+        #[cfg(any(debug_assertions, feature = "quick-build", feature = "erased"))]
+        {
+            let model = super::erased::AsWords(model);
+            if M::WORD_STATE {
+                super::erased::replay_words(&model, self.0, self.1)
+            } else {
+                super::erased::replay_packed(&model, self.0, self.1)
+            }
         }
+        #[cfg(not(any(debug_assertions, feature = "quick-build", feature = "erased")))]
+        self.specialised(model)
     }
 }

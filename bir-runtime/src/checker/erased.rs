@@ -23,14 +23,10 @@ use crate::model::{
 };
 use crate::packed::PackedState;
 use crate::property::PropertyInfo;
-use crate::replay::ReplayError;
-use crate::report::Report;
 use crate::symmetry::SymmetryInfo;
-use crate::trace::Counterexample;
 
 use super::dispatch::EngineCall;
-use super::simulation::Walks;
-use super::{Checker, ConfigError, Options, Plan};
+use super::Checker;
 
 /// How the search compiled once holds a state of any model.
 pub(crate) trait ErasedState: Clone + Eq + Hash + Send + Sync + Debug + 'static {
@@ -394,69 +390,93 @@ impl<M: Model + Clone + Send + 'static> Checker<M> {
 // The entry points are not generic, so that they and every search they reach are compiled
 // here, once for states held as words and once for packed states, whatever model calls
 // them. A model names only the pair its `Model::WORD_STATE` chooses.
+//
+// They are compiled where something can call them: in debug builds (generated models run on
+// them there) and with the features `quick-build` or `erased`. A plain release build
+// leaves them out, so that building `bir-runtime` does not compile the whole search twice
+// for nothing (its first build took 17.5 s with them); `Call::erased` then answers with
+// the specialised search.
+#[cfg(any(debug_assertions, feature = "quick-build", feature = "erased"))]
+pub(crate) use entry::*;
 
-/// [`Checker::plan`](super::Checker::plan) on the search compiled once, states as words.
-pub(crate) fn plan_words(model: &dyn ErasedModel<u64>, options: &Options) -> PlanOutput {
-    super::plan(&Erased(model), options)
+#[cfg(any(debug_assertions, feature = "quick-build", feature = "erased"))]
+mod entry {
+    use super::*;
+    use crate::checker::simulation::Walks;
+    use crate::checker::{ConfigError, Options, Plan};
+    use crate::replay::ReplayError;
+    use crate::report::Report;
+    use crate::trace::Counterexample;
+
+    /// [`Checker::plan`](crate::Checker::plan) on the search compiled once, states as words.
+    pub(crate) fn plan_words(model: &dyn ErasedModel<u64>, options: &Options) -> PlanOutput {
+        super::super::plan(&Erased(model), options)
+    }
+
+    /// [`Checker::plan`](crate::Checker::plan) on the search compiled once, states packed.
+    pub(crate) fn plan_packed(
+        model: &dyn ErasedModel<PackedState>,
+        options: &Options,
+    ) -> PlanOutput {
+        super::super::plan(&Erased(model), options)
+    }
+
+    /// [`Checker::try_run`](crate::Checker::try_run) on the search compiled once, states as
+    /// words.
+    pub(crate) fn try_run_words(model: &dyn ErasedModel<u64>, options: &Options) -> RunOutput {
+        super::super::try_run(&Erased(model), options)
+    }
+
+    /// [`Checker::try_run`](crate::Checker::try_run) on the search compiled once, states packed.
+    pub(crate) fn try_run_packed(
+        model: &dyn ErasedModel<PackedState>,
+        options: &Options,
+    ) -> RunOutput {
+        super::super::try_run(&Erased(model), options)
+    }
+
+    /// [`Checker::simulate`](crate::Checker::simulate) on the search compiled once, states as
+    /// words.
+    pub(crate) fn simulate_words(
+        model: &dyn ErasedModel<u64>,
+        options: &Options,
+        walks: Walks,
+    ) -> RunOutput {
+        super::super::simulate(&Erased(model), options, walks)
+    }
+
+    /// [`Checker::simulate`](crate::Checker::simulate) on the search compiled once, states
+    /// packed.
+    pub(crate) fn simulate_packed(
+        model: &dyn ErasedModel<PackedState>,
+        options: &Options,
+        walks: Walks,
+    ) -> RunOutput {
+        super::super::simulate(&Erased(model), options, walks)
+    }
+
+    /// [`Checker::replay`](crate::Checker::replay) on the search compiled once, states as words.
+    pub(crate) fn replay_words(
+        model: &dyn ErasedModel<u64>,
+        options: &Options,
+        replay: &str,
+    ) -> ReplayOutput {
+        super::super::replay(&Erased(model), options, replay)
+    }
+
+    /// [`Checker::replay`](crate::Checker::replay) on the search compiled once, states packed.
+    pub(crate) fn replay_packed(
+        model: &dyn ErasedModel<PackedState>,
+        options: &Options,
+        replay: &str,
+    ) -> ReplayOutput {
+        super::super::replay(&Erased(model), options, replay)
+    }
+
+    /// What a plan call returns.
+    type PlanOutput = Result<Plan, ConfigError>;
+    /// What a search or a simulation returns.
+    type RunOutput = Result<Report, ConfigError>;
+    /// What a replay returns.
+    type ReplayOutput = Result<Counterexample, ReplayError>;
 }
-
-/// [`Checker::plan`](super::Checker::plan) on the search compiled once, states packed.
-pub(crate) fn plan_packed(model: &dyn ErasedModel<PackedState>, options: &Options) -> PlanOutput {
-    super::plan(&Erased(model), options)
-}
-
-/// [`Checker::try_run`](super::Checker::try_run) on the search compiled once, states as
-/// words.
-pub(crate) fn try_run_words(model: &dyn ErasedModel<u64>, options: &Options) -> RunOutput {
-    super::try_run(&Erased(model), options)
-}
-
-/// [`Checker::try_run`](super::Checker::try_run) on the search compiled once, states packed.
-pub(crate) fn try_run_packed(model: &dyn ErasedModel<PackedState>, options: &Options) -> RunOutput {
-    super::try_run(&Erased(model), options)
-}
-
-/// [`Checker::simulate`](super::Checker::simulate) on the search compiled once, states as
-/// words.
-pub(crate) fn simulate_words(
-    model: &dyn ErasedModel<u64>,
-    options: &Options,
-    walks: Walks,
-) -> RunOutput {
-    super::simulate(&Erased(model), options, walks)
-}
-
-/// [`Checker::simulate`](super::Checker::simulate) on the search compiled once, states
-/// packed.
-pub(crate) fn simulate_packed(
-    model: &dyn ErasedModel<PackedState>,
-    options: &Options,
-    walks: Walks,
-) -> RunOutput {
-    super::simulate(&Erased(model), options, walks)
-}
-
-/// [`Checker::replay`](super::Checker::replay) on the search compiled once, states as words.
-pub(crate) fn replay_words(
-    model: &dyn ErasedModel<u64>,
-    options: &Options,
-    replay: &str,
-) -> ReplayOutput {
-    super::replay(&Erased(model), options, replay)
-}
-
-/// [`Checker::replay`](super::Checker::replay) on the search compiled once, states packed.
-pub(crate) fn replay_packed(
-    model: &dyn ErasedModel<PackedState>,
-    options: &Options,
-    replay: &str,
-) -> ReplayOutput {
-    super::replay(&Erased(model), options, replay)
-}
-
-/// What a plan call returns.
-type PlanOutput = Result<Plan, ConfigError>;
-/// What a search or a simulation returns.
-type RunOutput = Result<Report, ConfigError>;
-/// What a replay returns.
-type ReplayOutput = Result<Counterexample, ReplayError>;
