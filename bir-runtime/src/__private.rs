@@ -10,6 +10,16 @@ use crate::model::{Fault, Operand, Outcome, Successor};
 
 pub use crate::checker::dispatch::{Call, EngineCall};
 
+/// Whether this build of `bir-runtime` compiles the search shared by every model
+/// (`Call::erased`): in debug builds, and with the features `quick-build` or `erased`;
+/// otherwise `Call::erased` answers with the specialised search. Tests that compare the two
+/// copies check it.
+pub const ERASED_SEARCH: bool = cfg!(any(
+    debug_assertions,
+    feature = "quick-build",
+    feature = "erased"
+));
+
 /// Appends the outcome of one transition function (`Ok(None)`: not enabled) to `out`.
 #[inline(always)]
 pub fn push<S>(out: &mut Vec<Successor<S>>, transition: u32, step: Result<Option<S>, Fault>) {

@@ -1,7 +1,9 @@
 //! The reference families at the sizes that need an optimised build, in a test target of
 //! their own so that `.ci/run` compiles only these models in release mode:
-//! `cargo test --release --workspace --test release`. `cargo test` leaves this target out
-//! (`test = false`): in debug mode these searches take over a minute.
+//! `cargo test --release --workspace --test release --features bir-runtime/erased` (the
+//! feature compiles the search shared by every model, see `searches.rs`). `cargo test`
+//! leaves this target out (`test = false`): in debug mode these searches take over a
+//! minute.
 //! Every figure is `models/README.md`'s; depth-first and breadth-first search, exact and
 //! compact storage agree on each (Peterson with local counters, N = 5, wider than a word, up
 //! to a state limit); symmetry reduction counts the orbits.

@@ -48,6 +48,12 @@ system TwoWords {
 /// Everything a report says that does not depend on timing: counts, verdict, the plan, the
 /// coverage and every counterexample as printed.
 fn everything(report: &Report) -> String {
+    // Without the shared search compiled, `OtherSearch` would run the specialised one too.
+    assert!(
+        bir::__private::ERASED_SEARCH,
+        "these tests compare the two copies of the search: run them with \
+         `--features bir-runtime/erased` (plain release builds leave the shared one out)"
+    );
     let mut text = format!(
         "{:?}\nplan: {:?}\ncoverage: {:?}\n",
         summary(report),
