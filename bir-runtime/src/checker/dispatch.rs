@@ -57,6 +57,26 @@ pub trait EngineCall {
     fn run<M: Model + Clone + Send + 'static>(self, checker: super::Checker<M>) -> Self::Output;
 }
 
+/// [`Call::erased`]'s answer for `$call` on `$model` (of type `M`): the entry point `$words`
+/// or `$packed` of the search compiled once (`erased.rs`), as `M::WORD_STATE` chooses, with
+/// `$args` after the model; where that search is not compiled (a plain release build), the
+/// specialised search's answer.
+macro_rules! erased_answer {
+    ($call:expr, $model:ident, $words:ident, $packed:ident, $($args:expr),+) => {{
+        #[cfg(any(debug_assertions, feature = "quick-build", feature = "erased"))]
+        {
+            let model = super::erased::AsWords($model);
+            if M::WORD_STATE {
+                super::erased::$words(&model, $($args),+)
+            } else {
+                super::erased::$packed(&model, $($args),+)
+            }
+        }
+        #[cfg(not(any(debug_assertions, feature = "quick-build", feature = "erased")))]
+        $call.specialised($model)
+    }};
+}
+
 /// [`Checker::plan`](super::Checker::plan).
 pub struct PlanCall<'a>(pub(crate) &'a Options);
 
@@ -68,17 +88,7 @@ impl Call for PlanCall<'_> {
     }
 
     fn erased<M: Model>(self, model: &M) -> Self::Output {
-        #[cfg(any(debug_assertions, feature = "quick-build", feature = "erased"))]
-        {
-            let model = super::erased::AsWords(model);
-            if M::WORD_STATE {
-                super::erased::plan_words(&model, self.0)
-            } else {
-                super::erased::plan_packed(&model, self.0)
-            }
-        }
-        #[cfg(not(any(debug_assertions, feature = "quick-build", feature = "erased")))]
-        self.specialised(model)
+        erased_answer!(self, model, plan_words, plan_packed, self.0)
     }
 }
 
@@ -93,17 +103,7 @@ impl Call for RunCall<'_> {
     }
 
     fn erased<M: Model>(self, model: &M) -> Self::Output {
-        #[cfg(any(debug_assertions, feature = "quick-build", feature = "erased"))]
-        {
-            let model = super::erased::AsWords(model);
-            if M::WORD_STATE {
-                super::erased::try_run_words(&model, self.0)
-            } else {
-                super::erased::try_run_packed(&model, self.0)
-            }
-        }
-        #[cfg(not(any(debug_assertions, feature = "quick-build", feature = "erased")))]
-        self.specialised(model)
+        erased_answer!(self, model, try_run_words, try_run_packed, self.0)
     }
 }
 
@@ -118,17 +118,7 @@ impl Call for SimulateCall<'_> {
     }
 
     fn erased<M: Model>(self, model: &M) -> Self::Output {
-        #[cfg(any(debug_assertions, feature = "quick-build", feature = "erased"))]
-        {
-            let model = super::erased::AsWords(model);
-            if M::WORD_STATE {
-                super::erased::simulate_words(&model, self.0, self.1)
-            } else {
-                super::erased::simulate_packed(&model, self.0, self.1)
-            }
-        }
-        #[cfg(not(any(debug_assertions, feature = "quick-build", feature = "erased")))]
-        self.specialised(model)
+        erased_answer!(self, model, simulate_words, simulate_packed, self.0, self.1)
     }
 }
 
@@ -143,16 +133,6 @@ impl Call for ReplayCall<'_> {
     }
 
     fn erased<M: Model>(self, model: &M) -> Self::Output {
-        #[cfg(any(debug_assertions, feature = "quick-build", feature = "erased"))]
-        {
-            let model = super::erased::AsWords(model);
-            if M::WORD_STATE {
-                super::erased::replay_words(&model, self.0, self.1)
-            } else {
-                super::erased::replay_packed(&model, self.0, self.1)
-            }
-        }
-        #[cfg(not(any(debug_assertions, feature = "quick-build", feature = "erased")))]
-        self.specialised(model)
+        erased_answer!(self, model, replay_words, replay_packed, self.0, self.1)
     }
 }
