@@ -2,6 +2,11 @@
 //! open-addressing segments with linear probing, each growing on its own, so a growth copies
 //! 1/256 of the table rather than all of it, and the peak memory of a growth is that much more.
 //!
+//! A numbered table ([`WordTable::numbered`]) keeps a 32-bit number beside each word, in an
+//! array parallel to the slots: the search for fair cycles keeps there the search numbers of
+//! the states it has not finished with, so that the lookup that finds a state also finds its
+//! number.
+//!
 //! One table serves one thread (through `&mut`, plain loads and stores) and many (through
 //! [`SharedWords`]: lookups are plain loads, a new word is one compare-and-swap; threads hold a
 //! read lock for a batch of work, and a segment grows under the write lock between batches).
@@ -37,6 +42,8 @@ pub(crate) struct WordTable {
     /// The colours a word is stored with when it is inserted (none unless the table is
     /// coloured): a search that colours every new state at once saves a lookup per state.
     fresh: u64,
+    /// Whether each slot has a number ([`WordTable::numbered`]).
+    numbered: bool,
 }
 
 /// The colour bits of a coloured table ([`WordTable::coloured`]), above the words' 61 bits.
@@ -45,14 +52,26 @@ pub(crate) const COLOURS: u64 = 0b11 << 61;
 /// One segment: its slots (a power of two) and how many are used.
 struct Segment {
     slots: Box<[AtomicU64]>,
+    /// The number of each slot's word in a numbered table; empty otherwise.
+    numbers: Box<[u32]>,
     used: AtomicUsize,
 }
 
 impl Segment {
-    fn new(slots: usize) -> Segment {
+    fn new(slots: usize, numbered: bool) -> Segment {
         Segment {
             slots: (0..slots).map(|_| AtomicU64::new(EMPTY)).collect(),
+            numbers: vec![0; if numbered { slots } else { 0 }].into_boxed_slice(),
             used: AtomicUsize::new(0),
+        }
+    }
+
+    /// The bytes of a slot: the word, and its number in a numbered table.
+    fn slot_bytes(&self) -> usize {
+        if self.numbers.is_empty() {
+            8
+        } else {
+            12
         }
     }
 
@@ -63,22 +82,26 @@ impl Segment {
 
     fn growth(&self, index: usize) -> Growth {
         Growth {
-            bytes: self.slots.len() * 2 * 8,
+            bytes: self.slots.len() * 2 * self.slot_bytes(),
             part: index,
         }
     }
 
     /// The segment with twice the slots; `colours` are bits of the words to hash without.
     fn doubled(&mut self, colours: u64) -> Segment {
-        let bigger = Segment::new(self.slots.len() * 2);
+        let numbered = !self.numbers.is_empty();
+        let mut bigger = Segment::new(self.slots.len() * 2, numbered);
         let mask = bigger.slots.len() - 1;
-        for word in self.slots.iter_mut().map(|w| *w.get_mut()) {
+        for (old, word) in self.slots.iter_mut().map(|w| *w.get_mut()).enumerate() {
             if word != EMPTY {
                 let mut i = mix(word & !colours) as usize & mask;
                 while bigger.slots[i].load(Ordering::Relaxed) != EMPTY {
                     i = (i + 1) & mask;
                 }
                 bigger.slots[i].store(word, Ordering::Relaxed);
+                if numbered {
+                    bigger.numbers[i] = self.numbers[old];
+                }
             }
         }
         bigger.used.store(*self.used.get_mut(), Ordering::Relaxed);
@@ -94,12 +117,72 @@ impl WordTable {
             .next_power_of_two()
             .max(MIN_SEGMENT);
         WordTable {
-            segments: (0..SEGMENTS).map(|_| Segment::new(per_segment)).collect(),
+            segments: (0..SEGMENTS)
+                .map(|_| Segment::new(per_segment, false))
+                .collect(),
             slots: per_segment * SEGMENTS,
             largest: per_segment,
             lossy,
             colours: 0,
             fresh: 0,
+            numbered: false,
+        }
+    }
+
+    /// An empty table that keeps a number beside each word, 0 when the word is stored
+    /// ([`WordTable::number`], [`WordTable::set_number`]); `lossy` when the words are
+    /// fingerprints.
+    pub(crate) fn numbered(lossy: bool) -> WordTable {
+        let table = WordTable::new(0, lossy);
+        WordTable {
+            segments: (0..SEGMENTS)
+                .map(|_| Segment::new(table.largest, true))
+                .collect(),
+            numbered: true,
+            ..table
+        }
+    }
+
+    /// The segment and slot of the stored `word`, if it is stored.
+    fn find(&self, word: u64) -> Option<(usize, usize)> {
+        let (index, hash) = Self::place(word);
+        let slots = &self.segments[index].slots;
+        let mask = slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            match slots[i].load(Ordering::Relaxed) {
+                EMPTY => return None,
+                stored if stored & !self.colours == word => return Some((index, i)),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// The number of the stored `word` in a numbered table (0 in any other), or `None`
+    /// when the word is not stored.
+    pub(crate) fn number(&self, word: u64) -> Option<u32> {
+        let (segment, slot) = self.find(word)?;
+        Some(
+            self.segments[segment]
+                .numbers
+                .get(slot)
+                .copied()
+                .unwrap_or(0),
+        )
+    }
+
+    /// Sets the number of the stored `word` in a numbered table; false when the word is
+    /// not stored or the table keeps no numbers.
+    pub(crate) fn set_number(&mut self, word: u64, number: u32) -> bool {
+        let Some((segment, slot)) = self.find(word) else {
+            return false;
+        };
+        match self.segments[segment].numbers.get_mut(slot) {
+            Some(stored) => {
+                *stored = number;
+                true
+            }
+            None => false,
         }
     }
 
@@ -297,7 +380,7 @@ impl<S> Store<S> for WordTable {
 
 impl Footprint for WordTable {
     fn bytes(&self) -> usize {
-        self.slots * 8
+        self.slots * if self.numbered { 12 } else { 8 }
     }
 
     fn omission(&self, states: u64) -> Option<(IncompleteReason, f64)> {
@@ -478,6 +561,34 @@ mod tests {
             let colours = if word % 2 == 0 { 0 } else { CYAN };
             assert_eq!(table.colours_of(word), Some(colours));
         }
+    }
+
+    #[test]
+    fn numbers_stay_with_their_words_across_growth() {
+        let mut table = WordTable::numbered(false);
+        assert!(!table.set_number(7, 1), "not stored yet");
+        assert_eq!(table.number(7), None);
+        let words = 0..30_000u64;
+        for word in words.clone() {
+            assert_eq!(insert(&mut table, &(), Some(word * 3)), Lookup::New);
+            assert_eq!(table.number(word * 3), Some(0), "a new word has number 0");
+            assert!(table.set_number(word * 3, word as u32 + 1));
+        }
+        for word in words.clone().step_by(2) {
+            assert!(table.set_number(word * 3, 0));
+        }
+        for word in words {
+            let number = if word % 2 == 0 { 0 } else { word as u32 + 1 };
+            assert_eq!(table.number(word * 3), Some(number));
+        }
+        assert_eq!(table.number(1), None);
+        assert_eq!(table.len(), 30_000);
+        assert_eq!(table.bytes(), table.slots * 12);
+        // A table without numbers stores words only.
+        let mut plain = WordTable::new(0, false);
+        insert(&mut plain, &(), Some(5));
+        assert_eq!(plain.number(5), Some(0));
+        assert!(!plain.set_number(5, 1));
     }
 
     #[test]

@@ -17,6 +17,12 @@
 //! never steps loses the states where that instance is enabled, and what is left is split
 //! into components again, until one is accepting and fair or none is left.
 //!
+//! A live state's search number is its place on the component stack, from 1 (the stack
+//! only ever loses whole components off its top, so the numbers of the live states stay
+//! put and grow up the stack). It is kept beside the state's word in the seen table
+//! ([`numbers`]), so that the lookup that finds a state also says whether it is live;
+//! states wider than a word keep theirs in a map.
+//!
 //! The counterexample is a lasso: the search's path to the component, then a cycle inside
 //! it through an edge of every mark it needs, found by breadth-first searches in the
 //! component.
@@ -28,105 +34,39 @@ use crate::model::{Fault, Model, Outcome, Successor, TransitionId, STUTTER};
 use crate::property::Fairness;
 use crate::replay::Path;
 use crate::report::Report;
-use crate::seen::{FixedHasher, Keying, StateTable, Store, WordTable};
+use crate::seen::{FixedHasher, Keying, StateTable, WordTable};
 use crate::trace::{self, FindingKind};
 
 use super::core::{Role, Run, Stepper, Visit};
 use super::dfs::taken;
+use super::frames::Frames;
 use super::ndfs::violation_message;
 use super::product::{Product, Scratch};
 
+mod marks;
+mod numbers;
+
+use marks::Marks;
+use numbers::{Numbered, WithNumbers};
+
 type ProductState<M> = (<M as Model>::State, u32);
 
-/// A set of marks: bit 0 is the property's, bit `1 + i` instance `i`'s. One word for
-/// models of up to 63 instances (no allocation per edge), several beyond.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Marks {
-    Word(u64),
-    Words(Box<[u64]>),
-}
-
-impl Marks {
-    fn empty(bits: usize) -> Marks {
-        if bits <= 64 {
-            Marks::Word(0)
-        } else {
-            Marks::Words(vec![0; bits.div_ceil(64)].into_boxed_slice())
-        }
-    }
-
-    fn full(bits: usize) -> Marks {
-        let mut marks = Marks::empty(bits);
-        for bit in 0..bits {
-            marks.set(bit);
-        }
-        marks
-    }
-
-    fn words(&self) -> &[u64] {
-        match self {
-            Marks::Word(word) => std::slice::from_ref(word),
-            Marks::Words(words) => words,
-        }
-    }
-
-    fn words_mut(&mut self) -> &mut [u64] {
-        match self {
-            Marks::Word(word) => std::slice::from_mut(word),
-            Marks::Words(words) => words,
-        }
-    }
-
-    fn set(&mut self, bit: usize) {
-        self.words_mut()[bit / 64] |= 1 << (bit % 64);
-    }
-
-    fn has(&self, bit: usize) -> bool {
-        self.words()[bit / 64] & (1 << (bit % 64)) != 0
-    }
-
-    fn add(&mut self, other: &Marks) {
-        for (word, other) in self.words_mut().iter_mut().zip(other.words()) {
-            *word |= other;
-        }
-    }
-
-    fn remove(&mut self, other: &Marks) {
-        for (word, other) in self.words_mut().iter_mut().zip(other.words()) {
-            *word &= !other;
-        }
-    }
-
-    fn covers(&self, other: &Marks) -> bool {
-        self.words()
-            .iter()
-            .zip(other.words())
-            .all(|(a, b)| a & b == *b)
-    }
-
-    fn meets(&self, other: &Marks) -> bool {
-        self.words()
-            .iter()
-            .zip(other.words())
-            .any(|(a, b)| a & b != 0)
-    }
-
-    fn is_empty(&self) -> bool {
-        self.words().iter().all(|&word| word == 0)
-    }
-}
-
-/// A state on the search's stack: the next of its steps to take, and what every edge
-/// leaving it carries besides the step's own instance. Only the top state's steps are held
-/// (in `Fair::steps`); a parent's are computed again when the search returns to it, as in
-/// `dfs.rs`, so that a deep search holds one state per level.
+/// A state on the search's stack: its search number, how many of its steps it has taken,
+/// and what every edge leaving it carries besides the step's own instance. Its steps are in
+/// [`Fair::successors`], which keeps those of the top frames only; a lower frame's are
+/// computed again when the search returns to it, so that a deep search holds about one
+/// state per level.
 struct Frame<S> {
     state: S,
+    number: u32,
     next: usize,
     base: Marks,
     /// At the depth limit: its steps are not explored.
     cut: bool,
 }
+
+/// Half the number of top frames that keep their steps (as in `ndfs.rs`).
+const KEPT_FRAMES: usize = 64;
 
 /// Runs the search for fair accepting cycles of LTL property `property`.
 pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
@@ -134,9 +74,17 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
     let fairness = run.plan.fairness;
     let product_run = run.over_product(&product);
     match product_run.keying {
-        Keying::State => search(product_run, property, fairness, StateTable::new()),
-        Keying::Word => search(product_run, property, fairness, WordTable::new(0, false)),
-        Keying::Fingerprint => search(product_run, property, fairness, WordTable::new(0, true)),
+        Keying::State => search(
+            product_run,
+            property,
+            fairness,
+            WithNumbers {
+                seen: StateTable::new(),
+                live: HashMap::with_hasher(FixedHasher),
+            },
+        ),
+        Keying::Word => search(product_run, property, fairness, WordTable::numbered(false)),
+        Keying::Fingerprint => search(product_run, property, fairness, WordTable::numbered(true)),
     }
 }
 
@@ -147,6 +95,8 @@ struct Graph<'a, M: Model> {
     /// Instances of the model, and the instance of each transition.
     instances: usize,
     instance_of: Vec<usize>,
+    /// The mark of every instance.
+    every_instance: Marks,
     /// The buffers of one expansion, reused: the product's own sit behind a lock, and the
     /// enabled transitions would be a new `Vec` per state.
     buffers: RefCell<(Scratch<M::State>, Vec<TransitionId>)>,
@@ -176,16 +126,16 @@ impl<M: Model> Graph<'_, M> {
                 enabled.set(1 + instance);
             }
         }
-        let mut base = Marks::empty(self.bits());
+        let mut base = match self.fairness {
+            Fairness::Weak => {
+                let mut disabled = self.every_instance.clone();
+                disabled.remove(&enabled);
+                disabled
+            }
+            _ => Marks::empty(self.bits()),
+        };
         if self.product.is_accepting(state) {
             base.set(0);
-        }
-        if self.fairness == Fairness::Weak {
-            for instance in 0..self.instances {
-                if !enabled.has(1 + instance) {
-                    base.set(1 + instance);
-                }
-            }
         }
         (base, enabled)
     }
@@ -297,20 +247,20 @@ struct Fair<'a, M: Model> {
     property: usize,
     stepper: Stepper<'a, Product<'a, M>>,
     frames: Vec<Frame<ProductState<M>>>,
-    /// The search numbers of the states on the component stack.
-    live: HashMap<ProductState<M>, u32, FixedHasher>,
-    /// The component stack: states in the order they were numbered.
-    active: Vec<(u32, ProductState<M>)>,
+    /// The steps of the top frames.
+    successors: Frames<ProductState<M>>,
+    /// The component stack: the live states, in the order they were found. A live
+    /// state's number is its place here, from 1: the stack only ever loses a whole
+    /// component off its top, so a live state keeps its number, and numbers grow up the
+    /// stack, as Tarjan's search needs.
+    active: Vec<ProductState<M>>,
     /// The roots of the components on the stack, with the marks merged into each.
     roots: Vec<(u32, Marks)>,
-    counter: u32,
     /// Every mark, for the weak fairness test.
     all: Marks,
-    /// The steps of the top state.
-    steps: Vec<Successor<ProductState<M>>>,
 }
 
-fn search<'a, M: Model, T: Store<ProductState<M>> + crate::seen::Footprint>(
+fn search<'a, M: Model, T: Numbered<ProductState<M>>>(
     run: Run<'a, Product<'a, M>>,
     property: usize,
     fairness: Fairness,
@@ -330,17 +280,16 @@ fn search<'a, M: Model, T: Store<ProductState<M>> + crate::seen::Footprint>(
             fairness,
             instances,
             instance_of,
+            every_instance: Marks::every_instance(1 + instances),
             buffers: RefCell::new((Scratch::new(), Vec::new())),
         },
         property,
         stepper: run.stepper(Role::Alone),
         frames: Vec::new(),
-        live: HashMap::with_hasher(FixedHasher),
+        successors: Frames::new(KEPT_FRAMES),
         active: Vec::new(),
         roots: Vec::new(),
-        counter: 0,
         all: Marks::full(1 + instances),
-        steps: Vec::new(),
     };
     match product.initial_states() {
         Err(fault) => {
@@ -351,7 +300,7 @@ fn search<'a, M: Model, T: Store<ProductState<M>> + crate::seen::Footprint>(
             for state in initial {
                 if let Some(state) = fair.stepper.start_from(state, &mut seen) {
                     let bits = fair.graph.bits();
-                    fair.push(state, Marks::empty(bits));
+                    fair.push(state, Marks::empty(bits), &mut seen);
                     fair.explore(&mut seen);
                 }
                 if fair.stepper.is_stopped() {
@@ -360,57 +309,71 @@ fn search<'a, M: Model, T: Store<ProductState<M>> + crate::seen::Footprint>(
             }
         }
     }
-    let extra = fair.live.capacity() * std::mem::size_of::<(ProductState<M>, u32)>();
+    let extra = seen.numbers_bytes()
+        + fair.active.capacity() * std::mem::size_of::<ProductState<M>>()
+        + fair.roots.capacity() * std::mem::size_of::<(u32, Marks)>();
     fair.stepper.finish(run.plan, &seen, extra)
 }
 
 impl<'a, M: Model> Fair<'a, M> {
     /// Numbers a new state and pushes it, as a component of its own, reached by an edge
     /// with `marks`.
-    fn push(&mut self, state: ProductState<M>, marks: Marks) {
+    fn push(
+        &mut self,
+        state: ProductState<M>,
+        marks: Marks,
+        seen: &mut impl Numbered<ProductState<M>>,
+    ) {
         let depth = self.frames.len() as u32;
-        self.steps.clear();
         self.stepper.tick();
-        let (base, _) = self.graph.expand(&state, &mut self.steps);
+        let start = self.successors.arena().len();
+        let (base, _) = self.graph.expand(&state, self.successors.arena());
         let cut = self.stepper.at_depth_limit(depth);
         if cut {
-            self.steps.clear();
+            self.successors.arena().truncate(start);
         }
-        self.counter += 1;
-        self.live.insert(state.clone(), self.counter);
-        self.active.push((self.counter, state.clone()));
-        self.roots.push((self.counter, marks));
+        let number = self.active.len() as u32 + 1;
+        seen.set_live(&state, self.stepper.key(&state), number);
+        self.active.push(state.clone());
+        self.roots.push((number, marks));
         if self.stepper.reserve(&mut self.frames, 1) {
             self.frames.push(Frame {
                 state,
+                number,
                 next: 0,
                 base,
                 cut,
             });
+            self.successors.push(start);
+        } else {
+            self.successors.arena().truncate(start);
         }
     }
 
-    fn explore(&mut self, seen: &mut impl Store<ProductState<M>>) {
+    fn explore(&mut self, seen: &mut impl Numbered<ProductState<M>>) {
         while !self.stepper.is_stopped() {
             let Some(frame) = self.frames.last_mut() else {
                 return;
             };
-            let Some(successor) = self.steps.get(frame.next).cloned() else {
-                self.finish_top();
+            let Some(successor) = self.successors.take().cloned() else {
+                self.finish_top(seen);
                 continue;
             };
             frame.next += 1;
-            let marks = self.graph.edge(&frame.base, successor.transition);
             let depth = (self.frames.len() - 1) as u32;
             match self.stepper.visit(depth, &successor, seen) {
                 Visit::New => {
                     if let Outcome::Next(next) = successor.outcome {
-                        self.push(next, marks);
+                        let marks = self.edge_from_top(successor.transition);
+                        self.push(next, marks, seen);
                     }
                 }
                 Visit::Seen => {
+                    // An edge into a state of a complete component closes no cycle: its
+                    // marks are not needed.
                     if let Outcome::Next(next) = &successor.outcome {
-                        if let Some(&number) = self.live.get(next) {
+                        if let Some(number) = seen.live(next, self.stepper.key(next)) {
+                            let marks = self.edge_from_top(successor.transition);
                             self.merge(number, marks);
                         }
                     }
@@ -437,6 +400,14 @@ impl<'a, M: Model> Fair<'a, M> {
         }
     }
 
+    /// The marks of the top state's edge by `transition`.
+    fn edge_from_top(&self, transition: TransitionId) -> Marks {
+        match self.frames.last() {
+            Some(frame) => self.graph.edge(&frame.base, transition),
+            None => Marks::empty(self.graph.bits()),
+        }
+    }
+
     /// An edge with `marks` back into the live state numbered `number`: every component
     /// on the stack above it merges into one. Under weak fairness, a merged component with
     /// every mark holds a fair accepting cycle.
@@ -459,28 +430,29 @@ impl<'a, M: Model> Fair<'a, M> {
 
     /// Done with the top state: if it roots a component, the component is complete (and,
     /// under strong fairness, checked), and leaves the stack.
-    fn finish_top(&mut self) {
+    fn finish_top(&mut self, seen: &mut impl Numbered<ProductState<M>>) {
         let Some(frame) = self.frames.pop() else {
             return;
         };
-        // Back to the parent: its steps again.
-        self.steps.clear();
-        if let Some(parent) = self.frames.last() {
-            if !parent.cut {
-                self.stepper.tick();
-                self.graph.expand(&parent.state, &mut self.steps);
+        // Back to the parent, which resumes after the steps it took; if it dropped its
+        // steps, they are computed again.
+        if self.successors.pop() {
+            if let Some(parent) = self.frames.last() {
+                if !parent.cut {
+                    self.stepper.tick();
+                    self.graph.expand(&parent.state, self.successors.arena());
+                }
+                self.successors.refill(parent.next);
             }
         }
-        let number = self.live.get(&frame.state).copied().unwrap_or(0);
+        let number = frame.number;
         if self.roots.last().map(|r| r.0) != Some(number) {
             return;
         }
         self.roots.pop();
-        let start = self.active.partition_point(|(n, _)| *n < number);
-        let component: Vec<ProductState<M>> =
-            self.active.drain(start..).map(|(_, state)| state).collect();
+        let component: Vec<ProductState<M>> = self.active.drain(number as usize - 1..).collect();
         for state in &component {
-            self.live.remove(state);
+            seen.set_live(state, self.stepper.key(state), 0);
         }
         if self.graph.fairness == Fairness::Strong {
             self.check_strong(&frame.state, component);
@@ -490,12 +462,10 @@ impl<'a, M: Model> Fair<'a, M> {
     /// Under weak fairness: the component rooted at the state numbered `root` has every
     /// mark; report a lasso through it.
     fn report_weak(&mut self, root: u32) {
-        let start = self.active.partition_point(|(n, _)| *n < root);
-        let inside: HashSet<ProductState<M>, FixedHasher> = self.active[start..]
-            .iter()
-            .map(|(_, state)| state.clone())
-            .collect();
-        let entry = self.active[start].1.clone();
+        let start = root as usize - 1;
+        let inside: HashSet<ProductState<M>, FixedHasher> =
+            self.active[start..].iter().cloned().collect();
+        let entry = self.active[start].clone();
         let Some(at) = self.frames.iter().position(|f| f.state == entry) else {
             return;
         };
@@ -749,310 +719,4 @@ fn components<M: Model>(
 }
 
 #[cfg(test)]
-mod tests {
-    use std::collections::HashSet;
-
-    use super::super::product::Product;
-    use crate::model::{Model, Outcome, STUTTER};
-    use crate::test_models::{AutomatonTable, Graph, NOT_INFINITELY_OFTEN_P, NOT_P_LEADS_TO_Q};
-    use crate::{Checker, Fairness, FindingKind, Verdict};
-
-    /// The automaton of `[]!p`, the negation of `<>p`.
-    const NEVER_P: AutomatonTable = &[(false, &[(1, 0, 1)]), (true, &[(1, 0, 1)])];
-
-    fn eventually_p(graph: Graph) -> Graph {
-        graph.ltl("EventuallyP", NEVER_P)
-    }
-
-    #[test]
-    fn weak_fairness_excludes_an_instance_enabled_forever_and_never_stepping() {
-        // T0 loops at 0 forever; T1 could go to 1 (p) all along.
-        let graph = eventually_p(
-            Graph::new(2, &[(0, Some(0)), (0, Some(1)), (1, Some(1))])
-                .instances(&[0, 1, 1])
-                .label(0, &[1]),
-        );
-        let unfair = Checker::new(graph.clone()).ltl("EventuallyP").run();
-        assert_eq!(unfair.assert_violated().replay(), "bir1:@0");
-        let weak = Checker::new(graph).ltl("EventuallyP").weak_fairness().run();
-        weak.assert_holds();
-        assert!(weak
-            .to_string()
-            .contains("search for fair cycles, weak fairness"));
-    }
-
-    #[test]
-    fn strong_fairness_excludes_an_instance_enabled_infinitely_often() {
-        // 0 -T0-> 2 -T0-> 0 forever; T1 could go from 0 to 1 (p), but is disabled at 2.
-        let graph = eventually_p(
-            Graph::new(3, &[(0, Some(2)), (0, Some(1)), (2, Some(0)), (1, Some(1))])
-                .instances(&[0, 1, 0, 1])
-                .label(0, &[1]),
-        );
-        let weak = Checker::new(graph.clone())
-            .ltl("EventuallyP")
-            .weak_fairness()
-            .run();
-        let lasso = weak.assert_violated();
-        assert!(lasso.message().ends_with("under weak fairness"), "{weak}");
-        let strong = Checker::new(graph)
-            .ltl("EventuallyP")
-            .strong_fairness()
-            .run();
-        strong.assert_holds();
-    }
-
-    #[test]
-    fn a_stuttered_end_is_fair() {
-        // 0 -T0-> 1, where nothing is enabled: under any fairness the run stays at 1.
-        let graph = eventually_p(Graph::new(2, &[(0, Some(1))]).instances(&[0]));
-        for checker in [
-            Checker::new(graph.clone())
-                .ltl("EventuallyP")
-                .weak_fairness(),
-            Checker::new(graph.clone())
-                .ltl("EventuallyP")
-                .strong_fairness(),
-        ] {
-            let report = checker.run();
-            assert_eq!(report.assert_violated().replay(), "bir1:0@_", "{report}");
-        }
-    }
-
-    #[test]
-    fn an_incomplete_or_lossy_search_never_holds() {
-        // p infinitely often on the only run: holds, over more product states than the limits.
-        let ring = || {
-            Graph::new(4, &[(0, Some(1)), (1, Some(2)), (2, Some(3)), (3, Some(0))])
-                .instances(&[0, 0, 0, 0])
-                .label(0, &[3])
-                .ltl("EventuallyP", NOT_INFINITELY_OFTEN_P)
-        };
-        for checker in [
-            Checker::new(ring())
-                .ltl("EventuallyP")
-                .weak_fairness()
-                .max_states(2),
-            Checker::new(ring())
-                .ltl("EventuallyP")
-                .strong_fairness()
-                .max_depth(1),
-            Checker::new(ring())
-                .ltl("EventuallyP")
-                .weak_fairness()
-                .hash_compaction(),
-        ] {
-            let report = checker.run();
-            assert!(
-                matches!(report.verdict(), Verdict::Incomplete { .. }),
-                "{report}"
-            );
-        }
-        Checker::new(ring())
-            .ltl("EventuallyP")
-            .weak_fairness()
-            .run()
-            .assert_holds();
-    }
-
-    /// The splitmix64 generator, for random graphs.
-    struct Random(u64);
-
-    impl Random {
-        fn below(&mut self, bound: u64) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            (z ^ (z >> 31)) % bound
-        }
-    }
-
-    /// Whether the product holds a fair accepting cycle, by brute force: some set of
-    /// reachable product states, strongly connected by its internal edges, holding an
-    /// accepting state, and fair (weak: every instance steps on an internal edge or is
-    /// disabled at one of its states; strong: every instance enabled at one of its states
-    /// steps on an internal edge). A closed walk through all its internal edges is then a
-    /// fair accepting cycle, and the states of any such cycle form such a set.
-    fn brute_force(graph: &Graph, fairness: Fairness) -> bool {
-        let product = Product::new(graph, 0);
-        let Ok(initial) = product.initial_states() else {
-            return false;
-        };
-        let mut states: Vec<(u8, u32)> = Vec::new();
-        let mut work = initial;
-        while let Some(state) = work.pop() {
-            if states.contains(&state) {
-                continue;
-            }
-            let mut successors = Vec::new();
-            product.successors(&state, &mut successors);
-            for s in successors {
-                if let Outcome::Next(next) = s.outcome {
-                    work.push(next);
-                }
-            }
-            states.push(state);
-        }
-        assert!(states.len() <= 16, "{}", states.len());
-        let instance_of = |t: u32| graph.info().transitions[t as usize].instance;
-        let edges: Vec<Vec<(u32, usize)>> = states
-            .iter()
-            .map(|state| {
-                let mut successors = Vec::new();
-                product.successors(state, &mut successors);
-                successors
-                    .into_iter()
-                    .filter_map(|s| match s.outcome {
-                        Outcome::Next(next) => {
-                            Some((s.transition, states.iter().position(|x| *x == next)?))
-                        }
-                        Outcome::Fault(_) => None,
-                    })
-                    .collect()
-            })
-            .collect();
-        let enabled: Vec<HashSet<u32>> = states
-            .iter()
-            .map(|(node, _)| {
-                let mut successors = Vec::new();
-                graph.successors(node, &mut successors);
-                successors
-                    .iter()
-                    .map(|s| instance_of(s.transition))
-                    .collect()
-            })
-            .collect();
-        let instances: HashSet<u32> = (0..graph.info().transitions.len() as u32)
-            .map(instance_of)
-            .collect();
-        (1u32..1 << states.len()).any(|set| {
-            let inside = |i: usize| set & (1 << i) != 0;
-            let members: Vec<usize> = (0..states.len()).filter(|&i| inside(i)).collect();
-            // Strongly connected through internal edges, with at least one edge.
-            let reach = |from: usize, forward: bool| {
-                let mut seen = vec![false; states.len()];
-                let mut work = vec![from];
-                while let Some(i) = work.pop() {
-                    for (u, list) in edges.iter().enumerate() {
-                        for &(_, v) in list {
-                            let (at, other) = if forward { (u, v) } else { (v, u) };
-                            if at == i && inside(u) && inside(v) && !seen[other] {
-                                seen[other] = true;
-                                work.push(other);
-                            }
-                        }
-                    }
-                }
-                seen
-            };
-            let from = members[0];
-            let (forward, backward) = (reach(from, true), reach(from, false));
-            if !members.iter().all(|&m| forward[m] && backward[m]) {
-                return false;
-            }
-            let internal: Vec<(usize, u32)> = members
-                .iter()
-                .flat_map(|&i| {
-                    edges[i]
-                        .iter()
-                        .filter(|(_, k)| inside(*k))
-                        .map(move |&(t, _)| (i, t))
-                })
-                .collect();
-            if internal.is_empty() || !members.iter().any(|&i| product.is_accepting(&states[i])) {
-                return false;
-            }
-            let steps: HashSet<u32> = internal
-                .iter()
-                .filter(|(_, t)| *t != STUTTER)
-                .map(|&(_, t)| instance_of(t))
-                .collect();
-            instances.iter().all(|instance| match fairness {
-                Fairness::Weak => {
-                    steps.contains(instance)
-                        || members.iter().any(|&i| !enabled[i].contains(instance))
-                }
-                Fairness::Strong => {
-                    steps.contains(instance)
-                        || members.iter().all(|&i| !enabled[i].contains(instance))
-                }
-                _ => true,
-            })
-        })
-    }
-
-    #[test]
-    fn every_fairness_agrees_with_a_brute_force_search_on_small_graphs() {
-        let automata = [NOT_INFINITELY_OFTEN_P, NOT_P_LEADS_TO_Q, NEVER_P];
-        // BIR_FAIR_SEED and BIR_FAIR_CASES explore further (the default runs in CI).
-        let seed = std::env::var("BIR_FAIR_SEED")
-            .ok()
-            .and_then(|s| s.parse().ok());
-        let cases = std::env::var("BIR_FAIR_CASES")
-            .ok()
-            .and_then(|s| s.parse().ok());
-        let cases: usize = cases.unwrap_or(600);
-        let mut random = Random(seed.unwrap_or(11));
-        let mut violated = [0; 3];
-        for case in 0..cases {
-            let nodes = 1 + random.below(4) as u8;
-            let mut edges = Vec::new();
-            let mut instances = Vec::new();
-            for from in 0..nodes {
-                for _ in 0..random.below(3) {
-                    edges.push((from, Some(random.below(u64::from(nodes)) as u8)));
-                    instances.push(random.below(3) as u32);
-                }
-            }
-            let mut graph = Graph::new(nodes, &edges).instances(&instances);
-            for node in 0..nodes {
-                let labels = random.below(4);
-                if labels & 1 != 0 {
-                    graph = graph.label(0, &[node]);
-                }
-                if labels & 2 != 0 {
-                    graph = graph.label(1, &[node]);
-                }
-            }
-            let graph = graph.ltl("P", automata[case % 3]);
-            for (slot, fairness) in [Fairness::None, Fairness::Weak, Fairness::Strong]
-                .into_iter()
-                .enumerate()
-            {
-                let expected = brute_force(&graph, fairness);
-                let checker = Checker::new(graph.clone()).ltl("P");
-                let checker = match fairness {
-                    Fairness::Weak => checker.weak_fairness(),
-                    Fairness::Strong => checker.strong_fairness(),
-                    _ => checker,
-                };
-                let report = checker.run();
-                let found = report.verdict() == Verdict::Found(FindingKind::Property);
-                assert_eq!(
-                    found, expected,
-                    "case {case}, {fairness}: {graph:?}\n{report}"
-                );
-                if found {
-                    violated[slot] += 1;
-                    // The lasso replays to itself through the checker.
-                    let lasso = report.assert_violated();
-                    assert_eq!(
-                        checker.replay(lasso.replay()).as_ref(),
-                        Ok(lasso),
-                        "{report}"
-                    );
-                } else {
-                    report.assert_holds();
-                }
-            }
-        }
-        // Enough of both outcomes under each fairness for the comparison to mean something.
-        assert!(
-            violated
-                .iter()
-                .all(|&v| v > cases / 10 && v < cases * 9 / 10),
-            "{violated:?}"
-        );
-    }
-}
+mod tests;

@@ -1,0 +1,86 @@
+//! [`Marks`]: the acceptance sets an edge of the product belongs to, under fairness.
+
+/// A set of marks: bit 0 is the property's, bit `1 + i` instance `i`'s. One word for
+/// models of up to 63 instances (no allocation per edge), several beyond.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Marks {
+    Word(u64),
+    Words(Box<[u64]>),
+}
+
+impl Marks {
+    pub(super) fn empty(bits: usize) -> Marks {
+        if bits <= 64 {
+            Marks::Word(0)
+        } else {
+            Marks::Words(vec![0; bits.div_ceil(64)].into_boxed_slice())
+        }
+    }
+
+    pub(super) fn full(bits: usize) -> Marks {
+        let mut marks = Marks::empty(bits);
+        for bit in 0..bits {
+            marks.set(bit);
+        }
+        marks
+    }
+
+    /// Every instance's mark, without the property's.
+    pub(super) fn every_instance(bits: usize) -> Marks {
+        let mut marks = Marks::full(bits);
+        marks.words_mut()[0] &= !1;
+        marks
+    }
+
+    pub(super) fn words(&self) -> &[u64] {
+        match self {
+            Marks::Word(word) => std::slice::from_ref(word),
+            Marks::Words(words) => words,
+        }
+    }
+
+    pub(super) fn words_mut(&mut self) -> &mut [u64] {
+        match self {
+            Marks::Word(word) => std::slice::from_mut(word),
+            Marks::Words(words) => words,
+        }
+    }
+
+    pub(super) fn set(&mut self, bit: usize) {
+        self.words_mut()[bit / 64] |= 1 << (bit % 64);
+    }
+
+    pub(super) fn has(&self, bit: usize) -> bool {
+        self.words()[bit / 64] & (1 << (bit % 64)) != 0
+    }
+
+    pub(super) fn add(&mut self, other: &Marks) {
+        for (word, other) in self.words_mut().iter_mut().zip(other.words()) {
+            *word |= other;
+        }
+    }
+
+    pub(super) fn remove(&mut self, other: &Marks) {
+        for (word, other) in self.words_mut().iter_mut().zip(other.words()) {
+            *word &= !other;
+        }
+    }
+
+    pub(super) fn covers(&self, other: &Marks) -> bool {
+        self.words()
+            .iter()
+            .zip(other.words())
+            .all(|(a, b)| a & b == *b)
+    }
+
+    pub(super) fn meets(&self, other: &Marks) -> bool {
+        self.words()
+            .iter()
+            .zip(other.words())
+            .any(|(a, b)| a & b != 0)
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.words().iter().all(|&word| word == 0)
+    }
+}

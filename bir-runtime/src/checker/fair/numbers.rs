@@ -1,0 +1,82 @@
+//! [`Numbered`]: the seen set of the search for fair cycles, with the search numbers of
+//! the live states.
+
+use std::collections::HashMap;
+
+use crate::seen::{word_of, FixedHasher, Footprint, Growth, Lookup, Store, WordTable};
+
+/// The search's seen set, which also keeps the number of every live state (one of a
+/// component still on the stack): beside each word in a numbered word table, where the
+/// lookup that finds a state finds its number; in a map beside a table of whole states.
+pub(super) trait Numbered<S>: Store<S> + Footprint {
+    /// The number of the stored `state` (keyed by `key`) if it is live.
+    fn live(&self, state: &S, key: Option<u64>) -> Option<u32>;
+    /// Makes the stored `state` live with `number` (from 1), or no longer live with 0.
+    fn set_live(&mut self, state: &S, key: Option<u64>, number: u32);
+    /// The memory of the numbers, when they are not in the set's own slots.
+    fn numbers_bytes(&self) -> usize {
+        0
+    }
+}
+
+impl<S> Numbered<S> for WordTable {
+    fn live(&self, _: &S, key: Option<u64>) -> Option<u32> {
+        self.number(word_of(key)).filter(|&number| number != 0)
+    }
+
+    fn set_live(&mut self, _: &S, key: Option<u64>, number: u32) {
+        self.set_number(word_of(key), number);
+    }
+}
+
+/// A set of whole states, and the live states' numbers in a map beside it.
+pub(super) struct WithNumbers<S, T> {
+    pub(super) seen: T,
+    pub(super) live: HashMap<S, u32, FixedHasher>,
+}
+
+impl<S, T: Store<S>> Store<S> for WithNumbers<S, T> {
+    fn insert(&mut self, state: &S, key: Option<u64>) -> Lookup {
+        self.seen.insert(state, key)
+    }
+
+    fn grow(&mut self, growth: Growth) {
+        self.seen.grow(growth);
+    }
+
+    fn contains(&mut self, state: &S, key: Option<u64>) -> bool {
+        self.seen.contains(state, key)
+    }
+
+    fn prefetch(&mut self, key: Option<u64>) {
+        self.seen.prefetch(key);
+    }
+}
+
+impl<S, T: Footprint> Footprint for WithNumbers<S, T> {
+    fn bytes(&self) -> usize {
+        self.seen.bytes()
+    }
+
+    fn omission(&self, states: u64) -> Option<(crate::report::IncompleteReason, f64)> {
+        self.seen.omission(states)
+    }
+}
+
+impl<S: Clone + Eq + std::hash::Hash, T: Store<S> + Footprint> Numbered<S> for WithNumbers<S, T> {
+    fn live(&self, state: &S, _: Option<u64>) -> Option<u32> {
+        self.live.get(state).copied()
+    }
+
+    fn set_live(&mut self, state: &S, _: Option<u64>, number: u32) {
+        if number == 0 {
+            self.live.remove(state);
+        } else {
+            self.live.insert(state.clone(), number);
+        }
+    }
+
+    fn numbers_bytes(&self) -> usize {
+        self.live.capacity() * std::mem::size_of::<(S, u32)>()
+    }
+}

@@ -1,0 +1,312 @@
+//! The search for fair cycles against brute force and on hand-made graphs.
+
+use std::collections::HashSet;
+
+use super::super::product::Product;
+use crate::model::{Model, Outcome, STUTTER};
+use crate::test_models::{AutomatonTable, Graph, NOT_INFINITELY_OFTEN_P, NOT_P_LEADS_TO_Q};
+use crate::{Checker, Fairness, FindingKind, Verdict};
+
+/// The automaton of `[]!p`, the negation of `<>p`.
+const NEVER_P: AutomatonTable = &[(false, &[(1, 0, 1)]), (true, &[(1, 0, 1)])];
+
+fn eventually_p(graph: Graph) -> Graph {
+    graph.ltl("EventuallyP", NEVER_P)
+}
+
+#[test]
+fn weak_fairness_excludes_an_instance_enabled_forever_and_never_stepping() {
+    // T0 loops at 0 forever; T1 could go to 1 (p) all along.
+    let graph = eventually_p(
+        Graph::new(2, &[(0, Some(0)), (0, Some(1)), (1, Some(1))])
+            .instances(&[0, 1, 1])
+            .label(0, &[1]),
+    );
+    let unfair = Checker::new(graph.clone()).ltl("EventuallyP").run();
+    assert_eq!(unfair.assert_violated().replay(), "bir1:@0");
+    let weak = Checker::new(graph).ltl("EventuallyP").weak_fairness().run();
+    weak.assert_holds();
+    assert!(weak
+        .to_string()
+        .contains("search for fair cycles, weak fairness"));
+}
+
+#[test]
+fn strong_fairness_excludes_an_instance_enabled_infinitely_often() {
+    // 0 -T0-> 2 -T0-> 0 forever; T1 could go from 0 to 1 (p), but is disabled at 2.
+    let graph = eventually_p(
+        Graph::new(3, &[(0, Some(2)), (0, Some(1)), (2, Some(0)), (1, Some(1))])
+            .instances(&[0, 1, 0, 1])
+            .label(0, &[1]),
+    );
+    let weak = Checker::new(graph.clone())
+        .ltl("EventuallyP")
+        .weak_fairness()
+        .run();
+    let lasso = weak.assert_violated();
+    assert!(lasso.message().ends_with("under weak fairness"), "{weak}");
+    let strong = Checker::new(graph)
+        .ltl("EventuallyP")
+        .strong_fairness()
+        .run();
+    strong.assert_holds();
+}
+
+#[test]
+fn a_stuttered_end_is_fair() {
+    // 0 -T0-> 1, where nothing is enabled: under any fairness the run stays at 1.
+    let graph = eventually_p(Graph::new(2, &[(0, Some(1))]).instances(&[0]));
+    for checker in [
+        Checker::new(graph.clone())
+            .ltl("EventuallyP")
+            .weak_fairness(),
+        Checker::new(graph.clone())
+            .ltl("EventuallyP")
+            .strong_fairness(),
+    ] {
+        let report = checker.run();
+        assert_eq!(report.assert_violated().replay(), "bir1:0@_", "{report}");
+    }
+}
+
+#[test]
+fn an_incomplete_or_lossy_search_never_holds() {
+    // p infinitely often on the only run: holds, over more product states than the limits.
+    let ring = || {
+        Graph::new(4, &[(0, Some(1)), (1, Some(2)), (2, Some(3)), (3, Some(0))])
+            .instances(&[0, 0, 0, 0])
+            .label(0, &[3])
+            .ltl("EventuallyP", NOT_INFINITELY_OFTEN_P)
+    };
+    for checker in [
+        Checker::new(ring())
+            .ltl("EventuallyP")
+            .weak_fairness()
+            .max_states(2),
+        Checker::new(ring())
+            .ltl("EventuallyP")
+            .strong_fairness()
+            .max_depth(1),
+        Checker::new(ring())
+            .ltl("EventuallyP")
+            .weak_fairness()
+            .hash_compaction(),
+    ] {
+        let report = checker.run();
+        assert!(
+            matches!(report.verdict(), Verdict::Incomplete { .. }),
+            "{report}"
+        );
+    }
+    Checker::new(ring())
+        .ltl("EventuallyP")
+        .weak_fairness()
+        .run()
+        .assert_holds();
+}
+
+/// The splitmix64 generator, for random graphs.
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, bound: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) % bound
+    }
+}
+
+/// Whether the product holds a fair accepting cycle, by brute force: some set of
+/// reachable product states, strongly connected by its internal edges, holding an
+/// accepting state, and fair (weak: every instance steps on an internal edge or is
+/// disabled at one of its states; strong: every instance enabled at one of its states
+/// steps on an internal edge). A closed walk through all its internal edges is then a
+/// fair accepting cycle, and the states of any such cycle form such a set.
+fn brute_force(graph: &Graph, fairness: Fairness) -> bool {
+    let product = Product::new(graph, 0);
+    let Ok(initial) = product.initial_states() else {
+        return false;
+    };
+    let mut states: Vec<(u8, u32)> = Vec::new();
+    let mut work = initial;
+    while let Some(state) = work.pop() {
+        if states.contains(&state) {
+            continue;
+        }
+        let mut successors = Vec::new();
+        product.successors(&state, &mut successors);
+        for s in successors {
+            if let Outcome::Next(next) = s.outcome {
+                work.push(next);
+            }
+        }
+        states.push(state);
+    }
+    assert!(states.len() <= 16, "{}", states.len());
+    let instance_of = |t: u32| graph.info().transitions[t as usize].instance;
+    let edges: Vec<Vec<(u32, usize)>> = states
+        .iter()
+        .map(|state| {
+            let mut successors = Vec::new();
+            product.successors(state, &mut successors);
+            successors
+                .into_iter()
+                .filter_map(|s| match s.outcome {
+                    Outcome::Next(next) => {
+                        Some((s.transition, states.iter().position(|x| *x == next)?))
+                    }
+                    Outcome::Fault(_) => None,
+                })
+                .collect()
+        })
+        .collect();
+    let enabled: Vec<HashSet<u32>> = states
+        .iter()
+        .map(|(node, _)| {
+            let mut successors = Vec::new();
+            graph.successors(node, &mut successors);
+            successors
+                .iter()
+                .map(|s| instance_of(s.transition))
+                .collect()
+        })
+        .collect();
+    let instances: HashSet<u32> = (0..graph.info().transitions.len() as u32)
+        .map(instance_of)
+        .collect();
+    (1u32..1 << states.len()).any(|set| {
+        let inside = |i: usize| set & (1 << i) != 0;
+        let members: Vec<usize> = (0..states.len()).filter(|&i| inside(i)).collect();
+        // Strongly connected through internal edges, with at least one edge.
+        let reach = |from: usize, forward: bool| {
+            let mut seen = vec![false; states.len()];
+            let mut work = vec![from];
+            while let Some(i) = work.pop() {
+                for (u, list) in edges.iter().enumerate() {
+                    for &(_, v) in list {
+                        let (at, other) = if forward { (u, v) } else { (v, u) };
+                        if at == i && inside(u) && inside(v) && !seen[other] {
+                            seen[other] = true;
+                            work.push(other);
+                        }
+                    }
+                }
+            }
+            seen
+        };
+        let from = members[0];
+        let (forward, backward) = (reach(from, true), reach(from, false));
+        if !members.iter().all(|&m| forward[m] && backward[m]) {
+            return false;
+        }
+        let internal: Vec<(usize, u32)> = members
+            .iter()
+            .flat_map(|&i| {
+                edges[i]
+                    .iter()
+                    .filter(|(_, k)| inside(*k))
+                    .map(move |&(t, _)| (i, t))
+            })
+            .collect();
+        if internal.is_empty() || !members.iter().any(|&i| product.is_accepting(&states[i])) {
+            return false;
+        }
+        let steps: HashSet<u32> = internal
+            .iter()
+            .filter(|(_, t)| *t != STUTTER)
+            .map(|&(_, t)| instance_of(t))
+            .collect();
+        instances.iter().all(|instance| match fairness {
+            Fairness::Weak => {
+                steps.contains(instance) || members.iter().any(|&i| !enabled[i].contains(instance))
+            }
+            Fairness::Strong => {
+                steps.contains(instance) || members.iter().all(|&i| !enabled[i].contains(instance))
+            }
+            _ => true,
+        })
+    })
+}
+
+#[test]
+fn every_fairness_agrees_with_a_brute_force_search_on_small_graphs() {
+    let automata = [NOT_INFINITELY_OFTEN_P, NOT_P_LEADS_TO_Q, NEVER_P];
+    // BIR_FAIR_SEED and BIR_FAIR_CASES explore further (the default runs in CI).
+    let seed = std::env::var("BIR_FAIR_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    let cases = std::env::var("BIR_FAIR_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    let cases: usize = cases.unwrap_or(600);
+    let mut random = Random(seed.unwrap_or(11));
+    let mut violated = [0; 3];
+    for case in 0..cases {
+        let nodes = 1 + random.below(4) as u8;
+        let mut edges = Vec::new();
+        let mut instances = Vec::new();
+        for from in 0..nodes {
+            for _ in 0..random.below(3) {
+                edges.push((from, Some(random.below(u64::from(nodes)) as u8)));
+                instances.push(random.below(3) as u32);
+            }
+        }
+        let mut graph = Graph::new(nodes, &edges).instances(&instances);
+        for node in 0..nodes {
+            let labels = random.below(4);
+            if labels & 1 != 0 {
+                graph = graph.label(0, &[node]);
+            }
+            if labels & 2 != 0 {
+                graph = graph.label(1, &[node]);
+            }
+        }
+        let graph = graph.ltl("P", automata[case % 3]);
+        // Every other case keys its product states by word: the live states' numbers
+        // are then in the seen table's slots, not in a map beside it.
+        let searched = if case % 2 == 0 {
+            graph.clone()
+        } else {
+            graph.clone().with_words()
+        };
+        for (slot, fairness) in [Fairness::None, Fairness::Weak, Fairness::Strong]
+            .into_iter()
+            .enumerate()
+        {
+            let expected = brute_force(&graph, fairness);
+            let checker = Checker::new(searched.clone()).ltl("P");
+            let checker = match fairness {
+                Fairness::Weak => checker.weak_fairness(),
+                Fairness::Strong => checker.strong_fairness(),
+                _ => checker,
+            };
+            let report = checker.run();
+            let found = report.verdict() == Verdict::Found(FindingKind::Property);
+            assert_eq!(
+                found, expected,
+                "case {case}, {fairness}: {graph:?}\n{report}"
+            );
+            if found {
+                violated[slot] += 1;
+                // The lasso replays to itself through the checker.
+                let lasso = report.assert_violated();
+                assert_eq!(
+                    checker.replay(lasso.replay()).as_ref(),
+                    Ok(lasso),
+                    "{report}"
+                );
+            } else {
+                report.assert_holds();
+            }
+        }
+    }
+    // Enough of both outcomes under each fairness for the comparison to mean something.
+    assert!(
+        violated
+            .iter()
+            .all(|&v| v > cases / 10 && v < cases * 9 / 10),
+        "{violated:?}"
+    );
+}
