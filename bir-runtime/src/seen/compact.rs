@@ -17,8 +17,10 @@
 //!
 //! The number of buckets of a segment is not a power of two: a segment grows by a quarter
 //! when both of a new state's buckets are full (its remainders lose a bit now and then), so
-//! the buckets stay between about 70% and 95% full. A growth rebuilds one segment, 1/256 of
-//! the set, into blocks of 64 KiB that the blocks it frees will serve again. A word wider
+//! the buckets stay between about 70% and 95% full (a segment's size is rounded up to whole
+//! pages). A growth takes one segment's words out, 1/256 of the set, and puts them back into
+//! the same memory and more: blocks of 64 KiB, and a last, shorter one in pages of its own
+//! that lengthens in place ([`pages`](super::pages)). A word wider
 //! than any before changes `b` and rebuilds the whole set, one old segment at a time: early
 //! in a search when the words are states (the search soon meets the widest ones), now and
 //! then throughout when they are the roots of a tree ([`tree`](super::tree)), whose numbers
@@ -26,6 +28,7 @@
 
 use std::mem::size_of;
 
+use super::pages::{Block, Zeroable, PAGE};
 use super::words::prefetch;
 use super::{mix, Footprint, Growth, Lookup, Store};
 
@@ -150,6 +153,9 @@ impl Default for Bucket {
         Bucket([0; LANES])
     }
 }
+
+// SAFETY: an all-zero bucket is an empty one, and a bucket owns nothing.
+unsafe impl Zeroable for Bucket {}
 
 impl Bucket {
     fn count(&self) -> usize {
@@ -303,28 +309,52 @@ fn geometry(buckets: u64, bits: u32) -> (u64, Shape) {
 /// The entries segment `index` of generation `generation` holds at [`WIDEN_LOAD_PER_1024`]
 /// for words whose segment part has `bits` bits.
 fn room_at(index: usize, generation: u32, bits: u32) -> usize {
-    let buckets = buckets_at(index, generation);
+    let buckets = size_at(index, generation);
     buckets as usize * geometry(buckets, bits).1.entries * WIDEN_LOAD_PER_1024 / 1024
 }
 
 /// Buckets per block of a segment (a power of two: 64 KiB). A segment keeps its buckets in
-/// blocks of this many (the last one shorter), so that the blocks its growths free are
-/// reused exactly by later growths: an allocator keeps a freed block of any other size for a
-/// request that fits it, which cost a tree's root set a third more resident memory than it
-/// held (Peterson's filter with local counters, N = 5).
+/// blocks of this many, so that the blocks its growths free are reused exactly by later
+/// growths: an allocator keeps a freed block of any other size for a request that fits it,
+/// which cost a tree's root set a third more resident memory than it held (Peterson's filter
+/// with local counters, N = 5). The last block, shorter, is in pages of its own with room
+/// for a whole block ([`Block`]): it lengthens in place as the segment grows, and serves as
+/// a whole block once the segment outgrows it.
 const BLOCK_BITS: u32 = 10;
 const BLOCK: u64 = 1 << BLOCK_BITS;
 
+/// Buckets per page: a segment's last block, in pages of its own, ends at the end of a
+/// page.
+const PAGE_BUCKETS: u64 = (PAGE / size_of::<Bucket>()) as u64;
+
+/// The buckets of segment `index` after `generation` growths: [`buckets_at`], rounded up
+/// to whole pages, whose rest would be memory taken and not used. A small set so takes a
+/// page per segment (1 MiB) at least.
+fn size_at(index: usize, generation: u32) -> u64 {
+    buckets_at(index, generation).div_ceil(PAGE_BUCKETS) * PAGE_BUCKETS
+}
+
+/// The lengths of the blocks of a segment of `buckets` buckets, each with the room it has
+/// in pages of its own (see [`Block::zeroed`]): a whole block's for the last, when it is
+/// shorter, so that it lengthens in place.
+fn blocks_of(buckets: u64) -> impl Iterator<Item = (usize, Option<usize>)> {
+    (0..buckets.div_ceil(BLOCK)).map(move |block| {
+        let len = (buckets - block * BLOCK).min(BLOCK);
+        (len as usize, (len < BLOCK).then_some(BLOCK as usize))
+    })
+}
+
 /// The memory of a segment of `buckets` buckets: its blocks and the list of them.
 fn segment_bytes(buckets: u64) -> usize {
-    buckets as usize * size_of::<Bucket>()
-        + buckets.div_ceil(BLOCK) as usize * size_of::<Box<[Bucket]>>()
+    blocks_of(buckets)
+        .map(|(len, room)| Block::<Bucket>::bytes(len, room) + size_of::<Block<Bucket>>())
+        .sum()
 }
 
 /// One segment: buckets, and the geometry they are addressed by.
 struct Segment {
     /// The buckets, [`BLOCK`] to a block.
-    blocks: Box<[Box<[Bucket]>]>,
+    blocks: Box<[Block<Bucket>]>,
     /// How many.
     buckets: u64,
     /// Values per bucket: a segment's part of a word divided by it is the home bucket.
@@ -343,12 +373,30 @@ struct Segment {
 impl Segment {
     /// An empty segment of `buckets` buckets for words whose segment part has `bits` bits.
     fn new(buckets: u64, bits: u32) -> Segment {
+        Segment::with_blocks(buckets, bits, Vec::new())
+    }
+
+    /// An empty segment as [`Segment::new`], in the memory of the blocks `old` where it can:
+    /// a segment that grows passes its own, whose full blocks serve again as they are and
+    /// whose last one lengthens in place.
+    fn with_blocks(buckets: u64, bits: u32, old: Vec<Block<Bucket>>) -> Segment {
         let (range, shape) = geometry(buckets, bits);
+        let (mut last, mut full): (Vec<_>, Vec<_>) = old
+            .into_iter()
+            .partition(|block| block.len() < BLOCK as usize);
         Segment {
-            blocks: (0..buckets.div_ceil(BLOCK))
-                .map(|block| {
-                    let len = (buckets - block * BLOCK).min(BLOCK);
-                    vec![Bucket::default(); len as usize].into_boxed_slice()
+            blocks: blocks_of(buckets)
+                .map(|(len, room)| {
+                    // A new whole block that the old ones cannot give is the old last
+                    // one, lengthened in place: it would otherwise keep its pages.
+                    let reused = match room {
+                        Some(_) => last.pop(),
+                        None => full.pop().or_else(|| last.pop()),
+                    };
+                    match reused {
+                        Some(block) => block.refilled(len, room),
+                        None => Block::zeroed(len, room),
+                    }
                 })
                 .collect(),
             buckets,
@@ -363,6 +411,14 @@ impl Segment {
 
     fn bytes(&self) -> usize {
         segment_bytes(self.buckets)
+    }
+
+    /// The first generation after this segment's, of segment `index`, that has more
+    /// buckets than it: rounded to whole pages, a small segment's next few may not.
+    fn next_generation(&self, index: usize) -> u32 {
+        (self.generation + 1..)
+            .find(|&generation| size_at(index, generation) > self.buckets)
+            .unwrap_or(self.generation + 1)
     }
 
     /// Bucket `b`.
@@ -563,7 +619,7 @@ impl CompactWords {
             return Lookup::Full(Growth {
                 bytes: self
                     .bytes()
-                    .max((0..SEGMENTS).map(|i| segment_bytes(buckets_at(i, 0))).sum()),
+                    .max((0..SEGMENTS).map(|i| segment_bytes(size_at(i, 0))).sum()),
                 part: WIDEN,
             });
         }
@@ -576,7 +632,7 @@ impl CompactWords {
         if !segment.is_full() && segment.add(place) {
             Lookup::New
         } else {
-            let buckets = buckets_at(index, segment.generation + 1);
+            let buckets = size_at(index, segment.next_generation(index));
             Lookup::Full(Growth {
                 bytes: segment_bytes(buckets),
                 part: index,
@@ -603,30 +659,36 @@ impl CompactWords {
         prefetch(segment.bucket(place.home));
     }
 
-    /// A segment of at least `buckets` buckets holding `parts` (more if they do not fit).
     /// Segment `index` of at least `generation` holding `parts` (of a later generation if
-    /// they do not fit).
-    fn rebuilt(index: usize, mut generation: u32, bits: u32, parts: &[u64]) -> Segment {
-        'size: loop {
-            let mut segment = Segment::new(buckets_at(index, generation), bits);
+    /// they do not fit), in the memory of `blocks` where it can.
+    fn rebuilt(
+        index: usize,
+        mut generation: u32,
+        bits: u32,
+        parts: &[u64],
+        mut blocks: Vec<Block<Bucket>>,
+    ) -> Segment {
+        loop {
+            let mut segment = Segment::with_blocks(size_at(index, generation), bits, blocks);
             segment.generation = generation;
-            for &part in parts {
-                if !segment.add(segment.place(part)) {
-                    generation += 1;
-                    continue 'size;
-                }
+            if parts.iter().all(|&part| segment.add(segment.place(part))) {
+                return segment;
             }
-            return segment;
+            generation += 1;
+            blocks = std::mem::take(&mut segment.blocks).into_vec();
         }
     }
 
+    /// Grows segment `index`: its words are taken out, and put back into a larger segment
+    /// in the same memory and more.
     fn grow_segment(&mut self, index: usize) {
         let bits = self.width - SEGMENT_BITS;
-        let segment = &self.segments[index];
+        let segment = &mut self.segments[index];
         let mut parts = Vec::new();
         segment.parts(&mut parts);
-        let generation = segment.generation + 1;
-        self.segments[index] = Self::rebuilt(index, generation, bits, &parts);
+        let generation = segment.next_generation(index);
+        let blocks = std::mem::take(&mut segment.blocks).into_vec();
+        self.segments[index] = Self::rebuilt(index, generation, bits, &parts, blocks);
     }
 
     /// Lays the set out for words of `self.wanted` bits, moving every stored word. A first
@@ -654,7 +716,7 @@ impl CompactWords {
                 let generation = (0..)
                     .find(|&g| room_at(index, g, bits) >= count)
                     .unwrap_or(0);
-                let mut segment = Segment::new(buckets_at(index, generation), bits);
+                let mut segment = Segment::new(size_at(index, generation), bits);
                 segment.generation = generation;
                 segment
             })
@@ -678,8 +740,9 @@ impl CompactWords {
         }
         let mut parts = vec![part];
         segment.parts(&mut parts);
-        let generation = segment.generation + 1;
-        self.segments[index] = Self::rebuilt(index, generation, bits, &parts);
+        let generation = segment.next_generation(index);
+        let blocks = std::mem::take(&mut segment.blocks).into_vec();
+        self.segments[index] = Self::rebuilt(index, generation, bits, &parts, blocks);
     }
 
     fn grow_part(&mut self, growth: Growth) {

@@ -32,6 +32,7 @@
 mod bitstate;
 mod compact;
 mod nodes;
+mod pages;
 mod states;
 mod tree;
 mod words;
