@@ -87,6 +87,44 @@ impl Automaton {
             .get(state as usize)
             .is_some_and(|state| state.accepting)
     }
+
+    /// Whether the automaton is weak: each of its strongly connected parts is accepting
+    /// throughout or nowhere, so that a run is accepted exactly when it ends in an accepting
+    /// part (Bloem, Ravi and Somenzi, 1999). The negations of the common properties, `[]<>p`
+    /// and `[](p -> <>q)` among them, have weak automata; for them an accepting cycle of a
+    /// product is any cycle through an accepting state, and one depth-first search finds it
+    /// (no nested search). Edges that no state can take are left out.
+    pub fn is_weak(&self) -> bool {
+        let reach = self.reachability();
+        (0..self.states.len()).all(|a| {
+            (0..self.states.len()).all(|b| {
+                !(reach[a][b] && reach[b][a])
+                    || self.states[a].accepting == self.states[b].accepting
+            })
+        })
+    }
+
+    /// For each state, the states reached from it by one edge or more.
+    fn reachability(&self) -> Vec<Vec<bool>> {
+        let n = self.states.len();
+        (0..n)
+            .map(|from| {
+                let mut reached = vec![false; n];
+                let mut stack = vec![from];
+                while let Some(state) = stack.pop() {
+                    for edge in self.states[state].edges.iter() {
+                        let to = edge.to as usize;
+                        let possible = edge.positive & edge.negative == 0;
+                        if possible && to < n && !reached[to] {
+                            reached[to] = true;
+                            stack.push(to);
+                        }
+                    }
+                }
+                reached
+            })
+            .collect()
+    }
 }
 
 /// Which runs an LTL check considers (LANGUAGE.md: an instance is enabled when one of its
@@ -112,5 +150,23 @@ impl fmt::Display for Fairness {
             Fairness::Weak => "weak fairness",
             Fairness::Strong => "strong fairness",
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_models::{
+        automaton, NOT_INFINITELY_OFTEN_P, NOT_INFINITELY_OFTEN_P_NOT_WEAK, NOT_P_LEADS_TO_Q,
+    };
+
+    #[test]
+    fn weak_automata_have_no_part_both_accepting_and_rejecting() {
+        assert!(automaton(NOT_INFINITELY_OFTEN_P).is_weak());
+        assert!(automaton(NOT_P_LEADS_TO_Q).is_weak());
+        assert!(!automaton(NOT_INFINITELY_OFTEN_P_NOT_WEAK).is_weak());
+        // `[]<>p`: back to the rejecting start after each accepting p.
+        assert!(!automaton(&[(false, &[(0, 0, 1), (1, 1, 0)]), (true, &[(0, 0, 0)])]).is_weak());
+        // The same with the way back impossible (p and not p): weak.
+        assert!(automaton(&[(false, &[(0, 0, 1), (1, 1, 0)]), (true, &[(0, 1, 1)])]).is_weak());
     }
 }

@@ -619,30 +619,13 @@ impl Graph {
     /// Declares an LTL property whose negation's automaton has these states: per state,
     /// whether it is accepting and its edges `(to, positive, negative)`.
     pub(crate) fn ltl(mut self, name: &'static str, states: AutomatonTable) -> Self {
-        let states: Vec<AutomatonState> = states
-            .iter()
-            .map(|&(accepting, edges)| AutomatonState {
-                accepting,
-                edges: edges
-                    .iter()
-                    .map(|&(to, positive, negative)| AutomatonEdge {
-                        to,
-                        positive,
-                        negative,
-                    })
-                    .collect::<Vec<_>>()
-                    .into(),
-            })
-            .collect();
         self.properties.push(PropertyInfo {
             name: name.into(),
             text: name.into(),
             line: 0,
             propositions: vec!["p".into(), "q".into()].into(),
             kind: PropertyKind::Ltl {
-                automaton: Automaton {
-                    states: states.into(),
-                },
+                automaton: automaton(states),
                 next_free: true,
             },
         });
@@ -755,6 +738,36 @@ pub(crate) const NOT_INFINITELY_OFTEN_P: AutomatonTable =
 /// The automaton of `<>(p && []!q)`, the negation of `[](p -> <>q)`.
 pub(crate) const NOT_P_LEADS_TO_Q: AutomatonTable =
     &[(false, &[(0, 0, 0), (1, 1, 2)]), (true, &[(1, 0, 2)])];
+
+/// An automaton of `<>[]!p` that is not weak: once `p` is false for good it alternates
+/// between an accepting and a rejecting state. Its products need the nested search.
+pub(crate) const NOT_INFINITELY_OFTEN_P_NOT_WEAK: AutomatonTable = &[
+    (false, &[(0, 0, 0), (1, 0, 1)]),
+    (true, &[(2, 0, 1)]),
+    (false, &[(1, 0, 1)]),
+];
+
+/// The automaton of `table`.
+pub(crate) fn automaton(table: AutomatonTable) -> Automaton {
+    let states: Vec<AutomatonState> = table
+        .iter()
+        .map(|&(accepting, edges)| AutomatonState {
+            accepting,
+            edges: edges
+                .iter()
+                .map(|&(to, positive, negative)| AutomatonEdge {
+                    to,
+                    positive,
+                    negative,
+                })
+                .collect::<Vec<_>>()
+                .into(),
+        })
+        .collect();
+    Automaton {
+        states: states.into(),
+    }
+}
 
 /// `n` instances, each counting its own counter from 0 to `k` (transition `2 i`), all at
 /// safe locations (only the instance's own counter is touched): a model partial-order

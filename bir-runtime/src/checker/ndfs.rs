@@ -14,6 +14,13 @@
 //! sets are ordinary seen sets, exact or lossy (a lossy search never says the property
 //! holds), and the cyan set holds the stack's states exactly.
 //!
+//! When the automaton is weak (each of its strongly connected parts accepting throughout
+//! or nowhere: the negations of `[]<>p`, `[](p -> <>q)` and most properties people write),
+//! every cycle of the product through an accepting state is accepting, and every cycle
+//! holds an edge back onto the blue stack: the blue search's early detection alone finds a
+//! violation, and there is no red search (Černá and Pelánek, "Relating hierarchy of
+//! temporal properties to model checking", 2003). The search then expands each state once.
+//!
 //! Unlike `dfs.rs`, both searches keep the successors of their top frames ([`Frames`]), so
 //! that returning to a parent seldom computes its successors again: without them, a third
 //! of the product's expansions (Peterson's filter N=5) were such returns.
@@ -425,12 +432,13 @@ impl<'a, M: Model> Ndfs<'a, M> {
         }
     }
 
-    /// Done with the top state: a red search from it if it is accepting, then off the stack.
+    /// Done with the top state: a red search from it if it is accepting (and the automaton
+    /// is not weak), then off the stack.
     fn finish_top(&mut self, sets: &mut impl Colours<ProductState<M>>) {
         let Some(top) = self.stack.last().cloned() else {
             return;
         };
-        if self.product.is_accepting(&top) {
+        if self.product.is_accepting(&top) && !self.product.is_weak() {
             self.red(&top, sets);
             if self.stepper.is_stopped() {
                 return;
@@ -628,7 +636,9 @@ fn stack_path<M: Model>(
 
 #[cfg(test)]
 mod tests {
-    use crate::test_models::{Graph, NOT_INFINITELY_OFTEN_P, NOT_P_LEADS_TO_Q};
+    use crate::test_models::{
+        Graph, NOT_INFINITELY_OFTEN_P, NOT_INFINITELY_OFTEN_P_NOT_WEAK, NOT_P_LEADS_TO_Q,
+    };
     use crate::{Checker, FindingKind, IncompleteReason, Verdict};
 
     #[test]
@@ -721,8 +731,13 @@ mod tests {
             Graph::new(2, &[(0, Some(1))]).label(0, &[0]),
             Graph::new(2, &[(0, Some(1)), (1, None), (1, Some(0))]).label(0, &[1]),
         ];
-        for graph in graphs {
-            let graph = graph.ltl("InfinitelyOftenP", NOT_INFINITELY_OFTEN_P);
+        // The second automaton is not weak: its red searches run too.
+        let automata = [NOT_INFINITELY_OFTEN_P, NOT_INFINITELY_OFTEN_P_NOT_WEAK];
+        for (graph, automaton) in graphs
+            .into_iter()
+            .flat_map(|g| automata.map(|a| (g.clone(), a)))
+        {
+            let graph = graph.ltl("InfinitelyOftenP", automaton);
             let separate = Checker::new(graph.clone()).ltl("InfinitelyOftenP").run();
             let coloured = Checker::new(graph.with_words())
                 .ltl("InfinitelyOftenP")
@@ -752,10 +767,11 @@ mod tests {
         // cyan no longer, or a red search reaching it would take it for the stack and stop
         // there. Here 0 -> 1 (p) -> 0 and 0 -> 2 -> 0, 2 bad: the red search from 0 goes
         // through 2, and the coloured table must find what the separate sets find.
+        // With the automaton not weak, so that the red search runs.
         let graph = Graph::new(3, &[(0, Some(1)), (1, Some(0)), (0, Some(2)), (2, Some(0))])
             .label(0, &[1])
             .bad(&[2])
-            .ltl("InfinitelyOftenP", NOT_INFINITELY_OFTEN_P);
+            .ltl("InfinitelyOftenP", NOT_INFINITELY_OFTEN_P_NOT_WEAK);
         let checks: [fn(Graph) -> crate::Checker<Graph>; 2] = [
             |graph| Checker::new(graph).ltl("InfinitelyOftenP").keep_going(5),
             |graph| Checker::new(graph).ltl("InfinitelyOftenP").max_depth(1),
@@ -777,6 +793,36 @@ mod tests {
                 )
             };
             assert_eq!(facts(&coloured), facts(&separate));
+        }
+    }
+
+    #[test]
+    fn a_weak_automaton_needs_no_red_search() {
+        // 0 -> 1 -> 2 -> 0, p at 1: every state of the product with the weak automaton is
+        // expanded once; the automaton of the same language that is not weak has red
+        // searches go round the ring again. Both hold, and both find the violation when p
+        // is nowhere.
+        let ring = Graph::new(3, &[(0, Some(1)), (1, Some(2)), (2, Some(0))]);
+        let check = |graph: Graph| Checker::new(graph).ltl("InfinitelyOftenP").run();
+        let weak = check(
+            ring.clone()
+                .label(0, &[1])
+                .ltl("InfinitelyOftenP", NOT_INFINITELY_OFTEN_P),
+        );
+        let nested = check(
+            ring.clone()
+                .label(0, &[1])
+                .ltl("InfinitelyOftenP", NOT_INFINITELY_OFTEN_P_NOT_WEAK),
+        );
+        weak.assert_holds();
+        nested.assert_holds();
+        assert!(
+            weak.transitions() < nested.transitions(),
+            "{weak}\n{nested}"
+        );
+        for automaton in [NOT_INFINITELY_OFTEN_P, NOT_INFINITELY_OFTEN_P_NOT_WEAK] {
+            let never = check(ring.clone().ltl("InfinitelyOftenP", automaton));
+            assert_eq!(never.verdict(), Verdict::Found(FindingKind::Property));
         }
     }
 

@@ -346,11 +346,31 @@ pub(crate) fn resolve<M: Model>(
             "product states as words with two colour bits, in one table (blue, cyan and red)"
         }
         (Strategy::NestedDepthFirst, _, _) => "product states inline, in two sets (blue and red)",
-        (Strategy::FairCycles, _, _) => "product states inline, with their search numbers",
+        (Strategy::FairCycles, _, _)
+            if property
+                .is_some_and(|(_, index)| super::product::word_bits(model, index).is_some()) =>
+        {
+            "product states as words, each with its search number, in one table"
+        }
+        (Strategy::FairCycles, _, _) => {
+            "product states inline, and the search numbers of the live ones in a map"
+        }
         (_, _, true) => "64-bit words",
         (Strategy::Parallel, _, false) => "states inline, in 64 locked shards",
         (_, _, false) => "states inline",
     };
+    let weak = property.is_some_and(|(_, index)| match &model.properties()[index].kind {
+        PropertyKind::Ltl { automaton, .. } => automaton.is_weak(),
+        PropertyKind::Reachable => false,
+    });
+    if strategy == Strategy::NestedDepthFirst && weak {
+        notes.push(
+            "the property's automaton is weak (each of its cycles accepting throughout or \
+             nowhere): the blue search finds every accepting cycle on its own, so there is no \
+             red search"
+                .to_string(),
+        );
+    }
     if strategy == Strategy::BreadthFirst && storage.is_lossy() {
         notes.push(
             "the breadth-first queue holds one level of states at a time; the seen set \

@@ -21,6 +21,8 @@ pub(crate) struct Product<'a, M: Model> {
     model: &'a M,
     property: usize,
     accepting: Vec<bool>,
+    /// Whether the automaton is weak ([`Automaton::is_weak`](crate::Automaton::is_weak)).
+    weak: bool,
     /// Where the automaton's state starts in a product state's word: above the model's
     /// word, when both fit in 63 bits together; `None` otherwise.
     automaton_shift: Option<u32>,
@@ -69,11 +71,12 @@ pub(crate) fn word_bits<M: Model>(model: &M, property: usize) -> Option<u32> {
 impl<'a, M: Model> Product<'a, M> {
     /// The product with property `property`, which must be an LTL property of the model.
     pub(crate) fn new(model: &'a M, property: usize) -> Self {
-        let accepting = match model.properties().get(property).map(|p| &p.kind) {
-            Some(crate::PropertyKind::Ltl { automaton, .. }) => {
-                automaton.states.iter().map(|s| s.accepting).collect()
-            }
-            _ => Vec::new(),
+        let (accepting, weak) = match model.properties().get(property).map(|p| &p.kind) {
+            Some(crate::PropertyKind::Ltl { automaton, .. }) => (
+                automaton.states.iter().map(|s| s.accepting).collect(),
+                automaton.is_weak(),
+            ),
+            _ => (Vec::new(), false),
         };
         let automaton_bits = automaton_bits(accepting.len());
         let automaton_shift = word_bits(model, property).map(|bits| bits - automaton_bits);
@@ -81,6 +84,7 @@ impl<'a, M: Model> Product<'a, M> {
             model,
             property,
             accepting,
+            weak,
             automaton_shift,
             automaton_bits,
             scratch: Mutex::new(Scratch::new()),
@@ -90,6 +94,12 @@ impl<'a, M: Model> Product<'a, M> {
     /// The model.
     pub(crate) fn model(&self) -> &'a M {
         self.model
+    }
+
+    /// Whether the automaton is weak: every cycle of the product through an accepting
+    /// state is accepting.
+    pub(crate) fn is_weak(&self) -> bool {
+        self.weak
     }
 
     /// Whether the automaton part of `state` is accepting.
