@@ -275,7 +275,7 @@ fn every_fairness_agrees_with_a_brute_force_search_on_small_graphs() {
         let graph = graph.ltl("P", automata[case % automata.len()]);
         // Every other round of the automata keys its product states by word: the numbers
         // of the live states are then in the seen table's slots, not in a map beside it.
-        let searched = if case / automata.len() % 2 == 0 {
+        let searched = if (case / automata.len()).is_multiple_of(2) {
             graph.clone()
         } else {
             graph.clone().with_words()
