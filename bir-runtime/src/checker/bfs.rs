@@ -124,7 +124,7 @@ fn exact<M: Model>(run: Run<'_, M>) -> Report {
                     transition,
                     kind,
                 }),
-                Visit::Seen => {}
+                Visit::Seen(_) => {}
                 Visit::Stopped => break,
             }
         }

@@ -13,7 +13,7 @@ use crate::coverage::Fired;
 use crate::model::{Model, ModelInfo, Outcome, Successor, TransitionId};
 use crate::replay::ReplayError;
 use crate::report::{IncompleteReason, Report};
-use crate::seen::{fingerprint, Footprint, Keying, Lookup, Store};
+use crate::seen::{fingerprint, Footprint, Keying, Lookup, StateIndex, Store};
 use crate::trace::{self, Counterexample, FindingKind};
 
 use super::control::Control;
@@ -37,8 +37,9 @@ const SYNC_TARGET_NANOS: u128 = 500_000;
 pub(crate) enum Visit {
     /// A new state, stored and satisfying the invariants: explore it.
     New,
-    /// A state seen before.
-    Seen,
+    /// A state seen before, with what the seen set says of it (a set that numbers its
+    /// states says which; a numbered word table the number it keeps for it).
+    Seen(Option<StateIndex>),
     /// The step faulted: an error finding for the frontier to record.
     Fault(FindingKind),
     /// A new state, stored, that fails its invariants: an error finding for the frontier
@@ -46,6 +47,15 @@ pub(crate) enum Visit {
     Violating(FindingKind),
     /// A limit stopped the search; the state was not stored.
     Stopped,
+}
+
+/// What [`Stepper::admit`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Admission {
+    /// The state is new, and now stored.
+    New,
+    /// The state was stored before; what the set says of it, as in [`Visit::Seen`].
+    Seen(Option<StateIndex>),
 }
 
 /// The order in which a breadth-first or parallel frontier visits the successors of a state
@@ -424,7 +434,7 @@ impl<'a, M: Model> Stepper<'a, M> {
         initial: M::State,
         store: &mut impl Store<M::State>,
     ) -> Option<M::State> {
-        if self.stopped || self.admit(&initial, store) != Some(true) {
+        if self.stopped || self.admit(&initial, store) != Some(Admission::New) {
             return None;
         }
         self.tally.states += 1;
@@ -499,8 +509,8 @@ impl<'a, M: Model> Stepper<'a, M> {
         store: &mut impl Store<M::State>,
     ) -> Visit {
         match self.admit(next, store) {
-            Some(true) => {}
-            Some(false) => return Visit::Seen,
+            Some(Admission::New) => {}
+            Some(Admission::Seen(said)) => return Visit::Seen(said),
             None => return Visit::Stopped,
         }
         self.tally.states += 1;
@@ -530,21 +540,21 @@ impl<'a, M: Model> Stepper<'a, M> {
         }
     }
 
-    /// Stores `state` if it is new and the limits allow: `Some(true)` when it is stored now,
-    /// `Some(false)` when it was stored before, `None` when a limit stopped the search (the
-    /// state was not stored). Counts nothing: callers count what a new state means to them.
+    /// Stores `state` if it is new and the limits allow: what the set found, or `None` when
+    /// a limit stopped the search (the state was not stored). Counts nothing: callers count
+    /// what a new state means to them.
     pub(crate) fn admit(
         &mut self,
         state: &M::State,
         store: &mut impl Store<M::State>,
-    ) -> Option<bool> {
+    ) -> Option<Admission> {
         let key = self.key(state);
         if self.quota == 0 {
             self.quota = self.control.reserve_states(self.quota_chunk());
             if self.quota == 0 {
                 // At the state limit a state may still be looked up, but not stored.
                 if store.contains(state, key) {
-                    return Some(false);
+                    return Some(Admission::Seen(None));
                 }
                 self.hit_limit(IncompleteReason::StateLimit);
                 return None;
@@ -553,7 +563,7 @@ impl<'a, M: Model> Stepper<'a, M> {
         loop {
             match store.insert(state, key) {
                 Lookup::New => break,
-                Lookup::Seen(_) => return Some(false),
+                Lookup::Seen(said) => return Some(Admission::Seen(said)),
                 Lookup::Full(growth) => {
                     if !self.may_allocate(growth.bytes) {
                         return None;
@@ -567,7 +577,7 @@ impl<'a, M: Model> Stepper<'a, M> {
             }
         }
         self.quota -= 1;
-        Some(true)
+        Some(Admission::New)
     }
 
     /// True (and the search incomplete) when a state at `depth` is at the depth limit: its

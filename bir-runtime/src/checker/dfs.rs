@@ -116,7 +116,7 @@ fn search<M: Model, T: Store<M::State> + Footprint>(run: Run<'_, M>, mut seen: T
                     path.push(via);
                 });
             }
-            Visit::Seen | Visit::Stopped => {}
+            Visit::Seen(_) | Visit::Stopped => {}
         }
     }
     dfs.stepper.finish(run.plan, &seen, 0)

@@ -40,7 +40,7 @@ use crate::report::Report;
 use crate::seen::{word_of, FixedHasher, Footprint, Keying, StateTable, Store, WordTable, COLOURS};
 use crate::trace::{self, FindingKind};
 
-use super::core::{Role, Run, Stepper, Visit};
+use super::core::{Admission, Role, Run, Stepper, Visit};
 use super::dfs::{allocate_bitstate, taken};
 use super::frames::Frames;
 use super::plan::Storage;
@@ -238,8 +238,8 @@ impl<S: Clone + Eq + std::hash::Hash, T: Store<S> + Footprint> Colours<S> for Se
             return Some(RedStep::Cyan);
         }
         Some(match stepper.admit(state, &mut self.red)? {
-            true => RedStep::New,
-            false => RedStep::Red,
+            Admission::New => RedStep::New,
+            Admission::Seen(_) => RedStep::Red,
         })
     }
 
@@ -394,7 +394,7 @@ impl<'a, M: Model> Ndfs<'a, M> {
                         self.enter(state, sets);
                     }
                 }
-                Visit::Seen => {
+                Visit::Seen(_) => {
                     let Outcome::Next(target) = &successor.outcome else {
                         continue;
                     };

@@ -239,7 +239,7 @@ fn work<M: Model, T: SharedStore<M::State>>(
                         stepper.record(kind, &mut |_| {});
                     }
                     Visit::Fault(kind) => stepper.record(kind, &mut |_| {}),
-                    Visit::Seen => {}
+                    Visit::Seen(_) => {}
                     Visit::Stopped => break,
                 }
             }

@@ -87,7 +87,7 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>, walks: Walks) -> Report {
                 }
                 // A seen state was checked when it was new, but walks may pass through a
                 // violating one again, and each walk must stop there.
-                (Visit::Seen, Outcome::Next(next)) => {
+                (Visit::Seen(_), Outcome::Next(next)) => {
                     let failure = model.check_invariants(&next).err();
                     state = next;
                     failure.map(|failure| trace::invariant_failure_kind(stepper.info(), failure))

@@ -5,7 +5,8 @@
 //! A numbered table ([`WordTable::numbered`]) keeps a 32-bit number beside each word, in an
 //! array parallel to the slots: the search for fair cycles keeps there the search numbers of
 //! the states it has not finished with, so that the lookup that finds a state also finds its
-//! number.
+//! number: the insertion of a word seen before answers it
+//! ([`Lookup::Seen`]).
 //!
 //! One table serves one thread (through `&mut`, plain loads and stores) and many (through
 //! [`SharedWords`]: lookups are plain loads, a new word is one compare-and-swap; threads hold a
@@ -275,7 +276,10 @@ impl WordTable {
         loop {
             match *segment.slots[i].get_mut() {
                 EMPTY => break,
-                stored if stored & !self.colours == word => return Lookup::Seen(None),
+                stored if stored & !self.colours == word => {
+                    // A numbered table says the word's number.
+                    return Lookup::Seen(segment.numbers.get(i).copied());
+                }
                 _ => i = (i + 1) & mask,
             }
         }
@@ -580,6 +584,9 @@ mod tests {
         for word in words {
             let number = if word % 2 == 0 { 0 } else { word as u32 + 1 };
             assert_eq!(table.number(word * 3), Some(number));
+            // Met again, a word says its number.
+            let again = insert(&mut table, &(), Some(word * 3));
+            assert_eq!(again, Lookup::Seen(Some(number)));
         }
         assert_eq!(table.number(1), None);
         assert_eq!(table.len(), 30_000);
@@ -589,6 +596,7 @@ mod tests {
         insert(&mut plain, &(), Some(5));
         assert_eq!(plain.number(5), Some(0));
         assert!(!plain.set_number(5, 1));
+        assert_eq!(insert(&mut plain, &(), Some(5)), Lookup::Seen(None));
     }
 
     #[test]

@@ -368,11 +368,11 @@ impl<'a, M: Model> Fair<'a, M> {
                         self.push(next, marks, seen);
                     }
                 }
-                Visit::Seen => {
+                Visit::Seen(said) => {
                     // An edge into a state of a complete component closes no cycle: its
                     // marks are not needed.
                     if let Outcome::Next(next) = &successor.outcome {
-                        if let Some(number) = seen.live(next, self.stepper.key(next)) {
+                        if let Some(number) = seen.live(said, next, self.stepper.key(next)) {
                             let marks = self.edge_from_top(successor.transition);
                             self.merge(number, marks);
                         }

@@ -9,8 +9,9 @@ use crate::seen::{word_of, FixedHasher, Footprint, Growth, Lookup, Store, WordTa
 /// component still on the stack): beside each word in a numbered word table, where the
 /// lookup that finds a state finds its number; in a map beside a table of whole states.
 pub(super) trait Numbered<S>: Store<S> + Footprint {
-    /// The number of the stored `state` (keyed by `key`) if it is live.
-    fn live(&self, state: &S, key: Option<u64>) -> Option<u32>;
+    /// The number of the stored `state` (keyed by `key`) if it is live, given what the set
+    /// said of it when the search met it again ([`Visit::Seen`](super::super::core::Visit)).
+    fn live(&self, said: Option<u32>, state: &S, key: Option<u64>) -> Option<u32>;
     /// Makes the stored `state` live with `number` (from 1), or no longer live with 0.
     fn set_live(&mut self, state: &S, key: Option<u64>, number: u32);
     /// The memory of the numbers, when they are not in the set's own slots.
@@ -20,8 +21,10 @@ pub(super) trait Numbered<S>: Store<S> + Footprint {
 }
 
 impl<S> Numbered<S> for WordTable {
-    fn live(&self, _: &S, key: Option<u64>) -> Option<u32> {
-        self.number(word_of(key)).filter(|&number| number != 0)
+    /// A numbered table says a state's number when the search meets it again.
+    fn live(&self, said: Option<u32>, _: &S, key: Option<u64>) -> Option<u32> {
+        said.or_else(|| self.number(word_of(key)))
+            .filter(|&number| number != 0)
     }
 
     fn set_live(&mut self, _: &S, key: Option<u64>, number: u32) {
@@ -64,7 +67,7 @@ impl<S, T: Footprint> Footprint for WithNumbers<S, T> {
 }
 
 impl<S: Clone + Eq + std::hash::Hash, T: Store<S> + Footprint> Numbered<S> for WithNumbers<S, T> {
-    fn live(&self, state: &S, _: Option<u64>) -> Option<u32> {
+    fn live(&self, _: Option<u32>, state: &S, _: Option<u64>) -> Option<u32> {
         self.live.get(state).copied()
     }
 
