@@ -151,7 +151,7 @@ impl WordTable {
         let mask = slots.len() - 1;
         let mut i = hash as usize & mask;
         loop {
-            match slots[i].load(Ordering::Relaxed) {
+            match slots[i].load(Ordering::Acquire) {
                 EMPTY => return None,
                 stored if stored & !self.colours == word => return Some((index, i)),
                 _ => i = (i + 1) & mask,
@@ -239,17 +239,8 @@ impl WordTable {
     /// The colour bits of the stored `word` (none in a table without colours), or `None`
     /// when it is not stored; the lookup of every table, shared ones included.
     pub(crate) fn colours_of(&self, word: u64) -> Option<u64> {
-        let (index, hash) = Self::place(word);
-        let slots = &self.segments[index].slots;
-        let mask = slots.len() - 1;
-        let mut i = hash as usize & mask;
-        loop {
-            match slots[i].load(Ordering::Acquire) {
-                EMPTY => return None,
-                stored if stored & !self.colours == word => return Some(stored & self.colours),
-                _ => i = (i + 1) & mask,
-            }
-        }
+        let (segment, slot) = self.find(word)?;
+        Some(self.segments[segment].slots[slot].load(Ordering::Acquire) & self.colours)
     }
 
     /// The words stored.
