@@ -22,16 +22,56 @@ pub const ERASED_SEARCH: bool = cfg!(any(
 
 /// Appends the outcome of one transition function (`Ok(None)`: not enabled) to `out`.
 #[inline(always)]
-pub fn push<S>(out: &mut Vec<Successor<S>>, transition: u32, step: Result<Option<S>, Fault>) {
+pub fn push<S, O: Sink<S>>(out: &mut O, transition: u32, step: Result<Option<S>, Fault>) {
     let outcome = match step {
         Ok(None) => return,
         Ok(Some(next)) => Outcome::Next(next),
         Err(fault) => Outcome::Fault(fault),
     };
-    out.push(Successor {
+    out.push_successor(Successor {
         transition,
         outcome,
     });
+}
+
+/// Where a generated successor function appends the successors of a state: a vector of
+/// the model's states ([`Model::successors`](crate::Model::successors)), or of their words
+/// ([`Words`]).
+pub trait Sink<S> {
+    /// Appends `successor`.
+    fn push_successor(&mut self, successor: Successor<S>);
+}
+
+impl<S> Sink<S> for Vec<Successor<S>> {
+    #[inline(always)]
+    fn push_successor(&mut self, successor: Successor<S>) {
+        self.push(successor);
+    }
+}
+
+/// A generated state that is one word ([`Model::WORD_STATE`](crate::Model::WORD_STATE)).
+pub trait StateWord: Copy {
+    /// The word.
+    fn word(self) -> u64;
+}
+
+/// The successors of a model whose states are words, appended as their words: the
+/// successor function of such a model writes straight into the search compiled once
+/// ([`Model::__successors_as_words`](crate::Model::__successors_as_words)), which holds its
+/// states so, with no copy of them in the model's own type.
+pub struct Words<'a>(pub &'a mut Vec<Successor<u64>>);
+
+impl<S: StateWord> Sink<S> for Words<'_> {
+    #[inline(always)]
+    fn push_successor(&mut self, successor: Successor<S>) {
+        self.0.push(Successor {
+            transition: successor.transition,
+            outcome: match successor.outcome {
+                Outcome::Next(next) => Outcome::Next(next.word()),
+                Outcome::Fault(fault) => Outcome::Fault(fault),
+            },
+        });
+    }
 }
 
 /// `Err` at `site` with `value`.

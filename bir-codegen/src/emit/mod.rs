@@ -82,6 +82,7 @@ impl Gen<'_> {
         let accessors = self.accessors();
         let functions = self.transition_functions();
         let successors = self.successors_body();
+        let state_word_impl = self.state_word_impl();
         let info = self.info();
         let decode = self.decode_body();
         let (invariant_functions, check_invariants) = self.invariants();
@@ -178,6 +179,15 @@ impl Gen<'_> {
                 }
 
                 #info
+                #state_word_impl
+
+                /// The successors of `state`, appended to `out`: the body of
+                /// `Model::successors`, and, as words, of `Model::__successors_as_words`.
+                #[inline(always)]
+                fn successors_into<O: ::bir::__private::Sink<#state>>(state: &#state, out: &mut O) {
+                    #successors
+                }
+
                 #functions
                 #invariant_functions
                 #operand_functions
@@ -201,7 +211,7 @@ impl Gen<'_> {
                         state: &#state,
                         out: &mut ::std::vec::Vec<::bir::Successor<#state>>,
                     ) {
-                        #successors
+                        successors_into(state, out);
                     }
 
                     fn check_invariants(
@@ -302,6 +312,24 @@ impl Gen<'_> {
         }
     }
 
+    /// For states of at most 63 bits, the state as its word for the successor function's
+    /// `Words` sink (`Model::__successors_as_words`).
+    fn state_word_impl(&self) -> TokenStream {
+        if self.layout.words != 1 || self.layout.used_bits >= 64 {
+            return TokenStream::new();
+        }
+        let state = &self.state;
+        let u64 = prim("u64");
+        quote! {
+            impl ::bir::__private::StateWord for #state {
+                #[inline(always)]
+                fn word(self) -> #u64 {
+                    #u64::from(self.0)
+                }
+            }
+        }
+    }
+
     /// `Model::state_word` for states of at most 63 bits: the storage word itself, which is
     /// never `u64::MAX` because its top bit is unused.
     fn state_word(&self) -> TokenStream {
@@ -316,7 +344,8 @@ impl Gen<'_> {
             quote!(#u64::from(state.0))
         };
         let bits = self.layout.used_bits;
-        let u32 = prim("u32");
+        let (u32, bool) = (prim("u32"), prim("bool"));
+        let storage = self.word_type();
         quote! {
             fn state_word(&self, state: &#state) -> ::core::option::Option<#u64> {
                 ::core::option::Option::Some(#word)
@@ -327,6 +356,20 @@ impl Gen<'_> {
             }
 
             const WORD_STATE: ::core::primitive::bool = true;
+
+            fn __successors_as_words(
+                &self,
+                word: #u64,
+                out: &mut ::std::vec::Vec<::bir::Successor<#u64>>,
+            ) -> #bool {
+                match #storage::try_from(word) {
+                    ::core::result::Result::Ok(word) => {
+                        successors_into(&#state(word), &mut ::bir::__private::Words(out));
+                        true
+                    }
+                    ::core::result::Result::Err(_) => false,
+                }
+            }
         }
     }
 }

@@ -38,6 +38,9 @@ pub(crate) trait ErasedState: Clone + Eq + Hash + Send + Sync + Debug + 'static 
     fn from_words(words: &[u64]) -> Option<Self>;
     /// The state's word, when it is held as one.
     fn word(&self) -> Option<u64>;
+    /// Appends the successors of `state` of `model` as the search holds them, if the model
+    /// writes them so itself ([`Model::__successors_as_words`]): `false` when it does not.
+    fn successors_of<M: Model>(model: &M, state: &Self, out: &mut Vec<Successor<Self>>) -> bool;
 }
 
 /// The states of a model with [`Model::WORD_STATE`]: the word itself.
@@ -63,6 +66,10 @@ impl ErasedState for u64 {
     fn word(&self) -> Option<u64> {
         Some(*self)
     }
+
+    fn successors_of<M: Model>(model: &M, state: &u64, out: &mut Vec<Successor<u64>>) -> bool {
+        model.__successors_as_words(*state, out)
+    }
 }
 
 /// The states of any other model: their words as [`Model::write_state_words`] writes them.
@@ -83,6 +90,14 @@ impl ErasedState for PackedState {
 
     fn word(&self) -> Option<u64> {
         None
+    }
+
+    fn successors_of<M: Model>(
+        _: &M,
+        _: &PackedState,
+        _: &mut Vec<Successor<PackedState>>,
+    ) -> bool {
+        false
     }
 }
 
@@ -179,6 +194,9 @@ where
     }
 
     fn successors(&self, state: &S, out: &mut Vec<Successor<S>>) {
+        if S::successors_of(&*self.0, state, out) {
+            return;
+        }
         with_buffers(|buffers| {
             let Buffers { successors, words } = buffers;
             self.0.successors(&self.unpack(state), successors);
