@@ -37,7 +37,9 @@ use std::collections::HashSet;
 use crate::model::{Fault, Model, Outcome, Successor, TransitionId, STUTTER};
 use crate::replay::Path;
 use crate::report::Report;
-use crate::seen::{word_of, FixedHasher, Footprint, Keying, StateTable, Store, WordTable, COLOURS};
+use crate::seen::{
+    said_colours, word_of, FixedHasher, Footprint, Keying, StateTable, Store, WordTable, COLOURS,
+};
 use crate::trace::{self, FindingKind};
 
 use super::core::{Admission, Role, Run, Stepper, Visit};
@@ -112,6 +114,12 @@ trait Colours<S> {
     fn pop_cyan(&mut self, state: &S, key: Option<u64>);
     /// Whether `state` is cyan.
     fn is_cyan(&self, state: &S, key: Option<u64>) -> bool;
+    /// Whether `state`, which the blue search met again, is cyan, given what the blue set
+    /// said of it then ([`Visit::Seen`]).
+    fn is_cyan_said(&self, said: Option<u32>, state: &S, key: Option<u64>) -> bool {
+        let _ = said;
+        self.is_cyan(state, key)
+    }
     /// A red step into `state`: [`RedStep::Cyan`] if it is cyan (a cycle closes), else
     /// marks it red through `stepper` (which counts it against the limits when the red set
     /// stores it); `None` when the search stops.
@@ -168,6 +176,14 @@ impl<S> Colours<S> for Coloured {
         self.0
             .colours_of(word_of(key))
             .is_some_and(|colours| colours & CYAN != 0)
+    }
+
+    /// The insertion that met the state again said its colours: no second lookup.
+    fn is_cyan_said(&self, said: Option<u32>, state: &S, key: Option<u64>) -> bool {
+        match said {
+            Some(said) => said_colours(said) & CYAN != 0,
+            None => <Self as Colours<S>>::is_cyan(self, state, key),
+        }
     }
 
     /// One lookup: a cyan state stays as it is, any other is made red. A state the blue
@@ -394,14 +410,14 @@ impl<'a, M: Model> Ndfs<'a, M> {
                         self.enter(state, sets);
                     }
                 }
-                Visit::Seen(_) => {
+                Visit::Seen(said) => {
                     let Outcome::Next(target) = &successor.outcome else {
                         continue;
                     };
                     let top = &self.stack[self.stack.len() - 1];
                     let closes = (self.product.is_accepting(top)
                         || self.product.is_accepting(target))
-                        && sets.is_cyan(target, self.stepper.key(target));
+                        && sets.is_cyan_said(said, target, self.stepper.key(target));
                     if closes {
                         self.report_cycle(target, &[], via);
                     }

@@ -45,7 +45,7 @@ pub(crate) use bitstate::Bitstate;
 pub(crate) use compact::CompactWords;
 pub(crate) use states::{lock, IndexedStates, ShardedStates, StateTable};
 pub(crate) use tree::CompactStates;
-pub(crate) use words::{word_of, SharedWords, WordTable, COLOURS};
+pub(crate) use words::{said_colours, word_of, SharedWords, WordTable, COLOURS};
 
 use crate::report::IncompleteReason;
 

@@ -6,7 +6,7 @@
 //! array parallel to the slots: the search for fair cycles keeps there the search numbers of
 //! the states it has not finished with, so that the lookup that finds a state also finds its
 //! number: the insertion of a word seen before answers it
-//! ([`Lookup::Seen`]).
+//! ([`Lookup::Seen`]), as it answers the colours of a word in a coloured table.
 //!
 //! One table serves one thread (through `&mut`, plain loads and stores) and many (through
 //! [`SharedWords`]: lookups are plain loads, a new word is one compare-and-swap; threads hold a
@@ -49,6 +49,17 @@ pub(crate) struct WordTable {
 
 /// The colour bits of a coloured table ([`WordTable::coloured`]), above the words' 61 bits.
 pub(crate) const COLOURS: u64 = 0b11 << 61;
+
+/// The colour bits `colours` of a stored word as its insertion says them
+/// ([`Lookup::Seen`]), and back ([`said_colours`]).
+fn colours_said(colours: u64) -> u32 {
+    (colours >> COLOURS.trailing_zeros()) as u32
+}
+
+/// The colour bits that an insertion into a coloured table said (`said`).
+pub(crate) fn said_colours(said: u32) -> u64 {
+    u64::from(said) << COLOURS.trailing_zeros() & COLOURS
+}
 
 /// One segment: its slots (a power of two) and how many are used.
 struct Segment {
@@ -268,8 +279,13 @@ impl WordTable {
             match *segment.slots[i].get_mut() {
                 EMPTY => break,
                 stored if stored & !self.colours == word => {
-                    // A numbered table says the word's number.
-                    return Lookup::Seen(segment.numbers.get(i).copied());
+                    // A numbered table says the word's number, a coloured one its colours.
+                    let said = match segment.numbers.get(i) {
+                        Some(&number) => Some(number),
+                        None if self.colours != 0 => Some(colours_said(stored & self.colours)),
+                        None => None,
+                    };
+                    return Lookup::Seen(said);
                 }
                 _ => i = (i + 1) & mask,
             }
@@ -521,10 +537,11 @@ mod tests {
         for word in 0..20_000u64 {
             let cyan = if word % 3 == 0 { CYAN } else { 0 };
             assert_eq!(table.colours_of(word), Some(cyan));
-            assert!(matches!(
-                insert(&mut table, &(), Some(word)),
-                Lookup::Seen(_)
-            ));
+            // Met again, a word says its colours.
+            let Lookup::Seen(Some(said)) = insert(&mut table, &(), Some(word)) else {
+                panic!("{word} is stored");
+            };
+            assert_eq!(said_colours(said), cyan);
             // Red unless cyan, in one lookup; then no longer cyan.
             assert_eq!(table.recolour_unless(word, RED, CYAN), Some(cyan));
             let before = if cyan != 0 { CYAN } else { RED };
