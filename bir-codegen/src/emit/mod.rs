@@ -312,10 +312,15 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether the state is one word of at most 63 bits (`Model::WORD_STATE`).
+    fn is_word_state(&self) -> bool {
+        self.layout.words == 1 && self.layout.used_bits < 64
+    }
+
     /// For states of at most 63 bits, the state as its word for the successor function's
     /// `Words` sink (`Model::__successors_as_words`).
     fn state_word_impl(&self) -> TokenStream {
-        if self.layout.words != 1 || self.layout.used_bits >= 64 {
+        if !self.is_word_state() {
             return TokenStream::new();
         }
         let state = &self.state;
@@ -333,7 +338,7 @@ impl Gen<'_> {
     /// `Model::state_word` for states of at most 63 bits: the storage word itself, which is
     /// never `u64::MAX` because its top bit is unused.
     fn state_word(&self) -> TokenStream {
-        if self.layout.words != 1 || self.layout.used_bits >= 64 {
+        if !self.is_word_state() {
             return TokenStream::new();
         }
         let state = &self.state;

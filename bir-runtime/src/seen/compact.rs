@@ -674,7 +674,8 @@ impl CompactWords {
             if parts.iter().all(|&part| segment.add(segment.place(part))) {
                 return segment;
             }
-            generation += 1;
+            // A generation of the same size would fail the same way.
+            generation = segment.next_generation(index);
             blocks = std::mem::take(&mut segment.blocks).into_vec();
         }
     }
@@ -683,8 +684,13 @@ impl CompactWords {
     /// in the same memory and more.
     fn grow_segment(&mut self, index: usize) {
         let bits = self.width - SEGMENT_BITS;
+        self.regrow(index, bits, Vec::new());
+    }
+
+    /// Segment `index` of a later generation, holding its own words and the parts `parts`
+    /// (of words for it, whose segment part has `bits` bits), in its own memory and more.
+    fn regrow(&mut self, index: usize, bits: u32, mut parts: Vec<u64>) {
         let segment = &mut self.segments[index];
-        let mut parts = Vec::new();
         segment.parts(&mut parts);
         let generation = segment.next_generation(index);
         let blocks = std::mem::take(&mut segment.blocks).into_vec();
@@ -738,11 +744,7 @@ impl CompactWords {
         if segment.add(segment.place(part)) {
             return;
         }
-        let mut parts = vec![part];
-        segment.parts(&mut parts);
-        let generation = segment.next_generation(index);
-        let blocks = std::mem::take(&mut segment.blocks).into_vec();
-        self.segments[index] = Self::rebuilt(index, generation, bits, &parts, blocks);
+        self.regrow(index, bits, vec![part]);
     }
 
     fn grow_part(&mut self, growth: Growth) {

@@ -43,8 +43,6 @@ pub(crate) struct WordTable {
     /// The colours a word is stored with when it is inserted (none unless the table is
     /// coloured): a search that colours every new state at once saves a lookup per state.
     fresh: u64,
-    /// Whether each slot has a number ([`WordTable::numbered`]).
-    numbered: bool,
 }
 
 /// The colour bits of a coloured table ([`WordTable::coloured`]), above the words' 61 bits.
@@ -137,7 +135,6 @@ impl WordTable {
             lossy,
             colours: 0,
             fresh: 0,
-            numbered: false,
         }
     }
 
@@ -150,7 +147,6 @@ impl WordTable {
             segments: (0..SEGMENTS)
                 .map(|_| Segment::new(table.largest, true))
                 .collect(),
-            numbered: true,
             ..table
         }
     }
@@ -229,22 +225,11 @@ impl WordTable {
     /// them before, or `None` when the word is not stored.
     fn recolour_with(&mut self, word: u64, change: impl Fn(u64) -> u64) -> Option<u64> {
         debug_assert_eq!(word & COLOURS, 0);
-        let (index, hash) = Self::place(word);
-        let slots = &mut self.segments[index].slots;
-        let mask = slots.len() - 1;
-        let mut i = hash as usize & mask;
-        loop {
-            let slot = slots[i].get_mut();
-            match *slot {
-                EMPTY => return None,
-                stored if stored & !self.colours == word => {
-                    let colours = stored & self.colours;
-                    *slot = word | (change(colours) & self.colours);
-                    return Some(colours);
-                }
-                _ => i = (i + 1) & mask,
-            }
-        }
+        let (segment, slot) = self.find(word)?;
+        let slot = self.segments[segment].slots[slot].get_mut();
+        let colours = *slot & self.colours;
+        *slot = word | (change(colours) & self.colours);
+        Some(colours)
     }
 
     /// The colour bits of the stored `word` (none in a table without colours), or `None`
@@ -391,7 +376,8 @@ impl<S> Store<S> for WordTable {
 
 impl Footprint for WordTable {
     fn bytes(&self) -> usize {
-        self.slots * if self.numbered { 12 } else { 8 }
+        // Every segment is numbered, or none.
+        self.slots * self.segments[0].slot_bytes()
     }
 
     fn omission(&self, states: u64) -> Option<(IncompleteReason, f64)> {

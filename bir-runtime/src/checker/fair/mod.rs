@@ -450,12 +450,16 @@ impl<'a, M: Model> Fair<'a, M> {
             return;
         }
         self.roots.pop();
-        let component: Vec<ProductState<M>> = self.active.drain(number as usize - 1..).collect();
-        for state in &component {
+        let start = number as usize - 1;
+        for state in &self.active[start..] {
             seen.set_live(state, self.stepper.key(state), 0);
         }
+        // Only strong fairness looks at the component again: the others just drop it.
         if self.graph.fairness == Fairness::Strong {
+            let component: Vec<ProductState<M>> = self.active.drain(start..).collect();
             self.check_strong(&frame.state, component);
+        } else {
+            self.active.truncate(start);
         }
     }
 
