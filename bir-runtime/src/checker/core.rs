@@ -413,6 +413,7 @@ impl<'a, M: Model> Stepper<'a, M> {
     }
 
     /// What the seen set is keyed by for `state`: its word, its fingerprint, or nothing.
+    #[inline]
     pub(crate) fn key(&self, state: &M::State) -> Option<u64> {
         match self.keying {
             Keying::Word => self.model.state_word(state),
@@ -470,6 +471,7 @@ impl<'a, M: Model> Stepper<'a, M> {
 
     /// Counts one executed transition of a state at `from_depth` and classifies its outcome;
     /// a new state is stored and checked against the invariants.
+    #[inline]
     pub(crate) fn visit(
         &mut self,
         from_depth: u32,
@@ -484,6 +486,7 @@ impl<'a, M: Model> Stepper<'a, M> {
 
     /// Counts one executed transition: the state it leads to, or what stopped it there (a
     /// fault, or a stop of the search).
+    #[inline]
     pub(crate) fn step<'s>(
         &mut self,
         successor: &'s Successor<M::State>,
@@ -502,6 +505,7 @@ impl<'a, M: Model> Stepper<'a, M> {
 
     /// Classifies a state reached at `depth` (by [`Self::step`], here or in another
     /// worker's search): a new state is stored and checked against the invariants.
+    #[inline]
     pub(crate) fn arrive(
         &mut self,
         depth: u32,
@@ -543,6 +547,7 @@ impl<'a, M: Model> Stepper<'a, M> {
     /// Stores `state` if it is new and the limits allow: what the set found, or `None` when
     /// a limit stopped the search (the state was not stored). Counts nothing: callers count
     /// what a new state means to them.
+    #[inline]
     pub(crate) fn admit(
         &mut self,
         state: &M::State,

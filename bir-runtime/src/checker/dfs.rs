@@ -11,14 +11,14 @@
 //!
 //! The recursion is an explicit stack holding only the states of the current path: a
 //! deep search (a dining-philosophers DFS goes over a million states deep) costs one
-//! packed state per level and nothing more. Only the top state's successors are kept, in
-//! one buffer reused by the whole search, with a cursor. When a child is popped, its
-//! parent's successors are computed again (models are deterministic) and the parent
-//! resumes after the first successor equal to the child: that is the one that was taken,
-//! since any earlier one leading to the child would have entered it first, and any later
-//! one found it already seen. The transitions of the path are rebuilt the same way, only
-//! when a counterexample is kept. Each state's successors are thus computed once when it
-//! is entered and once more per child it enters; nothing is allocated per state.
+//! packed state per level and nothing more. Only the top frames keep their successors
+//! ([`Frames`], in one arena reused by the whole search), so that returning to a parent
+//! seldom computes them again. Returning to a parent below those frames computes its
+//! successors again (models are deterministic), and the parent resumes after the first
+//! successor equal to the child: that is the one that was taken, since any earlier one
+//! leading to the child would have entered it first, and any later one found it already
+//! seen. The transitions of the path are rebuilt the same way, only when a counterexample
+//! is kept. Nothing is allocated per state.
 
 use crate::model::{Model, Outcome, Successor, TransitionId};
 use crate::report::Report;
@@ -30,24 +30,18 @@ use crate::seen::{
 
 use super::control::Control;
 use super::core::{Role, Run, Stepper, Visit};
+use super::frames::{Frames, KEPT_FRAMES};
 use super::path::Path;
 use super::plan::Storage;
 
-/// The depth-first frontier: the current path and the successors of its top state.
+/// The depth-first frontier: the current path and the successors of its top frames.
 struct Dfs<'a, M: Model> {
     model: &'a M,
     stepper: Stepper<'a, M>,
     /// The current path: the initial state at the bottom, the state being expanded on top.
     stack: Path<M::State>,
-    /// The successors of the top state (its ample set, when reduced).
-    successors: Vec<Successor<M::State>>,
-    /// The number, among all successors of the top state, of the first of `successors`.
-    offset: usize,
-    /// The index in `successors` of the first one not yet taken.
-    next: usize,
-    /// Where a new state's successors are computed before it is pushed, so that a leaf
-    /// leaves the top's successors intact.
-    scratch: Vec<Successor<M::State>>,
+    /// The successors of the top frames (their ample sets, when reduced).
+    frames: Frames<M::State>,
     /// With partial-order reduction, the states of the stack, for the cycle proviso.
     on_stack: Option<HashSet<M::State, FixedHasher>>,
 }
@@ -85,22 +79,18 @@ fn search<M: Model, T: Store<M::State> + Footprint>(run: Run<'_, M>, mut seen: T
         model: run.model,
         stepper: run.stepper(Role::Alone),
         stack: Path::new(run.plan.storage == Storage::Compact),
-        successors: Vec::new(),
-        offset: 0,
-        next: 0,
-        scratch: Vec::new(),
+        frames: Frames::new(KEPT_FRAMES),
         on_stack: run.plan.por.then(|| HashSet::with_hasher(FixedHasher)),
     };
     if let Some(initial) = dfs.stepper.start(&mut seen) {
         dfs.enter(initial, None, &mut seen);
     }
     while !dfs.stepper.is_stopped() && !dfs.stack.is_empty() {
-        let Some(successor) = dfs.successors.get(dfs.next).cloned() else {
+        let Some((step, successor)) = dfs.frames.take_numbered() else {
             dfs.backtrack(&mut seen);
             continue;
         };
-        let step = dfs.offset + dfs.next;
-        dfs.next += 1;
+        let successor = successor.clone();
         let depth = (dfs.stack.len() - 1) as u32;
         let via = successor.transition;
         match dfs.stepper.visit(depth, &successor, &mut seen) {
@@ -133,33 +123,35 @@ impl<M: Model> Dfs<'_, M> {
         seen: &mut impl Store<M::State>,
     ) {
         let depth = self.stack.len() as u32;
-        self.scratch.clear();
+        let start = self.frames.arena().len();
         let (model, stack) = (self.model, &self.stack);
         let explore = self
             .stepper
-            .expand(&state, depth, &mut self.scratch, &mut |path| {
+            .expand(&state, depth, self.frames.arena(), &mut |path| {
                 stack.transitions(model, path);
                 path.extend(via.map(|(transition, _)| transition));
             });
         if !explore || !self.stack.reserve(&mut self.stepper) {
+            self.frames.arena().truncate(start);
             return;
         }
-        self.offset = reduce(
+        let skipped = reduce(
             &self.stepper,
             self.on_stack.as_ref(),
             &state,
-            &mut self.scratch,
+            self.frames.arena(),
+            start,
         );
         if let Some(on_stack) = &mut self.on_stack {
             on_stack.insert(state.clone());
         }
         self.stack.push(state, via.map(|(_, step)| step));
-        std::mem::swap(&mut self.successors, &mut self.scratch);
-        self.next = 0;
-        self.stepper.prefetch(&self.successors, seen);
+        self.frames.push_after(start, skipped);
+        self.stepper.prefetch(self.frames.untaken(), seen);
     }
 
-    /// Pops the finished top state and resumes its parent after the successor that led to it.
+    /// Pops the finished top state and resumes its parent after the successor that led to
+    /// it, computing the parent's successors again if its frame dropped them.
     fn backtrack(&mut self, seen: &mut impl Store<M::State>) {
         let Some(child) = self.stack.pop(self.model) else {
             return;
@@ -167,47 +159,54 @@ impl<M: Model> Dfs<'_, M> {
         if let Some(on_stack) = &mut self.on_stack {
             on_stack.remove(&child);
         }
+        let dropped = self.frames.pop();
         let Some(parent) = self.stack.last() else {
             return;
         };
-        self.stepper.tick();
-        self.successors.clear();
-        self.model.successors(parent, &mut self.successors);
-        // The same reduction as when the parent was entered: its stack was the same.
-        self.offset = reduce(
-            &self.stepper,
-            self.on_stack.as_ref(),
-            parent,
-            &mut self.successors,
-        );
-        // A nondeterministic model may not give the child again: the parent is then done.
-        self.next = taken(&self.successors, &child).map_or(self.successors.len(), |i| i + 1);
-        self.stepper.prefetch(&self.successors[self.next..], seen);
+        if dropped {
+            self.stepper.tick();
+            let successors = self.frames.arena();
+            self.model.successors(parent, successors);
+            // The same reduction as when the parent was entered: its stack was the same.
+            let skipped = reduce(&self.stepper, self.on_stack.as_ref(), parent, successors, 0);
+            // A nondeterministic model may not give the child again: the parent is then done.
+            let next = taken(successors, &child).map_or(successors.len(), |i| i + 1);
+            self.frames.refill_after(next, skipped);
+        }
+        // The subtree searched since may have pushed the siblings' slots out of the cache.
+        self.stepper.prefetch(self.frames.untaken(), seen);
     }
 }
 
-/// Partial-order reduction of the successors of `state`, about to be (or being) the top of
-/// the stack: its ample set, unless every successor in it is on the stack (`state` itself
-/// included) — the cycle proviso, without which a cycle of ample steps could postpone the
-/// other instances forever. Returns how many successors were dropped before the ample set.
+/// Partial-order reduction of the successors of `state` (those of `successors` from
+/// `start` on), about to be (or being) the top of the stack: its ample set, unless every
+/// successor in it is on the stack (`state` itself included) — the cycle proviso, without
+/// which a cycle of ample steps could postpone the other instances forever. Returns how
+/// many successors were dropped before the ample set.
 fn reduce<M: Model>(
     stepper: &Stepper<'_, M>,
     on_stack: Option<&HashSet<M::State, FixedHasher>>,
     state: &M::State,
     successors: &mut Vec<Successor<M::State>>,
+    start: usize,
 ) -> usize {
-    let (Some(on_stack), Some(ample)) = (on_stack, stepper.ample(successors)) else {
+    let Some(on_stack) = on_stack else {
         return 0;
     };
-    let leaves_the_stack = successors[ample.clone()].iter().any(|s| match &s.outcome {
-        Outcome::Next(next) => next != state && !on_stack.contains(next),
-        Outcome::Fault(_) => true,
-    });
+    let Some(ample) = stepper.ample(&successors[start..]) else {
+        return 0;
+    };
+    let leaves_the_stack = successors[start + ample.start..start + ample.end]
+        .iter()
+        .any(|s| match &s.outcome {
+            Outcome::Next(next) => next != state && !on_stack.contains(next),
+            Outcome::Fault(_) => true,
+        });
     if !leaves_the_stack {
         return 0;
     }
-    successors.truncate(ample.end);
-    successors.drain(..ample.start);
+    successors.truncate(start + ample.end);
+    successors.drain(start..start + ample.start);
     ample.start
 }
 

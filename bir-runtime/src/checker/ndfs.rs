@@ -21,7 +21,7 @@
 //! violation, and there is no red search (Černá and Pelánek, "Relating hierarchy of
 //! temporal properties to model checking", 2003). The search then expands each state once.
 //!
-//! Unlike `dfs.rs`, both searches keep the successors of their top frames ([`Frames`]), so
+//! Like `dfs.rs`, both searches keep the successors of their top frames ([`Frames`]), so
 //! that returning to a parent seldom computes its successors again: without them, a third
 //! of the product's expansions (Peterson's filter N=5) were such returns.
 //!
@@ -44,17 +44,11 @@ use crate::trace::{self, FindingKind};
 
 use super::core::{Admission, Role, Run, Stepper, Visit};
 use super::dfs::{allocate_bitstate, taken};
-use super::frames::Frames;
+use super::frames::{Frames, KEPT_FRAMES};
 use super::plan::Storage;
 use super::product::{Product, Scratch};
 
 type ProductState<M> = (<M as Model>::State, u32);
-
-/// Half the number of top frames of each search (blue and red) that keep their successors
-/// (see [`Frames`]): returning to one of them costs no expansion. With 64, Peterson's
-/// filter N=5 computes a parent's successors again on 20,160 of 340,195 returns (every
-/// time without the frames); 4,096 saves only 8,000 more, at 64 times the memory.
-const KEPT_FRAMES: usize = 64;
 
 /// Runs the nested depth-first search for LTL property `property`.
 pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {

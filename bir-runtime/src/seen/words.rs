@@ -254,6 +254,7 @@ impl WordTable {
         ((hash >> 56) as usize, hash)
     }
 
+    #[inline(always)]
     fn insert_word(&mut self, word: u64) -> Lookup {
         debug_assert_ne!(word, EMPTY);
         let (index, hash) = Self::place(word);
@@ -326,6 +327,7 @@ impl WordTable {
         self.colours_of(word).is_some()
     }
 
+    #[inline]
     fn prefetch_word(&self, word: u64) {
         let (index, hash) = Self::place(word);
         let slots = &self.segments[index].slots;
@@ -347,6 +349,7 @@ impl WordTable {
 
 /// The word a word-keyed set is looked up by; the plan builds word tables only for keyings
 /// that give every state one.
+#[inline]
 pub(crate) fn word_of(key: Option<u64>) -> u64 {
     match key {
         Some(word) => word,
@@ -355,6 +358,7 @@ pub(crate) fn word_of(key: Option<u64>) -> u64 {
 }
 
 impl<S> Store<S> for WordTable {
+    #[inline]
     fn insert(&mut self, _: &S, key: Option<u64>) -> Lookup {
         self.insert_word(word_of(key))
     }
@@ -367,6 +371,7 @@ impl<S> Store<S> for WordTable {
         self.contains_word(word_of(key))
     }
 
+    #[inline]
     fn prefetch(&mut self, key: Option<u64>) {
         if let Some(word) = key {
             self.prefetch_word(word);

@@ -39,7 +39,7 @@ use crate::trace::{self, FindingKind};
 
 use super::core::{Role, Run, Stepper, Visit};
 use super::dfs::taken;
-use super::frames::Frames;
+use super::frames::{Frames, KEPT_FRAMES};
 use super::ndfs::violation_message;
 use super::product::{Product, Scratch};
 
@@ -64,9 +64,6 @@ struct Frame<S> {
     /// At the depth limit: its steps are not explored.
     cut: bool,
 }
-
-/// Half the number of top frames that keep their steps (as in `ndfs.rs`).
-const KEPT_FRAMES: usize = 64;
 
 /// Runs the search for fair accepting cycles of LTL property `property`.
 pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
