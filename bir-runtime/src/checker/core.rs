@@ -738,11 +738,15 @@ impl<'a, M: Model> Stepper<'a, M> {
 
     /// Makes room for `additional` more items in `vec`, doubling it, within the memory
     /// budget; false (and the search stops) when the budget refuses.
+    #[inline]
     pub(crate) fn reserve<T>(&mut self, vec: &mut Vec<T>, additional: usize) -> bool {
+        vec.len() + additional <= vec.capacity() || self.grow(vec, additional)
+    }
+
+    /// [`Self::reserve`] when `vec` must grow.
+    #[cold]
+    fn grow<T>(&mut self, vec: &mut Vec<T>, additional: usize) -> bool {
         let needed = vec.len() + additional;
-        if needed <= vec.capacity() {
-            return true;
-        }
         let capacity = needed.max(vec.capacity() * 2).max(16);
         if !self.may_allocate(capacity * std::mem::size_of::<T>()) {
             return false;

@@ -90,12 +90,12 @@ fn search<M: Model, T: Store<M::State> + Footprint>(run: Run<'_, M>, mut seen: T
             dfs.backtrack(&mut seen);
             continue;
         };
-        let successor = successor.clone();
         let depth = (dfs.stack.len() - 1) as u32;
         let via = successor.transition;
-        match dfs.stepper.visit(depth, &successor, &mut seen) {
+        match dfs.stepper.visit(depth, successor, &mut seen) {
             Visit::New => {
-                if let Outcome::Next(state) = successor.outcome {
+                if let Outcome::Next(state) = &successor.outcome {
+                    let state = state.clone();
                     dfs.enter(state, Some((via, step)), &mut seen);
                 }
             }
@@ -131,7 +131,12 @@ impl<M: Model> Dfs<'_, M> {
                 stack.transitions(model, path);
                 path.extend(via.map(|(transition, _)| transition));
             });
-        if !explore || !self.stack.reserve(&mut self.stepper) {
+        if !explore {
+            return;
+        }
+        // Fetching their slots starts now, while the state is pushed.
+        self.stepper.prefetch(&self.frames.arena()[start..], seen);
+        if !self.stack.reserve(&mut self.stepper) {
             self.frames.arena().truncate(start);
             return;
         }
@@ -147,7 +152,6 @@ impl<M: Model> Dfs<'_, M> {
         }
         self.stack.push(state, via.map(|(_, step)| step));
         self.frames.push_after(start, skipped);
-        self.stepper.prefetch(self.frames.untaken(), seen);
     }
 
     /// Pops the finished top state and resumes its parent after the successor that led to
@@ -183,6 +187,7 @@ impl<M: Model> Dfs<'_, M> {
 /// successor in it is on the stack (`state` itself included) — the cycle proviso, without
 /// which a cycle of ample steps could postpone the other instances forever. Returns how
 /// many successors were dropped before the ample set.
+#[inline]
 fn reduce<M: Model>(
     stepper: &Stepper<'_, M>,
     on_stack: Option<&HashSet<M::State, FixedHasher>>,
@@ -190,9 +195,20 @@ fn reduce<M: Model>(
     successors: &mut Vec<Successor<M::State>>,
     start: usize,
 ) -> usize {
-    let Some(on_stack) = on_stack else {
-        return 0;
-    };
+    match on_stack {
+        Some(on_stack) => reduce_to_ample(stepper, on_stack, state, successors, start),
+        None => 0,
+    }
+}
+
+/// [`reduce`] with the stack's states at hand.
+fn reduce_to_ample<M: Model>(
+    stepper: &Stepper<'_, M>,
+    on_stack: &HashSet<M::State, FixedHasher>,
+    state: &M::State,
+    successors: &mut Vec<Successor<M::State>>,
+    start: usize,
+) -> usize {
     let Some(ample) = stepper.ample(&successors[start..]) else {
         return 0;
     };

@@ -12,8 +12,6 @@
 //! The top frame is held apart from the others, so taking its next successor is as cheap
 //! as reading a vector.
 
-use std::collections::VecDeque;
-
 use crate::model::Successor;
 
 /// Half the number of top frames whose successors a search keeps ([`Frames::new`]'s
@@ -38,7 +36,7 @@ pub(crate) struct Frames<S> {
     /// The top frame, unless there is none or it dropped its successors.
     top: Option<Frame<S>>,
     /// The kept frames under the top one, bottom first.
-    below: VecDeque<Frame<S>>,
+    below: Vec<Frame<S>>,
     /// The frames under the kept ones, whose successors were dropped.
     dropped: usize,
     /// Where the successors of the next frame are written ([`Self::arena`]).
@@ -54,7 +52,7 @@ impl<S> Frames<S> {
     pub(crate) fn new(window: usize) -> Self {
         Frames {
             top: None,
-            below: VecDeque::new(),
+            below: Vec::new(),
             dropped: 0,
             incoming: Vec::new(),
             spare: Vec::new(),
@@ -90,9 +88,10 @@ impl<S> Frames<S> {
 
     /// [`Self::push`] for a frame whose successors in the arena come after `skipped` others
     /// of its state, left out: [`Self::take_numbered`] numbers them from `skipped`.
+    #[inline]
     pub(crate) fn push_after(&mut self, start: usize, skipped: usize) {
         if let Some(top) = self.top.take() {
-            self.below.push_back(top);
+            self.below.push(top);
             if self.below.len() >= 2 * self.window {
                 for frame in self.below.drain(..self.window) {
                     self.spare.push(frame.successors);
@@ -145,11 +144,12 @@ impl<S> Frames<S> {
 
     /// Pops the top frame. True when the frame now on top has lost its successors: the
     /// search must give them again with [`Self::refill`] before it takes any.
+    #[inline]
     pub(crate) fn pop(&mut self) -> bool {
         match self.top.take() {
             Some(frame) => {
                 self.spare.push(frame.successors);
-                self.top = self.below.pop_back();
+                self.top = self.below.pop();
             }
             None => self.dropped = self.dropped.saturating_sub(1),
         }

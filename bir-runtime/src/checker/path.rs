@@ -64,6 +64,7 @@ impl<S: Clone + PartialEq> Path<S> {
 
     /// Makes room for one more state within the memory budget; false (and the search
     /// stops) when the budget refuses.
+    #[inline]
     pub(crate) fn reserve<M: Model<State = S>>(&mut self, stepper: &mut Stepper<'_, M>) -> bool {
         if !self.compact {
             return stepper.reserve(&mut self.window, 1);
@@ -74,6 +75,7 @@ impl<S: Clone + PartialEq> Path<S> {
 
     /// Pushes `state`, reached from the top by its successor number `step` (none for the
     /// first state).
+    #[inline]
     pub(crate) fn push(&mut self, state: S, step: Option<usize>) {
         if self.compact {
             if let Some(step) = step {
