@@ -505,7 +505,7 @@ impl<'a, M: Model> Stepper<'a, M> {
 
     /// Classifies a state reached at `depth` (by [`Self::step`], here or in another
     /// worker's search): a new state is stored and checked against the invariants.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn arrive(
         &mut self,
         depth: u32,
@@ -547,7 +547,7 @@ impl<'a, M: Model> Stepper<'a, M> {
     /// Stores `state` if it is new and the limits allow: what the set found, or `None` when
     /// a limit stopped the search (the state was not stored). Counts nothing: callers count
     /// what a new state means to them.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn admit(
         &mut self,
         state: &M::State,

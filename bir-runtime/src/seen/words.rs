@@ -358,7 +358,7 @@ pub(crate) fn word_of(key: Option<u64>) -> u64 {
 }
 
 impl<S> Store<S> for WordTable {
-    #[inline]
+    #[inline(always)]
     fn insert(&mut self, _: &S, key: Option<u64>) -> Lookup {
         self.insert_word(word_of(key))
     }
