@@ -236,7 +236,47 @@ pub(crate) fn taken<S: PartialEq>(successors: &[Successor<S>], child: &S) -> Opt
 #[cfg(test)]
 mod tests {
     use crate::test_models::{Graph, Philosophers, ReadersWriters, SumToN};
-    use crate::{Checker, FindingKind, IncompleteReason, Verdict};
+    use crate::{Checker, FindingKind, IncompleteReason, Storage, Verdict};
+
+    /// A chain 0 -> 1 -> ... -> 199 whose first 50 nodes also step, second, to a leaf of
+    /// their own (node i to 200 + i); the chain's end and the leaves are valid end states.
+    fn chain_with_late_leaves() -> Graph {
+        let mut edges = Vec::new();
+        for node in 0..199u8 {
+            edges.push((node, Some(node + 1)));
+            if node < 50 {
+                edges.push((node, Some(200 + node)));
+            }
+        }
+        let ends: Vec<u8> = std::iter::once(199).chain(200..250).collect();
+        Graph::new(250, &edges).end(&ends)
+    }
+
+    #[test]
+    fn parents_below_the_kept_frames_resume_after_the_child_they_took() {
+        // The search dives 199 levels, past the frames that keep their successors; going
+        // back, every parent under them computes its successors again and must still enter
+        // its leaf, as its second successor (which a compact path records by number).
+        for storage in [Storage::Exact, Storage::Compact] {
+            let report = Checker::new(chain_with_late_leaves())
+                .storage(storage)
+                .run();
+            report.assert_verified();
+            assert_eq!((report.states(), report.transitions()), (250, 199 + 50));
+        }
+        // The first leaf met on the way back is node 49's: 49 steps down the chain, one
+        // aside (the depth-first trace, kept as found: node 0's leaf is nearer).
+        let traces = [Storage::Exact, Storage::Compact].map(|storage| {
+            let report = Checker::new(chain_with_late_leaves().bad(&[249, 200]))
+                .storage(storage)
+                .shortest(false)
+                .run();
+            let violation = report.assert_invariant_violation();
+            assert_eq!(violation.len(), 50);
+            violation.replay().to_owned()
+        });
+        assert_eq!(traces[0], traces[1]);
+    }
 
     #[test]
     fn hash_compaction_counts_as_exact_storage_but_never_verifies() {
