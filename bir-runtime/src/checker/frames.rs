@@ -66,7 +66,6 @@ impl<S> Frames<S> {
         for frame in frames {
             self.spare.push(frame.successors);
         }
-        self.spare.iter_mut().for_each(Vec::clear);
         self.incoming.clear();
         self.dropped = 0;
     }
