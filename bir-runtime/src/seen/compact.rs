@@ -221,21 +221,59 @@ impl Bucket {
         old
     }
 
-    /// Appends an entry (the caller checked there is room).
+    /// Appends an entry (the caller checked there is room). The slots past the last are all
+    /// zeros (buckets start zeroed, and entries are only ever replaced), so the entry is
+    /// flipped in without reading what the slot held.
     fn push(&mut self, entry: u64, shape: Shape) {
-        self.replace(self.count(), entry, shape);
+        let i = self.count();
+        debug_assert_eq!(self.get(i, shape), 0, "a slot past the last is empty");
+        self.0[1 + i] = entry as u16;
+        if shape.width > 16 {
+            let width = shape.high_width();
+            self.flip_bits(shape.high_base + i * width as usize, entry >> 16);
+        }
         self.0[0] += 1;
+    }
+
+    /// Bit `k` set when lane `k` (the header's included) equals `value`: four vector
+    /// comparisons of eight lanes where the processor has them (every x86-64 has SSE2).
+    #[inline(always)]
+    fn lanes_equal(&self, value: u16) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{
+                __m128i, _mm_cmpeq_epi16, _mm_load_si128, _mm_movemask_epi8, _mm_packs_epi16,
+                _mm_set1_epi16,
+            };
+            let lanes = self.0.as_ptr().cast::<__m128i>();
+            // SAFETY: SSE2 is part of every x86-64 processor; a bucket is 64 bytes aligned
+            // to 64, so the four aligned loads of 16 bytes stay within it.
+            unsafe {
+                let [a, b, c, d] = [0, 1, 2, 3].map(|i| _mm_load_si128(lanes.add(i)));
+                let needle = _mm_set1_epi16(value as i16);
+                // Equal lanes are all ones; packing two vectors of eight 16-bit lanes into
+                // one of sixteen bytes keeps the lanes' order, so the byte mask is the lane
+                // mask.
+                let low = _mm_packs_epi16(_mm_cmpeq_epi16(a, needle), _mm_cmpeq_epi16(b, needle));
+                let high = _mm_packs_epi16(_mm_cmpeq_epi16(c, needle), _mm_cmpeq_epi16(d, needle));
+                (_mm_movemask_epi8(low) as u32 & 0xffff) | (_mm_movemask_epi8(high) as u32) << 16
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut matches = 0u32;
+            for (k, &lane) in self.0.iter().enumerate() {
+                matches |= u32::from(lane == value) << k;
+            }
+            matches
+        }
     }
 
     /// True when the bucket holds `entry`.
     #[inline(always)]
     fn holds(&self, entry: u64, shape: Shape) -> bool {
-        let low = entry as u16;
-        let mut matches = 0u32;
-        for k in 0..MAX_ENTRIES {
-            matches |= u32::from(self.0[1 + k] == low) << k;
-        }
-        matches &= (1u32 << self.count()) - 1;
+        // Lane 0, the header, is compared too and shifted out.
+        let mut matches = (self.lanes_equal(entry as u16) >> 1) & ((1u32 << self.count()) - 1);
         if shape.width <= 16 {
             return matches != 0;
         }
@@ -250,13 +288,11 @@ impl Bucket {
     }
 }
 
-/// All ones in the low `bits` bits.
+/// All ones in the low `bits` bits (at most 64), without a branch: every lookup takes a
+/// few.
+#[inline(always)]
 fn mask(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
+    u64::MAX.checked_shr(64 - bits).unwrap_or(0)
 }
 
 /// The inverse of an odd number modulo 2^64 (Newton's iteration).
@@ -294,6 +330,38 @@ fn unpermute(y: u64, width: u32) -> u64 {
 struct Place {
     home: u64,
     remainder: u64,
+}
+
+/// Division of the words' segment parts (below 2^56) by a segment's values per bucket, as
+/// a multiplication and a shift: a lookup divides once, and a 64-bit division takes tens
+/// of cycles where a multiplication takes three (Granlund and Montgomery, "Division by
+/// invariant integers using multiplication", 1994, theorem 4.2).
+#[derive(Clone, Copy, Debug)]
+struct Divisor {
+    multiplier: u64,
+    shift: u32,
+}
+
+/// The numerators a [`Divisor`] divides exactly: below `2^PART_BITS`.
+const PART_BITS: u32 = 64 - SEGMENT_BITS;
+
+impl Divisor {
+    /// With `l = ceil(log2 d)` and `m = floor(2^(N + l) / d) + 1`, `2^(N + l) < m d <=
+    /// 2^(N + l) + 2^l`, so `floor(n m / 2^(N + l)) = floor(n / d)` for every `n < 2^N`.
+    fn new(divisor: u64) -> Divisor {
+        let l = 64 - divisor.max(1).saturating_sub(1).leading_zeros();
+        let shift = PART_BITS + l;
+        Divisor {
+            multiplier: ((1u128 << shift) / u128::from(divisor.max(1)) + 1) as u64,
+            shift,
+        }
+    }
+
+    /// `n / d`, for `n < 2^PART_BITS`.
+    #[inline(always)]
+    fn quotient(self, n: u64) -> u64 {
+        ((u128::from(n) * u128::from(self.multiplier)) >> self.shift) as u64
+    }
 }
 
 /// The geometry of a segment of `buckets` buckets for words whose segment part has `bits`
@@ -359,6 +427,8 @@ struct Segment {
     buckets: u64,
     /// Values per bucket: a segment's part of a word divided by it is the home bucket.
     range: u64,
+    /// The division by `range`.
+    divisor: Divisor,
     /// The layout of an entry (remainder and choice bit) in a bucket.
     shape: Shape,
     used: usize,
@@ -401,6 +471,7 @@ impl Segment {
                 .collect(),
             buckets,
             range,
+            divisor: Divisor::new(range),
             shape,
             used: 0,
             limit: buckets as usize * shape.entries * LOAD_PER_1024 / 1024,
@@ -434,9 +505,10 @@ impl Segment {
 
     #[inline(always)]
     fn place(&self, z: u64) -> Place {
+        let home = self.divisor.quotient(z);
         Place {
-            home: z / self.range,
-            remainder: z % self.range,
+            home,
+            remainder: z - home * self.range,
         }
     }
 
@@ -581,6 +653,41 @@ pub(crate) struct CompactWords {
     width: u32,
     /// The widest word met (a wider one than `width` waits for [`WIDEN`]).
     wanted: u32,
+    /// The words prefetched last, with where they go: a search prefetches a state's
+    /// successors and then visits them, and the insertion finds its word's place here
+    /// instead of computing it again (a permutation, a division). Emptied when the layout
+    /// changes.
+    recent: [Located; RECENT],
+}
+
+/// Words remembered in [`CompactWords::recent`]: more than a state has successors, as a
+/// rule.
+const RECENT_BITS: u32 = 4;
+const RECENT: usize = 1 << RECENT_BITS;
+
+/// A word, its segment and its place there; a segment past the last for none.
+#[derive(Clone, Copy, Debug)]
+struct Located {
+    word: u64,
+    index: usize,
+    place: Place,
+}
+
+impl Located {
+    const NONE: Located = Located {
+        word: 0,
+        index: SEGMENTS,
+        place: Place {
+            home: 0,
+            remainder: 0,
+        },
+    };
+}
+
+/// The entry of [`CompactWords::recent`] for `word`.
+#[inline(always)]
+fn recent_slot(word: u64) -> usize {
+    (word.wrapping_mul(M1) >> (64 - RECENT_BITS)) as usize
 }
 
 impl CompactWords {
@@ -590,6 +697,7 @@ impl CompactWords {
             segments: Box::new([]),
             width: 0,
             wanted: 0,
+            recent: [Located::NONE; RECENT],
         }
     }
 
@@ -613,7 +721,19 @@ impl CompactWords {
         word >> self.width != 0 || self.segments.is_empty()
     }
 
+    #[inline(always)]
     fn insert_word(&mut self, word: u64) -> Lookup {
+        let (index, place) = match self.recent[recent_slot(word)] {
+            located if located.word == word && located.index < SEGMENTS => {
+                (located.index, located.place)
+            }
+            _ => return self.insert_located(word),
+        };
+        self.insert_at(index, place)
+    }
+
+    /// [`insert_word`](Self::insert_word) for a word whose place is not remembered.
+    fn insert_located(&mut self, word: u64) -> Lookup {
         if self.too_wide(word) {
             self.wanted = self.wanted.max(64 - word.leading_zeros()).max(MIN_WIDTH);
             return Lookup::Full(Growth {
@@ -624,8 +744,14 @@ impl CompactWords {
             });
         }
         let (index, part) = self.locate(word);
+        let place = self.segments[index].place(part);
+        self.insert_at(index, place)
+    }
+
+    /// Inserts the word at `place` of segment `index`.
+    #[inline(always)]
+    fn insert_at(&mut self, index: usize, place: Place) -> Lookup {
         let segment = &mut self.segments[index];
-        let place = segment.place(part);
         if segment.contains(place) {
             return Lookup::Seen(None);
         }
@@ -649,7 +775,7 @@ impl CompactWords {
         segment.contains(segment.place(part))
     }
 
-    fn prefetch_word(&self, word: u64) {
+    fn prefetch_word(&mut self, word: u64) {
         if self.too_wide(word) {
             return;
         }
@@ -657,6 +783,7 @@ impl CompactWords {
         let segment = &self.segments[index];
         let place = segment.place(part);
         prefetch(segment.bucket(place.home));
+        self.recent[recent_slot(word)] = Located { word, index, place };
     }
 
     /// Segment `index` of at least `generation` holding `parts` (of a later generation if
@@ -748,6 +875,7 @@ impl CompactWords {
     }
 
     fn grow_part(&mut self, growth: Growth) {
+        self.recent = [Located::NONE; RECENT];
         if growth.part == WIDEN {
             if self.wanted > self.width {
                 self.widen();
@@ -817,6 +945,42 @@ mod tests {
                 let y = permute(x, width);
                 assert!(y <= mask(width));
                 assert_eq!(unpermute(y, width), x, "width {width}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_divisor_divides_every_part_exactly() {
+        let mut n = 0x1234_5678_9abc_def1u64;
+        for d in [
+            1,
+            2,
+            3,
+            7,
+            64,
+            1000,
+            65_537,
+            (1 << 40) + 3,
+            1 << 55,
+            (1 << 56) - 1,
+        ] {
+            let divisor = Divisor::new(d);
+            let edges = [
+                0,
+                1,
+                d - 1,
+                d,
+                d + 1,
+                (1 << PART_BITS) - 1,
+                (1 << PART_BITS) - d,
+            ];
+            for _ in 0..10_000 {
+                n = n.wrapping_mul(0x2545_f491_4f6c_dd1d).wrapping_add(1);
+                let part = n >> SEGMENT_BITS;
+                assert_eq!(divisor.quotient(part), part / d, "{part} / {d}");
+            }
+            for part in edges.into_iter().filter(|&p| p < 1 << PART_BITS) {
+                assert_eq!(divisor.quotient(part), part / d, "{part} / {d}");
             }
         }
     }
