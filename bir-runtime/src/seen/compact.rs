@@ -142,7 +142,7 @@ impl Shape {
 }
 
 /// One cache line: a header and packed entries. An entry's low 16 bits have a lane of their
-/// own, so that a lookup compares all of them at once (one vector comparison) and looks at
+/// own, so that a lookup compares all of them at once (four vector comparisons) and looks at
 /// the high bits only of the rare entry whose low bits match.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
@@ -210,28 +210,30 @@ impl Bucket {
         low | self.high(i, shape) << 16
     }
 
-    /// Replaces entry `i`, returning the one it held (0 for a slot never used).
-    fn replace(&mut self, i: usize, entry: u64, shape: Shape) -> u64 {
-        let old = self.get(i, shape);
+    /// Writes `entry` into slot `i`, which holds `old`.
+    #[inline(always)]
+    fn write(&mut self, i: usize, old: u64, entry: u64, shape: Shape) {
         self.0[1 + i] = entry as u16;
         if shape.width > 16 {
             let width = shape.high_width();
             self.flip_bits(shape.high_base + i * width as usize, (old ^ entry) >> 16);
         }
+    }
+
+    /// Replaces entry `i`, returning the one it held (0 for a slot never used).
+    fn replace(&mut self, i: usize, entry: u64, shape: Shape) -> u64 {
+        let old = self.get(i, shape);
+        self.write(i, old, entry, shape);
         old
     }
 
     /// Appends an entry (the caller checked there is room). The slots past the last are all
     /// zeros (buckets start zeroed, and entries are only ever replaced), so the entry is
-    /// flipped in without reading what the slot held.
+    /// written without reading what the slot held.
     fn push(&mut self, entry: u64, shape: Shape) {
         let i = self.count();
         debug_assert_eq!(self.get(i, shape), 0, "a slot past the last is empty");
-        self.0[1 + i] = entry as u16;
-        if shape.width > 16 {
-            let width = shape.high_width();
-            self.flip_bits(shape.high_base + i * width as usize, entry >> 16);
-        }
+        self.write(i, 0, entry, shape);
         self.0[0] += 1;
     }
 
