@@ -425,7 +425,7 @@ pub struct CheckOptions {
         conflicts_with_all = ["bitstate", "hash_compaction"],
         help = "Store states exactly in a few bytes each (wider ones than\n\
                 a word as trees of shared parts; one thread, depth-first\n\
-                or breadth-first)"
+                or breadth-first, and LTL without fairness)"
     )]
     pub compact: bool,
 

@@ -73,7 +73,7 @@
 //!                                 depth-first search)
 //!       --compact                 Store states exactly in a few bytes each (wider ones than
 //!                                 a word as trees of shared parts; one thread, depth-first
-//!                                 or breadth-first)
+//!                                 or breadth-first, and LTL without fairness)
 //!       --hash-compaction         Store 64-bit fingerprints of states wider than a word
 //!                                 (never "verified": gives the chance a state was missed)
 //!       --bitstate <LOG2>         Store each state as K bits of a 2^LOG2-bit array,

@@ -69,11 +69,7 @@ fn run<M: Model>(checker: Checker<M>, args: &Args) -> Report {
         .progress(false)
         .threads(threads)
         .symmetry(args.symmetry);
-    let checker = match args.compact {
-        Some(true) => checker.storage(Storage::Compact),
-        Some(false) => checker.storage(Storage::Exact),
-        None => checker,
-    };
+    let checker = with_storage(checker, args.compact);
     if bfs {
         checker.bfs().run()
     } else {
@@ -81,10 +77,26 @@ fn run<M: Model>(checker: Checker<M>, args: &Args) -> Report {
     }
 }
 
+/// `checker` with the storage `--compact` (true) or `--exact` (false) asks for, if any.
+fn with_storage<M: Model>(checker: Checker<M>, compact: Option<bool>) -> Checker<M> {
+    match compact {
+        Some(true) => checker.storage(Storage::Compact),
+        Some(false) => checker.storage(Storage::Exact),
+        None => checker,
+    }
+}
+
 /// Checks LTL property `name` under `fairness`: nested depth-first search, or the search for
-/// fair cycles. A property the model does not declare is a usage error.
-fn run_ltl<M: Model>(checker: Checker<M>, name: &str, fairness: Fairness) -> Report {
+/// fair cycles, with the storage `compact` asks for. A property the model does not declare is
+/// a usage error.
+fn run_ltl<M: Model>(
+    checker: Checker<M>,
+    name: &str,
+    fairness: Fairness,
+    compact: Option<bool>,
+) -> Report {
     let checker = checker.ltl(name).progress(false);
+    let checker = with_storage(checker, compact);
     let checker = match fairness {
         Fairness::None => checker,
         Fairness::Weak => checker.weak_fairness(),
@@ -98,7 +110,7 @@ fn run_ltl<M: Model>(checker: Checker<M>, name: &str, fairness: Fairness) -> Rep
 fn main() {
     let args = Args::parse(std::env::args().skip(1), true)
         .unwrap_or_else(|message| usage_error(PROGRAM, USAGE, &message));
-    let (bfs, fairness) = (args.bfs, args.fairness);
+    let (bfs, fairness, compact) = (args.bfs, args.fairness, args.compact);
     let unknown = || -> ! {
         usage_error(
             PROGRAM,
@@ -133,10 +145,10 @@ fn main() {
             _ => unknown(),
         },
         Some(name) => match (args.family, args.n) {
-            (Family::PhilsFixed, 8) => run_ltl(FixedLtl8::checker(), name, fairness),
-            (Family::PhilsFixed, 10) => run_ltl(FixedLtl10::checker(), name, fairness),
-            (Family::Peterson, 4) => run_ltl(PetersonLtl4::checker(), name, fairness),
-            (Family::Peterson, 5) => run_ltl(PetersonLtl5::checker(), name, fairness),
+            (Family::PhilsFixed, 8) => run_ltl(FixedLtl8::checker(), name, fairness, compact),
+            (Family::PhilsFixed, 10) => run_ltl(FixedLtl10::checker(), name, fairness, compact),
+            (Family::Peterson, 4) => run_ltl(PetersonLtl4::checker(), name, fairness, compact),
+            (Family::Peterson, 5) => run_ltl(PetersonLtl5::checker(), name, fairness, compact),
             _ => unknown(),
         },
     };

@@ -38,7 +38,8 @@ use crate::model::{Fault, Model, Outcome, Successor, TransitionId, STUTTER};
 use crate::replay::Path;
 use crate::report::Report;
 use crate::seen::{
-    said_colours, word_of, FixedHasher, Footprint, Keying, StateTable, Store, WordTable, COLOURS,
+    said_colours, word_of, CompactWords, FixedHasher, Footprint, Keying, StateTable, Store,
+    WordTable, COLOURS,
 };
 use crate::trace::{self, FindingKind};
 
@@ -56,15 +57,19 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
     let product_run = run.over_product(&product);
     let coloured = one_table(run.model, property);
     match (product_run.plan.storage, product_run.keying) {
-        // The plan gives LTL checks exact storage (compact storage serves the safety
-        // searches), in a word table when product states fit in a word.
-        (Storage::Exact | Storage::Compact, Keying::Word) if coloured => {
+        (Storage::Exact, Keying::Word) if coloured => {
             search(product_run, property, Coloured(WordTable::coloured(CYAN)))
         }
-        (Storage::Exact | Storage::Compact, Keying::Word) => search(
+        (Storage::Exact, Keying::Word) => search(
             product_run,
             property,
             Separate::new(WordTable::new(0, false), WordTable::new(0, false)),
+        ),
+        // The plan keeps compact storage only for product states that are words.
+        (Storage::Compact, Keying::Word) => search(
+            product_run,
+            property,
+            Separate::new(CompactWords::new(), CompactWords::new()),
         ),
         (Storage::Exact | Storage::Compact, _) => search(
             product_run,
@@ -201,11 +206,13 @@ impl<S> Colours<S> for Coloured {
     }
 }
 
-/// Blue and red as two seen sets of any kind, and cyan as a set of states.
+/// Blue and red as two seen sets of any kind, and cyan as a set of the stack's words
+/// (when states are keyed by words) or states.
 struct Separate<S, T> {
     blue: T,
     red: T,
     cyan: HashSet<S, FixedHasher>,
+    cyan_words: HashSet<u64, FixedHasher>,
 }
 
 impl<S, T> Separate<S, T> {
@@ -214,6 +221,7 @@ impl<S, T> Separate<S, T> {
             blue,
             red,
             cyan: HashSet::with_hasher(FixedHasher),
+            cyan_words: HashSet::with_hasher(FixedHasher),
         }
     }
 }
@@ -225,18 +233,27 @@ impl<S: Clone + Eq + std::hash::Hash, T: Store<S> + Footprint> Colours<S> for Se
         &mut self.blue
     }
 
-    fn push_cyan(&mut self, state: &S, _: Option<u64>) {
-        self.cyan.insert(state.clone());
+    fn push_cyan(&mut self, state: &S, key: Option<u64>) {
+        match key {
+            Some(word) => self.cyan_words.insert(word),
+            None => self.cyan.insert(state.clone()),
+        };
     }
 
     fn not_pushed(&mut self, _: &S, _: Option<u64>) {}
 
-    fn pop_cyan(&mut self, state: &S, _: Option<u64>) {
-        self.cyan.remove(state);
+    fn pop_cyan(&mut self, state: &S, key: Option<u64>) {
+        match key {
+            Some(word) => self.cyan_words.remove(&word),
+            None => self.cyan.remove(state),
+        };
     }
 
-    fn is_cyan(&self, state: &S, _: Option<u64>) -> bool {
-        self.cyan.contains(state)
+    fn is_cyan(&self, state: &S, key: Option<u64>) -> bool {
+        match key {
+            Some(word) => self.cyan_words.contains(&word),
+            None => self.cyan.contains(state),
+        }
     }
 
     fn red_step<P: Model<State = S>>(
@@ -244,7 +261,7 @@ impl<S: Clone + Eq + std::hash::Hash, T: Store<S> + Footprint> Colours<S> for Se
         stepper: &mut Stepper<'_, P>,
         state: &S,
     ) -> Option<RedStep> {
-        if self.cyan.contains(state) {
+        if self.is_cyan(state, stepper.key(state)) {
             return Some(RedStep::Cyan);
         }
         Some(match stepper.admit(state, &mut self.red)? {
@@ -255,6 +272,8 @@ impl<S: Clone + Eq + std::hash::Hash, T: Store<S> + Footprint> Colours<S> for Se
 
     fn red_bytes(&self) -> usize {
         self.red.bytes()
+            + self.cyan.capacity() * (std::mem::size_of::<S>() + 1)
+            + self.cyan_words.capacity() * (std::mem::size_of::<u64>() + 1)
     }
 }
 
@@ -649,7 +668,7 @@ mod tests {
     use crate::test_models::{
         Graph, NOT_INFINITELY_OFTEN_P, NOT_INFINITELY_OFTEN_P_NOT_WEAK, NOT_P_LEADS_TO_Q,
     };
-    use crate::{Checker, FindingKind, IncompleteReason, Verdict};
+    use crate::{Checker, FindingKind, IncompleteReason, Storage, Verdict};
 
     #[test]
     fn a_property_that_every_run_satisfies_holds() {
@@ -734,7 +753,7 @@ mod tests {
     }
 
     #[test]
-    fn one_coloured_table_and_separate_sets_find_the_same() {
+    fn one_coloured_table_separate_sets_and_compact_sets_find_the_same() {
         let graphs = [
             Graph::new(3, &[(0, Some(1)), (1, Some(2)), (2, Some(0))]).label(0, &[1]),
             Graph::new(3, &[(0, Some(1)), (1, Some(1)), (0, Some(2)), (2, Some(2))]).label(0, &[1]),
@@ -749,24 +768,28 @@ mod tests {
         {
             let graph = graph.ltl("InfinitelyOftenP", automaton);
             let separate = Checker::new(graph.clone()).ltl("InfinitelyOftenP").run();
-            let coloured = Checker::new(graph.with_words())
+            let coloured = Checker::new(graph.clone().with_words())
                 .ltl("InfinitelyOftenP")
                 .run();
-            assert_eq!(
+            // Compact storage of product states as words: blue and red in quotient
+            // tables, cyan in a set of the stack's words; exact, so it may say holds.
+            let compact = Checker::new(graph.with_words())
+                .ltl("InfinitelyOftenP")
+                .storage(Storage::Compact);
+            let plan = compact.plan().expect("a plan");
+            assert_eq!(plan.storage, Storage::Compact);
+            assert!(plan.layout.contains("quotient tables"), "{}", plan.layout);
+            let compact = compact.run();
+            let facts = |report: &crate::Report| {
                 (
-                    coloured.verdict(),
-                    coloured.states(),
-                    coloured.transitions()
-                ),
-                (
-                    separate.verdict(),
-                    separate.states(),
-                    separate.transitions()
+                    report.verdict(),
+                    report.states(),
+                    report.transitions(),
+                    report.first_finding().map(|c| c.replay().to_owned()),
                 )
-            );
-            let replay =
-                |report: &crate::Report| report.first_finding().map(|c| c.replay().to_owned());
-            assert_eq!(replay(&coloured), replay(&separate));
+            };
+            assert_eq!(facts(&coloured), facts(&separate));
+            assert_eq!(facts(&compact), facts(&separate));
         }
     }
 
@@ -789,6 +812,9 @@ mod tests {
         for check in checks {
             let separate = check(graph.clone()).run();
             let coloured = check(graph.clone().with_words()).run();
+            let compact = check(graph.clone().with_words())
+                .storage(Storage::Compact)
+                .run();
             let facts = |report: &crate::Report| {
                 let replays: Vec<String> = report
                     .findings()
@@ -803,6 +829,7 @@ mod tests {
                 )
             };
             assert_eq!(facts(&coloured), facts(&separate));
+            assert_eq!(facts(&compact), facts(&separate));
         }
     }
 

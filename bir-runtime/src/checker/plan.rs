@@ -34,9 +34,12 @@ pub enum Storage {
     /// stored), wider states by tree compression (the parts states share are stored once,
     /// and each state as the pair of its halves' numbers, quotiented in turn), and the
     /// depth-first path as successor numbers. For depth-first and breadth-first search on
-    /// one thread; the plan stores other searches (and wide states of a model that cannot
-    /// write them as words, [`Model::write_state_words`](crate::Model::write_state_words))
-    /// exactly as [`Storage::Exact`] does, and says so.
+    /// one thread, and for the nested depth-first search of an LTL check without fairness
+    /// when its product states fit in a word (the stack's states then in a set of words
+    /// beside the quotient tables); the plan stores other searches (and wide states of a
+    /// model that cannot write them as words,
+    /// [`Model::write_state_words`](crate::Model::write_state_words)) exactly as
+    /// [`Storage::Exact`] does, and says so.
     Compact,
     /// Hash compaction: a 64-bit fingerprint per state. Two states with one fingerprint
     /// are taken for one, so a search never says verified.
@@ -319,10 +322,17 @@ pub(crate) fn resolve<M: Model>(
         );
     }
     if storage == Storage::Compact {
-        storage = compact_or_exact(strategy, writes_words, &mut notes)?;
+        // An LTL search stores product states: compact when they are words.
+        let product_words =
+            property.is_some_and(|(_, index)| super::product::word_bits(model, index).is_some());
+        storage = compact_or_exact(strategy, writes_words, product_words, &mut notes)?;
     }
     let layout = match (strategy, storage, words) {
         (_, Storage::Bitstate { .. }, _) => "bits of a bit array",
+        (Strategy::NestedDepthFirst, Storage::Compact, _) => {
+            "remainders of product states' words in quotient tables (blue and red); the \
+             stack's words in a set (cyan)"
+        }
         (Strategy::DepthFirst, Storage::Compact, true) => {
             "remainders of words in a quotient table; the depth-first path as successor numbers"
         }
@@ -428,12 +438,14 @@ pub(crate) fn resolve<M: Model>(
 }
 
 /// What compact storage becomes in a search of `strategy`: compact where the search has a
-/// compact set (one thread, depth-first or breadth-first, states the model `writes` as
-/// words: every generated model does), exact with a note elsewhere; refused on several
-/// threads, where it was asked for.
+/// compact set (one thread; depth-first or breadth-first on states the model `writes` as
+/// words, as every generated model does; the nested search on product states that are
+/// words, `product_words`), exact with a note elsewhere; refused on several threads, where
+/// it was asked for.
 fn compact_or_exact(
     strategy: Strategy,
     writes: bool,
+    product_words: bool,
     notes: &mut Vec<String>,
 ) -> Result<Storage, ConfigError> {
     let note = match strategy {
@@ -450,9 +462,20 @@ fn compact_or_exact(
              model cannot write them as words (`Model::write_state_words`): they are stored \
              exactly, inline"
         }
+        Strategy::NestedDepthFirst if product_words => return Ok(Storage::Compact),
+        Strategy::NestedDepthFirst => {
+            "compact storage asked for, but the product states of the model and the \
+             property's automaton do not fit in a 64-bit word: they are stored exactly"
+        }
+        Strategy::FairCycles => {
+            "compact storage asked for, but the search for fair cycles keeps a number beside \
+             each state it has not finished with (often all of them), which a word table holds \
+             in 4 more bytes a slot and a quotient table would need a map for: states are \
+             stored exactly"
+        }
         _ => {
-            "compact storage asked for, but it serves depth-first and breadth-first search: \
-             states are stored exactly, inline"
+            "compact storage asked for, but it serves depth-first, breadth-first and nested \
+             depth-first search: states are stored exactly, inline"
         }
     };
     notes.push(note.to_string());
