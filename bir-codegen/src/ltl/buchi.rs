@@ -126,83 +126,37 @@ fn degeneralize(gba: &Gba) -> Result<Labelled, TranslateError> {
     })
 }
 
-/// Tarjan's strongly connected components, without recursion: per state, its component.
-fn components(successors: &[Vec<usize>]) -> Vec<usize> {
-    const NONE: usize = usize::MAX;
-    let count = successors.len();
-    let (mut index, mut low, mut component) =
-        (vec![NONE; count], vec![0; count], vec![NONE; count]);
-    let (mut stack, mut on_stack) = (Vec::new(), vec![false; count]);
-    let mut next_index = 0;
-    let mut next_component = 0;
-    for root in 0..count {
-        if index[root] != NONE {
-            continue;
+/// Whether `state` lies on a cycle: it reaches itself by one edge or more.
+fn on_cycle(successors: &[Vec<usize>], state: usize) -> bool {
+    let mut reached = vec![false; successors.len()];
+    let mut work = successors[state].clone();
+    while let Some(next) = work.pop() {
+        if next == state {
+            return true;
         }
-        // Frames of the depth-first search: a state and the position in its successors.
-        let mut frames = vec![(root, 0)];
-        index[root] = next_index;
-        low[root] = next_index;
-        next_index += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (state, ref mut position)) = frames.last_mut() {
-            if let Some(&next) = successors[state].get(*position) {
-                *position += 1;
-                if index[next] == NONE {
-                    index[next] = next_index;
-                    low[next] = next_index;
-                    next_index += 1;
-                    stack.push(next);
-                    on_stack[next] = true;
-                    frames.push((next, 0));
-                } else if on_stack[next] {
-                    low[state] = low[state].min(index[next]);
-                }
-                continue;
-            }
-            frames.pop();
-            if let Some(&(parent, _)) = frames.last() {
-                low[parent] = low[parent].min(low[state]);
-            }
-            if low[state] == index[state] {
-                while let Some(member) = stack.pop() {
-                    on_stack[member] = false;
-                    component[member] = next_component;
-                    if member == state {
-                        break;
-                    }
-                }
-                next_component += 1;
-            }
+        if !reached[next] {
+            reached[next] = true;
+            work.extend(&successors[next]);
         }
     }
-    component
+    false
 }
 
 /// Keeps the states from which an accepting cycle can be reached.
 fn prune(automaton: &Labelled) -> Labelled {
     let count = automaton.successors.len();
-    let component = components(&automaton.successors);
-    // A component holds an accepting cycle when one of its accepting states has a successor
-    // in it (then the state lies on a cycle inside the component).
-    let mut good = vec![false; count];
-    for state in 0..count {
-        if automaton.accepting[state]
-            && automaton.successors[state]
-                .iter()
-                .any(|&next| component[next] == component[state])
-        {
-            good[component[state]] = true;
-        }
-    }
+    // An accepting cycle passes through an accepting state that reaches itself; the states
+    // to keep are those that reach one (automata are small: a search from each accepting
+    // state is cheap).
     let mut predecessors = vec![Vec::new(); count];
     for (state, list) in automaton.successors.iter().enumerate() {
         for &next in list {
             predecessors[next].push(state);
         }
     }
-    let mut keep: Vec<bool> = (0..count).map(|s| good[component[s]]).collect();
+    let mut keep: Vec<bool> = (0..count)
+        .map(|s| automaton.accepting[s] && on_cycle(&automaton.successors, s))
+        .collect();
     let mut work: Vec<usize> = (0..count).filter(|&s| keep[s]).collect();
     while let Some(state) = work.pop() {
         for &before in &predecessors[state] {
@@ -370,15 +324,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn components_are_found_without_recursion() {
-        // 0 -> 1 -> 2 -> 1, 2 -> 3; a chain of 100,000 states does not overflow the stack.
-        let component = components(&[vec![1], vec![2], vec![1, 3], vec![]]);
-        assert_eq!(component[1], component[2]);
-        assert_ne!(component[0], component[1]);
-        assert_ne!(component[3], component[2]);
-        let chain: Vec<Vec<usize>> = (0..100_000).map(|s| vec![(s + 1) % 100_000]).collect();
-        let component = components(&chain);
-        assert!(component.iter().all(|&c| c == component[0]));
+    fn cycles_are_found_without_recursion() {
+        // 0 -> 1 -> 2 -> 1, 2 -> 3: 1 and 2 lie on a cycle, 0 and 3 on none; a ring of
+        // 100,000 states does not overflow the stack.
+        let graph = [vec![1], vec![2], vec![1, 3], vec![]];
+        let on: Vec<bool> = (0..4).map(|s| on_cycle(&graph, s)).collect();
+        assert_eq!(on, [false, true, true, false]);
+        let ring: Vec<Vec<usize>> = (0..100_000).map(|s| vec![(s + 1) % 100_000]).collect();
+        assert!(on_cycle(&ring, 0));
+    }
+
+    #[test]
+    fn pruning_keeps_the_states_that_reach_an_accepting_cycle() {
+        // 0 -> 1 -> 1 (1 accepting), 0 -> 2 (accepting, on no cycle), 2 -> 3 -> 3: 2 and 3
+        // reach no accepting cycle.
+        let automaton = Labelled {
+            labels: vec![Default::default(); 4],
+            successors: vec![vec![1, 2], vec![1], vec![3], vec![3]],
+            initial: vec![0],
+            accepting: vec![false, true, true, false],
+        };
+        let pruned = prune(&automaton);
+        assert_eq!(pruned.successors, [vec![1], vec![1]]);
+        assert_eq!(pruned.accepting, [false, true]);
+        assert_eq!(pruned.initial, [0]);
     }
 
     #[test]

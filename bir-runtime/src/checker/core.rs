@@ -32,6 +32,17 @@ const QUOTA_CHUNK: u64 = 256;
 const MAX_STRETCH: u64 = 4096;
 const SYNC_TARGET_NANOS: u128 = 500_000;
 
+/// What [`Stepper::reduce_to_ample`] did to a state's successors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reduction {
+    /// There is no ample set smaller than all of them: all are kept.
+    Full,
+    /// All are kept: the ample set stays on the stack (the cycle proviso).
+    Proviso,
+    /// Only the ample set is kept; `skipped` successors came before it.
+    Ample { skipped: usize },
+}
+
 /// What visiting one successor found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Visit {
@@ -364,6 +375,37 @@ impl<'a, M: Model> Stepper<'a, M> {
             start = end;
         }
         None
+    }
+
+    /// Partial-order reduction of the successors of `state`, about to be (or being) the top
+    /// of a depth-first stack (those of `successors` from `start` on): its ample set, unless
+    /// every successor in it stays on the stack (`state` itself, or one that `on_stack`
+    /// holds) — the cycle proviso (Holzmann, Peled and Yannakakis), without which a cycle of
+    /// ample steps could postpone the other instances forever.
+    pub(crate) fn reduce_to_ample(
+        &self,
+        state: &M::State,
+        successors: &mut Vec<Successor<M::State>>,
+        start: usize,
+        on_stack: impl Fn(&M::State) -> bool,
+    ) -> Reduction {
+        let Some(ample) = self.ample(&successors[start..]) else {
+            return Reduction::Full;
+        };
+        let leaves_the_stack = successors[start + ample.start..start + ample.end]
+            .iter()
+            .any(|s| match &s.outcome {
+                Outcome::Next(next) => next != state && !on_stack(next),
+                Outcome::Fault(_) => true,
+            });
+        if !leaves_the_stack {
+            return Reduction::Proviso;
+        }
+        successors.truncate(start + ample.end);
+        successors.drain(start..start + ample.start);
+        Reduction::Ample {
+            skipped: ample.start,
+        }
     }
 
     /// Records only findings that match one of `wanted` (the first match of each), and

@@ -29,7 +29,7 @@ use crate::seen::{
 };
 
 use super::control::Control;
-use super::core::{Role, Run, Stepper, Visit};
+use super::core::{Reduction, Role, Run, Stepper, Visit};
 use super::frames::{Frames, KEPT_FRAMES};
 use super::path::Path;
 use super::plan::Storage;
@@ -182,11 +182,9 @@ impl<M: Model> Dfs<'_, M> {
     }
 }
 
-/// Partial-order reduction of the successors of `state` (those of `successors` from
-/// `start` on), about to be (or being) the top of the stack: its ample set, unless every
-/// successor in it is on the stack (`state` itself included) — the cycle proviso, without
-/// which a cycle of ample steps could postpone the other instances forever. Returns how
-/// many successors were dropped before the ample set.
+/// Partial-order reduction of the successors of `state` ([`Stepper::reduce_to_ample`], the
+/// stack's states at hand when the search is reduced). Returns how many successors were
+/// dropped before the ample set.
 #[inline]
 fn reduce<M: Model>(
     stepper: &Stepper<'_, M>,
@@ -195,35 +193,13 @@ fn reduce<M: Model>(
     successors: &mut Vec<Successor<M::State>>,
     start: usize,
 ) -> usize {
-    match on_stack {
-        Some(on_stack) => reduce_to_ample(stepper, on_stack, state, successors, start),
-        None => 0,
-    }
-}
-
-/// [`reduce`] with the stack's states at hand.
-fn reduce_to_ample<M: Model>(
-    stepper: &Stepper<'_, M>,
-    on_stack: &HashSet<M::State, FixedHasher>,
-    state: &M::State,
-    successors: &mut Vec<Successor<M::State>>,
-    start: usize,
-) -> usize {
-    let Some(ample) = stepper.ample(&successors[start..]) else {
+    let Some(on_stack) = on_stack else {
         return 0;
     };
-    let leaves_the_stack = successors[start + ample.start..start + ample.end]
-        .iter()
-        .any(|s| match &s.outcome {
-            Outcome::Next(next) => next != state && !on_stack.contains(next),
-            Outcome::Fault(_) => true,
-        });
-    if !leaves_the_stack {
-        return 0;
+    match stepper.reduce_to_ample(state, successors, start, |s| on_stack.contains(s)) {
+        Reduction::Ample { skipped } => skipped,
+        Reduction::Full | Reduction::Proviso => 0,
     }
-    successors.truncate(start + ample.end);
-    successors.drain(start..start + ample.start);
-    ample.start
 }
 
 /// The index of the first successor leading to `child`.

@@ -43,7 +43,7 @@ use crate::seen::{
 };
 use crate::trace::{self, FindingKind};
 
-use super::core::{Admission, Role, Run, Stepper, Visit};
+use super::core::{Admission, Reduction, Role, Run, Stepper, Visit};
 use super::dfs::{allocate_bitstate, taken};
 use super::frames::{Frames, KEPT_FRAMES};
 use super::plan::Storage;
@@ -389,21 +389,10 @@ impl<'a, M: Model> Ndfs<'a, M> {
         let Some(expanded_fully) = &mut self.expansion.expanded_fully else {
             return;
         };
-        let successors = self.frames.arena();
-        let Some(ample) = self.stepper.ample(&successors[start..]) else {
-            return;
-        };
         let stepper = &self.stepper;
-        let leaves_the_stack = successors[start + ample.start..start + ample.end]
-            .iter()
-            .any(|s| match &s.outcome {
-                Outcome::Next(next) => next != state && !sets.is_cyan(next, stepper.key(next)),
-                Outcome::Fault(_) => true,
-            });
-        if leaves_the_stack {
-            successors.truncate(start + ample.end);
-            successors.drain(start..start + ample.start);
-        } else {
+        let on_stack = |next: &ProductState<M>| sets.is_cyan(next, stepper.key(next));
+        let reduction = stepper.reduce_to_ample(state, self.frames.arena(), start, on_stack);
+        if reduction == Reduction::Proviso {
             expanded_fully.insert(state.clone());
         }
     }
