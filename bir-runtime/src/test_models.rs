@@ -523,6 +523,9 @@ pub(crate) struct Graph {
     properties: Vec<PropertyInfo>,
     /// Whether states are words (as a generated model's are), or only values.
     words: bool,
+    /// Whether the model writes its states as words (`Model::write_state_words`) while
+    /// not keying them by word: a product with it stores wide states as trees.
+    written: bool,
 }
 
 impl Graph {
@@ -530,6 +533,13 @@ impl Graph {
     /// states by word).
     pub(crate) fn with_words(mut self) -> Self {
         self.words = true;
+        self
+    }
+
+    /// The same graph, writing its states as words ([`Model::write_state_words`]) but
+    /// keyed by state, as a generated model with states wider than a word is.
+    pub(crate) fn with_written_words(mut self) -> Self {
+        self.written = true;
         self
     }
 
@@ -556,6 +566,7 @@ impl Graph {
             labels: vec![0; usize::from(nodes)],
             properties: Vec::new(),
             words: false,
+            written: false,
             info: ModelInfo {
                 name: "Graph".into(),
                 // The node is the location of the one thread, so that a deadlock's message
@@ -706,6 +717,20 @@ impl Model for Graph {
 
     fn state_word_bits(&self) -> Option<u32> {
         self.words.then_some(u8::BITS)
+    }
+
+    fn write_state_words(&self, &state: &u8, out: &mut Vec<u64>) -> bool {
+        if self.written {
+            out.push(u64::from(state));
+        }
+        self.written
+    }
+
+    fn state_from_words(&self, words: &[u64]) -> Option<u8> {
+        match words {
+            [word] if self.written => u8::try_from(*word).ok(),
+            _ => None,
+        }
     }
 
     fn decode(&self, &state: &u8, values: &mut Vec<i64>) {

@@ -169,6 +169,23 @@ fn a_global_named_like_an_operator_does_not_stop_the_operator() {
     Shadowed::checker().ltl("Finishes").run().assert_holds();
 }
 
+bir::bir! {
+    // Two full-range integers: states of 128 bits, which compact storage keeps as trees.
+    system WideCounters {
+      int a := 0;
+      int b := 0;
+
+      active [1] thread T(int index) {
+        loc count:
+          when a < 3 do { a := a + 1; } goto count;
+          when a == 3 do { a := 0; b := 1 - b; } goto count;
+      }
+
+      ltl Flips: []<>(b == 1);
+      ltl Settles: <>[](a == 0);
+    }
+}
+
 /// The nested search with compact storage against exact storage: the same verdict, counts
 /// and lasso, and a property that holds after a complete compact search holds.
 fn compact_agrees<M: Model + Clone>(model: M, name: &str) {
@@ -203,6 +220,15 @@ fn compact_storage_agrees_with_exact_storage_without_fairness() {
         compact_agrees(Phils4, name);
         compact_agrees(Fixed4, name);
     }
+    // States wider than a word: the product's as trees.
+    let plan = WideCounters::checker()
+        .ltl("Flips")
+        .storage(Storage::Compact)
+        .plan()
+        .expect("a plan");
+    assert!(plan.layout.starts_with("trees"), "{plan:?}");
+    compact_agrees(WideCounters, "Flips");
+    compact_agrees(WideCounters, "Settles");
     // Under fairness the search numbers every live state: exact storage, with a note.
     let plan = Peterson3::checker()
         .ltl("One")

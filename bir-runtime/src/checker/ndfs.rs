@@ -38,7 +38,7 @@ use crate::model::{Fault, Model, Outcome, Successor, TransitionId, STUTTER};
 use crate::replay::Path;
 use crate::report::Report;
 use crate::seen::{
-    said_colours, word_of, CompactWords, FixedHasher, Footprint, Keying, StateTable, Store,
+    said_colours, word_of, CompactStates, FixedHasher, Footprint, Keying, StateTable, Store,
     WordTable, COLOURS,
 };
 use crate::trace::{self, FindingKind};
@@ -65,13 +65,17 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
             property,
             Separate::new(WordTable::new(0, false), WordTable::new(0, false)),
         ),
-        // The plan keeps compact storage only for product states that are words.
-        (Storage::Compact, Keying::Word) => search(
-            product_run,
-            property,
-            Separate::new(CompactWords::new(), CompactWords::new()),
-        ),
-        (Storage::Exact | Storage::Compact, _) => search(
+        // The plan keeps compact storage only for product states that are words or that
+        // the model writes as words (trees).
+        (Storage::Compact, keying) => {
+            let words = keying == Keying::Word;
+            let (blue, red) = (
+                CompactStates::new(&product, words),
+                CompactStates::new(&product, words),
+            );
+            search(product_run, property, Separate::new(blue, red))
+        }
+        (Storage::Exact, _) => search(
             product_run,
             property,
             Separate::new(StateTable::new(), StateTable::new()),
@@ -761,14 +765,19 @@ mod tests {
                 .ltl("InfinitelyOftenP")
                 .run();
             // Compact storage of product states as words: blue and red in quotient
-            // tables, cyan in a set of the stack's words; exact, so it may say holds.
-            let compact = Checker::new(graph.with_words())
-                .ltl("InfinitelyOftenP")
-                .storage(Storage::Compact);
-            let plan = compact.plan().expect("a plan");
-            assert_eq!(plan.storage, Storage::Compact);
-            assert!(plan.layout.contains("quotient tables"), "{}", plan.layout);
-            let compact = compact.run();
+            // tables, cyan in a set of the stack's words; of product states written as
+            // words: trees. Exact, so it may say holds.
+            let compact = |graph: Graph, layout: &str| {
+                let checker = Checker::new(graph)
+                    .ltl("InfinitelyOftenP")
+                    .storage(Storage::Compact);
+                let plan = checker.plan().expect("a plan");
+                assert_eq!(plan.storage, Storage::Compact);
+                assert!(plan.layout.starts_with(layout), "{}", plan.layout);
+                checker.run()
+            };
+            let trees = compact(graph.clone().with_written_words(), "trees");
+            let compact = compact(graph.with_words(), "remainders");
             let facts = |report: &crate::Report| {
                 (
                     report.verdict(),
@@ -779,6 +788,7 @@ mod tests {
             };
             assert_eq!(facts(&coloured), facts(&separate));
             assert_eq!(facts(&compact), facts(&separate));
+            assert_eq!(facts(&trees), facts(&separate));
         }
     }
 
@@ -804,6 +814,9 @@ mod tests {
             let compact = check(graph.clone().with_words())
                 .storage(Storage::Compact)
                 .run();
+            let trees = check(graph.clone().with_written_words())
+                .storage(Storage::Compact)
+                .run();
             let facts = |report: &crate::Report| {
                 let replays: Vec<String> = report
                     .findings()
@@ -819,6 +832,7 @@ mod tests {
             };
             assert_eq!(facts(&coloured), facts(&separate));
             assert_eq!(facts(&compact), facts(&separate));
+            assert_eq!(facts(&trees), facts(&separate));
         }
     }
 

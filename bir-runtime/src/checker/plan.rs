@@ -35,11 +35,10 @@ pub enum Storage {
     /// and each state as the pair of its halves' numbers, quotiented in turn), and the
     /// depth-first path as successor numbers. For depth-first and breadth-first search on
     /// one thread, and for the nested depth-first search of an LTL check without fairness
-    /// when its product states fit in a word (the stack's states then in a set of words
-    /// beside the quotient tables); the plan stores other searches (and wide states of a
-    /// model that cannot write them as words,
-    /// [`Model::write_state_words`](crate::Model::write_state_words)) exactly as
-    /// [`Storage::Exact`] does, and says so.
+    /// (its product states as words or trees, and the stack's states in a set beside
+    /// them); the plan stores other searches (and wide states of a model that cannot write
+    /// them as words, [`Model::write_state_words`](crate::Model::write_state_words)) exactly
+    /// as [`Storage::Exact`] does, and says so.
     Compact,
     /// Hash compaction: a 64-bit fingerprint per state. Two states with one fingerprint
     /// are taken for one, so a search never says verified.
@@ -329,9 +328,16 @@ pub(crate) fn resolve<M: Model>(
     }
     let layout = match (strategy, storage, words) {
         (_, Storage::Bitstate { .. }, _) => "bits of a bit array",
-        (Strategy::NestedDepthFirst, Storage::Compact, _) => {
+        (Strategy::NestedDepthFirst, Storage::Compact, _)
+            if property
+                .is_some_and(|(_, index)| super::product::word_bits(model, index).is_some()) =>
+        {
             "remainders of product states' words in quotient tables (blue and red); the \
              stack's words in a set (cyan)"
+        }
+        (Strategy::NestedDepthFirst, Storage::Compact, _) => {
+            "trees of interned half-words of product states, their roots' remainders in \
+             quotient tables (blue and red); the stack's states in a set (cyan)"
         }
         (Strategy::DepthFirst, Storage::Compact, true) => {
             "remainders of words in a quotient table; the depth-first path as successor numbers"
@@ -440,8 +446,8 @@ pub(crate) fn resolve<M: Model>(
 /// What compact storage becomes in a search of `strategy`: compact where the search has a
 /// compact set (one thread; depth-first or breadth-first on states the model `writes` as
 /// words, as every generated model does; the nested search on product states that are
-/// words, `product_words`), exact with a note elsewhere; refused on several threads, where
-/// it was asked for.
+/// words, `product_words`, or that the model writes as words), exact with a note
+/// elsewhere; refused on several threads, where it was asked for.
 fn compact_or_exact(
     strategy: Strategy,
     writes: bool,
@@ -462,10 +468,11 @@ fn compact_or_exact(
              model cannot write them as words (`Model::write_state_words`): they are stored \
              exactly, inline"
         }
-        Strategy::NestedDepthFirst if product_words => return Ok(Storage::Compact),
+        Strategy::NestedDepthFirst if product_words || writes => return Ok(Storage::Compact),
         Strategy::NestedDepthFirst => {
-            "compact storage asked for, but the product states of the model and the \
-             property's automaton do not fit in a 64-bit word: they are stored exactly"
+            "compact storage asked for, but the product states do not fit in a 64-bit word \
+             and the model cannot write them as words (`Model::write_state_words`): they are \
+             stored exactly, inline"
         }
         Strategy::FairCycles => {
             "compact storage asked for, but the search for fair cycles keeps a number beside \

@@ -241,6 +241,21 @@ impl<M: Model> Model for Product<'_, M> {
         Some(self.automaton_shift? + self.automaton_bits)
     }
 
+    /// The model's words, and the automaton's state as one more: compact storage keeps
+    /// product states too wide for a word as trees of these.
+    fn write_state_words(&self, (state, q): &(M::State, u32), out: &mut Vec<u64>) -> bool {
+        let written = self.model.write_state_words(state, out);
+        if written {
+            out.push(u64::from(*q));
+        }
+        written
+    }
+
+    fn state_from_words(&self, words: &[u64]) -> Option<(M::State, u32)> {
+        let (q, words) = words.split_last()?;
+        Some((self.model.state_from_words(words)?, u32::try_from(*q).ok()?))
+    }
+
     fn decode(&self, (state, _): &(M::State, u32), values: &mut Vec<i64>) {
         self.model.decode(state, values);
     }
