@@ -12,7 +12,10 @@
 //! colour bits each: the red search and the stack then store no state again, and testing a
 //! state for cyan is a lookup in memory the search just read. Otherwise the blue and red
 //! sets are ordinary seen sets, exact or lossy (a lossy search never says the property
-//! holds), and the cyan set holds the stack's states exactly.
+//! holds), and the cyan set holds the stack's states exactly. With compact storage, blue
+//! and red are compact sets (of words, or trees of the product's words), cyan a set of the
+//! stack's words or states, and the stack a [`StackPath`] of successor numbers, as the
+//! depth-first search keeps its path.
 //!
 //! When the automaton is weak (each of its strongly connected parts accepting throughout
 //! or nowhere: the negations of `[]<>p`, `[](p -> <>q)` and most properties people write),
@@ -46,6 +49,7 @@ use crate::trace::{self, FindingKind};
 use super::core::{Admission, Reduction, Role, Run, Stepper, Visit};
 use super::dfs::{allocate_bitstate, taken};
 use super::frames::{Frames, KEPT_FRAMES};
+use super::path::Path as StackPath;
 use super::plan::Storage;
 use super::product::{Product, Scratch};
 
@@ -287,8 +291,9 @@ struct Ndfs<'a, M: Model> {
     product: &'a Product<'a, M>,
     property: usize,
     stepper: Stepper<'a, Product<'a, M>>,
-    /// The blue stack's states, the initial state at the bottom.
-    stack: Vec<ProductState<M>>,
+    /// The blue stack's states, the initial state at the bottom: all of them, or with
+    /// compact storage their successor numbers and a few ([`StackPath`]), as in `dfs.rs`.
+    stack: StackPath<ProductState<M>>,
     /// The successors of the blue stack's top frames.
     frames: Frames<ProductState<M>>,
     /// The red search's stack: each state with the step that led to it (none for its
@@ -319,7 +324,7 @@ fn search<'a, M: Model>(
         product: run.model,
         property,
         stepper: run.stepper(Role::Alone),
-        stack: Vec::new(),
+        stack: StackPath::new(run.plan.storage == Storage::Compact),
         frames: Frames::new(KEPT_FRAMES),
         red_stack: Vec::new(),
         red_frames: Frames::new(KEPT_FRAMES),
@@ -340,7 +345,7 @@ fn search<'a, M: Model>(
                 let key = ndfs.stepper.key(&state);
                 match ndfs.stepper.start_from(state.clone(), sets.blue()) {
                     Some(state) => {
-                        ndfs.enter(state, &mut sets);
+                        ndfs.enter(state, None, &mut sets);
                         ndfs.blue(&mut sets);
                     }
                     // Seen, violating or stopped; with the stack empty, no state is cyan.
@@ -361,7 +366,14 @@ impl<'a, M: Model> Ndfs<'a, M> {
     /// on no cycle; a state at the depth limit is not searched from). As
     /// [`Stepper::expand`], but with the search's own buffers for the product; the product
     /// has no deadlocks to record.
-    fn enter(&mut self, state: ProductState<M>, sets: &mut impl Colours<ProductState<M>>) {
+    /// `step` is the number of the successor of the top that `state` is (none for an
+    /// initial state).
+    fn enter(
+        &mut self,
+        state: ProductState<M>,
+        step: Option<usize>,
+        sets: &mut impl Colours<ProductState<M>>,
+    ) {
         let depth = self.stack.len() as u32;
         let start = self.frames.arena().len();
         self.stepper.tick();
@@ -369,59 +381,65 @@ impl<'a, M: Model> Ndfs<'a, M> {
         product.successors_with(&state, self.frames.arena(), scratch);
         if self.frames.arena().len() == start
             || self.stepper.at_depth_limit(depth)
-            || !self.stepper.reserve(&mut self.stack, 1)
+            || !self.stack.reserve(&mut self.stepper)
         {
             self.frames.arena().truncate(start);
             sets.not_pushed(&state, self.stepper.key(&state));
             return;
         }
-        self.choose_ample(&state, start, sets);
+        let skipped = self.choose_ample(&state, start, sets);
         sets.push_cyan(&state, self.stepper.key(&state));
-        self.stack.push(state);
-        self.frames.push(start);
+        self.stack.push(state, step);
+        self.frames.push_after(start, skipped);
     }
 
     /// With partial-order reduction, keeps only the ample set of `state`'s successors (the
     /// arena's from `start` on) unless all of it leads back onto the stack (the cycle
-    /// proviso); a state left fully expanded is remembered for the red search.
+    /// proviso); a state left fully expanded is remembered for the red search. Returns how
+    /// many successors came before the ample set.
     fn choose_ample(
         &mut self,
         state: &ProductState<M>,
         start: usize,
         sets: &impl Colours<ProductState<M>>,
-    ) {
+    ) -> usize {
         let Some(expanded_fully) = &mut self.expansion.expanded_fully else {
-            return;
+            return 0;
         };
         let stepper = &self.stepper;
         let on_stack = |next: &ProductState<M>| sets.is_cyan(next, stepper.key(next));
-        let reduction = stepper.reduce_to_ample(state, self.frames.arena(), start, on_stack);
-        if reduction == Reduction::Proviso {
-            expanded_fully.insert(state.clone());
+        match stepper.reduce_to_ample(state, self.frames.arena(), start, on_stack) {
+            Reduction::Ample { skipped } => skipped,
+            Reduction::Proviso => {
+                expanded_fully.insert(state.clone());
+                0
+            }
+            Reduction::Full => 0,
         }
     }
 
     /// The blue search, until the stack is empty or the search stops.
     fn blue(&mut self, sets: &mut impl Colours<ProductState<M>>) {
         while !self.stepper.is_stopped() && !self.stack.is_empty() {
-            let Some(successor) = self.frames.take().cloned() else {
+            let Some((step, successor)) = self.frames.take_numbered() else {
                 self.finish_top(sets);
                 continue;
             };
+            let successor = successor.clone();
             let depth = (self.stack.len() - 1) as u32;
             let via = successor.transition;
             match self.stepper.visit(depth, &successor, sets.blue()) {
                 Visit::New => {
                     if let Outcome::Next(state) = successor.outcome {
-                        self.enter(state, sets);
+                        self.enter(state, Some(step), sets);
                     }
                 }
                 Visit::Seen(said) => {
                     let Outcome::Next(target) = &successor.outcome else {
                         continue;
                     };
-                    let top = &self.stack[self.stack.len() - 1];
-                    let closes = (self.product.is_accepting(top)
+                    let top = self.stack.last();
+                    let closes = (top.is_some_and(|top| self.product.is_accepting(top))
                         || self.product.is_accepting(target))
                         && sets.is_cyan_said(said, target, self.stepper.key(target));
                     if closes {
@@ -433,9 +451,8 @@ impl<'a, M: Model> Ndfs<'a, M> {
                         Outcome::Fault(fault) => Some(fault),
                         Outcome::Next(_) => None,
                     };
-                    let stack = std::mem::take(&mut self.stack);
+                    let stack = self.stack.states(self.product);
                     self.record_fault(&stack, fault, via);
-                    self.stack = stack;
                 }
                 Visit::Violating(kind) => {
                     if let Outcome::Next(target) = &successor.outcome {
@@ -444,7 +461,7 @@ impl<'a, M: Model> Ndfs<'a, M> {
                     let (product, stack, info) =
                         (self.product, &self.stack, self.stepper.info().clone());
                     self.stepper.record_with(kind, &mut |path| {
-                        stack_path(product, stack, path);
+                        stack.transitions(product, path);
                         path.push(via);
                         trace::rebuild(product.model(), &info, path)
                     });
@@ -467,7 +484,7 @@ impl<'a, M: Model> Ndfs<'a, M> {
             }
         }
         sets.pop_cyan(&top, self.stepper.key(&top));
-        self.stack.pop();
+        self.stack.pop(self.product);
         // The parent resumes after the successor that led here; if it dropped its
         // successors, they are computed again.
         if let (true, Some(parent)) = (self.frames.pop(), self.stack.last()) {
@@ -532,10 +549,11 @@ impl<'a, M: Model> Ndfs<'a, M> {
         red_path: &[TransitionId],
         last: TransitionId,
     ) {
-        let Some(at) = self.stack.iter().rposition(|state| state == entry) else {
+        let stack = self.stack.states(self.product);
+        let Some(at) = stack.iter().rposition(|state| state == entry) else {
             return;
         };
-        let (product, stack, property) = (self.product, &self.stack, self.property);
+        let (product, property) = (self.product, self.property);
         let model = product.model();
         let info = self.stepper.info().clone();
         let mut message = violation_message(model, property);
@@ -589,13 +607,14 @@ impl<'a, M: Model> Ndfs<'a, M> {
 impl<M: Model> Expansion<'_, M> {
     /// Appends the successors of `state` to `successors` as the blue search took them when
     /// it entered `state`: all of them, or (with partial-order reduction, unless it was
-    /// expanded fully) the ample set `stepper` finds.
+    /// expanded fully) the ample set `stepper` finds. Returns how many of `state`'s
+    /// successors came before those appended.
     fn as_taken(
         &mut self,
         stepper: &Stepper<'_, Product<'_, M>>,
         state: &ProductState<M>,
         successors: &mut Vec<Successor<ProductState<M>>>,
-    ) {
+    ) -> usize {
         let start = successors.len();
         self.product
             .successors_with(state, successors, &mut self.scratch);
@@ -604,12 +623,14 @@ impl<M: Model> Expansion<'_, M> {
             .as_ref()
             .is_none_or(|fully| fully.contains(state))
         {
-            return;
+            return 0;
         }
-        if let Some(ample) = stepper.ample(&successors[start..]) {
-            successors.truncate(start + ample.end);
-            successors.drain(start..start + ample.start);
-        }
+        let Some(ample) = stepper.ample(&successors[start..]) else {
+            return 0;
+        };
+        successors.truncate(start + ample.end);
+        successors.drain(start..start + ample.start);
+        ample.start
     }
 
     /// Gives the top frame of `frames`, which dropped its successors, those of its state
@@ -625,9 +646,9 @@ impl<M: Model> Expansion<'_, M> {
         child: &ProductState<M>,
     ) {
         let successors = frames.arena();
-        self.as_taken(stepper, state, successors);
+        let skipped = self.as_taken(stepper, state, successors);
         let next = taken(successors, child).map_or(successors.len(), |i| i + 1);
-        frames.refill(next);
+        frames.refill_after(next, skipped);
     }
 }
 

@@ -163,6 +163,25 @@ impl<S: Clone + PartialEq> Path<S> {
         }
     }
 
+    /// Every state of the path, from the first to the top (a compact path replays its
+    /// steps from the first state): for a counterexample.
+    pub(crate) fn states<M: Model<State = S>>(&self, model: &M) -> Vec<S> {
+        if !self.compact {
+            return self.window.clone();
+        }
+        let Some(mut state) = self.checkpoints.first().cloned() else {
+            return Vec::new();
+        };
+        let mut states = Vec::with_capacity(self.len);
+        let mut successors = Vec::new();
+        for level in 1..self.len {
+            let next = self.follow(model, &state, level, &mut successors).1;
+            states.push(std::mem::replace(&mut state, next));
+        }
+        states.push(state);
+        states
+    }
+
     /// Writes the transitions of the path from the first state to the top.
     pub(crate) fn transitions<M: Model<State = S>>(&self, model: &M, out: &mut Vec<TransitionId>) {
         let mut successors = Vec::new();
@@ -243,6 +262,8 @@ mod tests {
         full.transitions(&model, &mut a);
         compact.transitions(&model, &mut b);
         assert_eq!(a, b);
+        assert_eq!(full.states(&model), compact.states(&model));
+        assert_eq!(compact.states(&model).len(), n as usize);
         assert_eq!(a.len(), n as usize - 1);
         while !full.is_empty() {
             assert_eq!(full.last(), compact.last());

@@ -333,11 +333,12 @@ pub(crate) fn resolve<M: Model>(
                 .is_some_and(|(_, index)| super::product::word_bits(model, index).is_some()) =>
         {
             "remainders of product states' words in quotient tables (blue and red); the \
-             stack's words in a set (cyan)"
+             stack's words in a set (cyan); the stack as successor numbers"
         }
         (Strategy::NestedDepthFirst, Storage::Compact, _) => {
             "trees of interned half-words of product states, their roots' remainders in \
-             quotient tables (blue and red); the stack's states in a set (cyan)"
+             quotient tables (blue and red); the stack's states in a set (cyan); the stack \
+             as successor numbers"
         }
         (Strategy::DepthFirst, Storage::Compact, true) => {
             "remainders of words in a quotient table; the depth-first path as successor numbers"
