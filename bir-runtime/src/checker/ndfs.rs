@@ -421,11 +421,11 @@ impl<'a, M: Model> Ndfs<'a, M> {
     /// The blue search, until the stack is empty or the search stops.
     fn blue(&mut self, sets: &mut impl Colours<ProductState<M>>) {
         while !self.stepper.is_stopped() && !self.stack.is_empty() {
-            let Some((step, successor)) = self.frames.take_numbered() else {
+            let Some((step, successor)) = self.frames.take_numbered().map(|(n, s)| (n, s.clone()))
+            else {
                 self.finish_top(sets);
                 continue;
             };
-            let successor = successor.clone();
             let depth = (self.stack.len() - 1) as u32;
             let via = successor.transition;
             match self.stepper.visit(depth, &successor, sets.blue()) {

@@ -77,23 +77,31 @@ impl<S: Clone + PartialEq> Path<S> {
     /// first state).
     #[inline]
     pub(crate) fn push(&mut self, state: S, step: Option<usize>) {
-        if self.compact {
-            if let Some(step) = step {
-                match u8::try_from(step) {
-                    Ok(byte) if byte != WIDE => self.steps.push(byte),
-                    _ => {
-                        self.steps.push(WIDE);
-                        self.wide.push((self.len, step));
-                    }
+        if !self.compact {
+            self.window.push(state);
+            self.len += 1;
+            return;
+        }
+        self.push_compact(state, step);
+    }
+
+    /// [`Self::push`] on a compact path.
+    fn push_compact(&mut self, state: S, step: Option<usize>) {
+        if let Some(step) = step {
+            match u8::try_from(step) {
+                Ok(byte) if byte != WIDE => self.steps.push(byte),
+                _ => {
+                    self.steps.push(WIDE);
+                    self.wide.push((self.len, step));
                 }
             }
-            if self.len.is_multiple_of(EVERY) {
-                self.checkpoints.push(state.clone());
-            }
-            if self.window.len() == 2 * EVERY {
-                self.window.drain(..EVERY);
-                self.base += EVERY;
-            }
+        }
+        if self.len.is_multiple_of(EVERY) {
+            self.checkpoints.push(state.clone());
+        }
+        if self.window.len() == 2 * EVERY {
+            self.window.drain(..EVERY);
+            self.base += EVERY;
         }
         self.window.push(state);
         self.len += 1;

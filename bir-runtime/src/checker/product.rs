@@ -119,6 +119,7 @@ impl<'a, M: Model> Product<'a, M> {
     }
 
     /// Appends the product steps into `next` by model transition `transition`.
+    #[inline]
     fn pair(
         &self,
         transition: TransitionId,
