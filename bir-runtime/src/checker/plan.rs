@@ -320,18 +320,16 @@ pub(crate) fn resolve<M: Model>(
                 .to_string(),
         );
     }
+    // An LTL search stores product states: as words when the model's word and the
+    // automaton's state fit in one, else (compact) as trees of the words the model writes.
+    let product_words =
+        property.is_some_and(|(_, index)| super::product::word_bits(model, index).is_some());
     if storage == Storage::Compact {
-        // An LTL search stores product states: compact when they are words.
-        let product_words =
-            property.is_some_and(|(_, index)| super::product::word_bits(model, index).is_some());
         storage = compact_or_exact(strategy, writes_words, product_words, &mut notes)?;
     }
     let layout = match (strategy, storage, words) {
         (_, Storage::Bitstate { .. }, _) => "bits of a bit array",
-        (Strategy::NestedDepthFirst, Storage::Compact, _)
-            if property
-                .is_some_and(|(_, index)| super::product::word_bits(model, index).is_some()) =>
-        {
+        (Strategy::NestedDepthFirst, Storage::Compact, _) if product_words => {
             "remainders of product states' words in quotient tables (blue and red); the \
              stack's words in a set (cyan); the stack as successor numbers"
         }
@@ -362,11 +360,12 @@ pub(crate) fn resolve<M: Model>(
         {
             "product states as words with two colour bits, in one table (blue, cyan and red)"
         }
+        (Strategy::NestedDepthFirst, _, _) if product_words => {
+            "product states as words, in two tables (blue and red); the stack's words in a \
+             set (cyan)"
+        }
         (Strategy::NestedDepthFirst, _, _) => "product states inline, in two sets (blue and red)",
-        (Strategy::FairCycles, _, _)
-            if property
-                .is_some_and(|(_, index)| super::product::word_bits(model, index).is_some()) =>
-        {
+        (Strategy::FairCycles, _, _) if product_words => {
             "product states as words, each with its search number, in one table"
         }
         (Strategy::FairCycles, _, _) => {
