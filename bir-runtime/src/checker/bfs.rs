@@ -246,11 +246,8 @@ fn path_to<M: Model>(
     let mut child = index;
     while child != 0 {
         let parent = links[child as usize];
-        successors.clear();
-        model.successors(states.get(parent), &mut successors);
-        let via = super::dfs::taken(&successors, states.get(child))
-            .map_or(TransitionId::MAX, |i| successors[i].transition);
-        path.push(via);
+        let (from, to) = (states.get(parent), states.get(child));
+        path.push(super::dfs::step_between(model, from, to, &mut successors));
         child = parent;
     }
     path[start..].reverse();

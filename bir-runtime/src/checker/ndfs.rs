@@ -47,7 +47,7 @@ use crate::seen::{
 use crate::trace::{self, FindingKind};
 
 use super::core::{Admission, Reduction, Role, Run, Stepper, Visit};
-use super::dfs::{allocate_bitstate, taken};
+use super::dfs::{allocate_bitstate, steps_along, taken};
 use super::frames::{Frames, KEPT_FRAMES};
 use super::path::Path as StackPath;
 use super::plan::Storage;
@@ -559,9 +559,9 @@ impl<'a, M: Model> Ndfs<'a, M> {
         let mut message = violation_message(model, property);
         self.stepper
             .record_with(FindingKind::Property, &mut |steps| {
-                stack_path(product, &stack[..=at], steps);
+                steps_along(product, &stack[..=at], steps);
                 let mut cycle = steps.len();
-                stack_path(product, &stack[at..], steps);
+                steps_along(product, &stack[at..], steps);
                 steps.extend_from_slice(red_path);
                 steps.push(last);
                 // A run that ends stutters in its last state: the stutters that only moved the
@@ -593,7 +593,7 @@ impl<'a, M: Model> Ndfs<'a, M> {
         let (product, property) = (self.product, self.property);
         let info = self.stepper.info().clone();
         self.stepper.record_with(kind, &mut |path| {
-            stack_path(product, stack, path);
+            steps_along(product, stack, path);
             if !stack.is_empty() {
                 path.push(via);
             }
@@ -657,23 +657,6 @@ pub(crate) fn violation_message<M: Model>(model: &M, property: usize) -> String 
     match model.properties().get(property) {
         Some(p) => format!("`{}` fails on this run (property {})", p.text, p.name),
         None => format!("property {property} fails on this run"),
-    }
-}
-
-/// Writes the transitions between consecutive states of `stack`.
-fn stack_path<M: Model>(
-    product: &Product<'_, M>,
-    stack: &[ProductState<M>],
-    path: &mut Vec<TransitionId>,
-) {
-    let mut successors = Vec::new();
-    for pair in stack.windows(2) {
-        successors.clear();
-        product.successors(&pair[0], &mut successors);
-        // An id that cannot be replayed makes the rebuild fail with a clear note.
-        let via = taken(&successors, &pair[1])
-            .map_or(TransitionId::MAX - 1, |i| successors[i].transition);
-        path.push(via);
     }
 }
 

@@ -204,14 +204,7 @@ impl<S: Clone + PartialEq> Path<S> {
             }
             return;
         }
-        for pair in self.window.windows(2) {
-            successors.clear();
-            model.successors(&pair[0], &mut successors);
-            // An id that cannot be replayed makes the rebuild fail with a clear note.
-            let via = super::dfs::taken(&successors, &pair[1])
-                .map_or(TransitionId::MAX, |i| successors[i].transition);
-            out.push(via);
-        }
+        super::dfs::steps_along(model, &self.window, out);
     }
 
     /// The memory the path holds.

@@ -38,7 +38,7 @@ use crate::seen::{FixedHasher, Keying, StateTable, WordTable};
 use crate::trace::{self, FindingKind};
 
 use super::core::{Role, Run, Stepper, Visit};
-use super::dfs::taken;
+use super::dfs::{step_between, steps_along};
 use super::frames::{Frames, KEPT_FRAMES};
 use super::ndfs::violation_message;
 use super::product::{Product, Scratch};
@@ -487,7 +487,8 @@ impl<'a, M: Model> Fair<'a, M> {
         let whole: HashSet<ProductState<M>, FixedHasher> = component.into_iter().collect();
         let mut stem = self.stack_path(self.frames.len());
         if let Some(parent) = self.frames.last() {
-            stem.push(step_between(self.graph.product, &parent.state, root));
+            let step = step_between(self.graph.product, &parent.state, root, &mut Vec::new());
+            stem.push(step);
         }
         // From the root to the fair part, inside the component.
         let entry = if inner.contains(root) {
@@ -571,9 +572,13 @@ impl<'a, M: Model> Fair<'a, M> {
 
     /// The transitions between the first `count` states of the search's stack.
     fn stack_path(&self, count: usize) -> Vec<TransitionId> {
+        let mut successors = Vec::new();
         self.frames[..count]
             .windows(2)
-            .map(|pair| step_between(self.graph.product, &pair[0].state, &pair[1].state))
+            .map(|pair| {
+                let (from, to) = (&pair[0].state, &pair[1].state);
+                step_between(self.graph.product, from, to, &mut successors)
+            })
             .collect()
     }
 
@@ -612,10 +617,8 @@ impl<'a, M: Model> Fair<'a, M> {
         let product = self.graph.product;
         let property = self.property;
         let info = self.stepper.info().clone();
-        let mut path: Vec<TransitionId> = stack
-            .windows(2)
-            .map(|pair| step_between(product, &pair[0], &pair[1]))
-            .collect();
+        let mut path = Vec::new();
+        steps_along(product, stack, &mut path);
         if !stack.is_empty() {
             path.push(via);
         }
@@ -626,18 +629,6 @@ impl<'a, M: Model> Fair<'a, M> {
                 .or_else(|_| trace::rebuild_predicate_fault(model, &info, steps, property))
         });
     }
-}
-
-/// The first transition from `from` to `to` in the product.
-fn step_between<M: Model>(
-    product: &Product<'_, M>,
-    from: &ProductState<M>,
-    to: &ProductState<M>,
-) -> TransitionId {
-    let mut successors = Vec::new();
-    product.successors(from, &mut successors);
-    // An id that cannot be replayed makes the rebuild fail with a clear note.
-    taken(&successors, to).map_or(TransitionId::MAX - 1, |i| successors[i].transition)
 }
 
 /// The strongly connected components of the product restricted to `states` that hold a
