@@ -5,7 +5,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{mix, Footprint, Growth, Lookup, SharedStore, Store};
+use super::{exp_m1, mix, Footprint, Growth, Lookup, SharedStore, Store};
 use crate::report::IncompleteReason;
 
 /// A fixed array of `2^log2_bits` bits, `hashes` bits per state.
@@ -113,10 +113,10 @@ impl Footprint for Bitstate {
         let expected: f64 = (0..steps as u32)
             .map(|i| {
                 let x = (f64::from(i) + 0.5) * n / steps;
-                (1.0 - (-k * x / m).exp()).powf(k) * n / steps
+                (-exp_m1(-k * x / m)).powi(self.hashes as i32) * n / steps
             })
             .sum();
-        Some((IncompleteReason::Bitstate, -(-expected).exp_m1()))
+        Some((IncompleteReason::Bitstate, -exp_m1(-expected)))
     }
 }
 
