@@ -164,13 +164,19 @@ impl<M: Model> Dfs<'_, M> {
             on_stack.remove(&child);
         }
         let dropped = self.frames.pop();
-        let Some(parent) = self.stack.last() else {
+        if self.stack.is_empty() {
             return;
-        };
+        }
         if dropped {
             self.stepper.tick();
             let successors = self.frames.arena();
-            self.model.successors(parent, successors);
+            let kept = self.stack.take_successors(successors);
+            let Some(parent) = self.stack.last() else {
+                return;
+            };
+            if !kept {
+                self.model.successors(parent, successors);
+            }
             // The same reduction as when the parent was entered: its stack was the same.
             let skipped = reduce(&self.stepper, self.on_stack.as_ref(), parent, successors, 0);
             // A nondeterministic model may not give the child again: the parent is then done.

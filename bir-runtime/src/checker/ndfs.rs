@@ -486,11 +486,15 @@ impl<'a, M: Model> Ndfs<'a, M> {
         sets.pop_cyan(&top, self.stepper.key(&top));
         self.stack.pop(self.product);
         // The parent resumes after the successor that led here; if it dropped its
-        // successors, they are computed again.
-        if let (true, Some(parent)) = (self.frames.pop(), self.stack.last()) {
+        // successors, they are computed again (unless the stack's recomputation kept them).
+        if self.frames.pop() && !self.stack.is_empty() {
             self.stepper.tick();
-            self.expansion
-                .resume(&self.stepper, &mut self.frames, parent, &top);
+            let computed = self.stack.take_successors(self.frames.arena());
+            if let Some(parent) = self.stack.last() {
+                let frames = &mut self.frames;
+                self.expansion
+                    .resume(&self.stepper, frames, parent, &top, computed);
+            }
         }
     }
 
@@ -513,7 +517,8 @@ impl<'a, M: Model> Ndfs<'a, M> {
                     (self.red_frames.pop(), self.red_stack.last(), &popped)
                 {
                     let frames = &mut self.red_frames;
-                    self.expansion.resume(&self.stepper, frames, state, child);
+                    self.expansion
+                        .resume(&self.stepper, frames, state, child, false);
                 }
                 continue;
             };
@@ -618,6 +623,18 @@ impl<M: Model> Expansion<'_, M> {
         let start = successors.len();
         self.product
             .successors_with(state, successors, &mut self.scratch);
+        self.reduce_as_taken(stepper, state, successors, start)
+    }
+
+    /// Reduces the successors of `state` (`successors` from `start` on) as
+    /// [`as_taken`](Self::as_taken) does.
+    fn reduce_as_taken(
+        &self,
+        stepper: &Stepper<'_, Product<'_, M>>,
+        state: &ProductState<M>,
+        successors: &mut Vec<Successor<ProductState<M>>>,
+        start: usize,
+    ) -> usize {
         if self
             .expanded_fully
             .as_ref()
@@ -637,16 +654,21 @@ impl<M: Model> Expansion<'_, M> {
     /// `state` again, resuming after the first that leads to `child`, the frame just popped
     /// (the one it took: an earlier one would have entered `child` first, a later one found
     /// it searched). A nondeterministic model may not give `child` again: the frame is then
-    /// done.
+    /// done. `computed` when the frame's buffer holds all of `state`'s successors already.
     fn resume(
         &mut self,
         stepper: &Stepper<'_, Product<'_, M>>,
         frames: &mut Frames<ProductState<M>>,
         state: &ProductState<M>,
         child: &ProductState<M>,
+        computed: bool,
     ) {
         let successors = frames.arena();
-        let skipped = self.as_taken(stepper, state, successors);
+        let skipped = if computed {
+            self.reduce_as_taken(stepper, state, successors, 0)
+        } else {
+            self.as_taken(stepper, state, successors)
+        };
         let next = taken(successors, child).map_or(successors.len(), |i| i + 1);
         frames.refill_after(next, skipped);
     }

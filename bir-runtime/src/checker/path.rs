@@ -4,8 +4,9 @@
 //! level, the number of the successor taken (one byte, in the order of
 //! [`Model::successors`]), a whole state every [`EVERY`] levels, and the states of the top
 //! one or two stretches of [`EVERY`] levels. Popping below those states recomputes the
-//! stretch under them from its checkpoint (models are deterministic): about one more
-//! successor computation per state popped.
+//! stretch under them from its checkpoint (models are deterministic), and keeps the
+//! successors it computed on the way: the search, resuming each of those states in turn,
+//! takes them ([`Path::take_successors`]) rather than computing them a second time.
 
 use crate::model::{Model, Outcome, Successor, TransitionId};
 
@@ -31,6 +32,11 @@ pub(crate) struct Path<S> {
     /// The steps of [`WIDE`], as (level, number), by level.
     wide: Vec<(usize, usize)>,
     len: usize,
+    /// The successors of levels under the top that the last recomputation computed, as
+    /// (level, successors), the highest level last (compact only).
+    kept: Vec<(usize, Vec<Successor<S>>)>,
+    /// Emptied buffers of `kept`, for the next recomputation.
+    spare: Vec<Vec<Successor<S>>>,
 }
 
 impl<S: Clone + PartialEq> Path<S> {
@@ -44,6 +50,8 @@ impl<S: Clone + PartialEq> Path<S> {
             steps: Vec::new(),
             wide: Vec::new(),
             len: 0,
+            kept: Vec::new(),
+            spare: Vec::new(),
         }
     }
 
@@ -108,22 +116,52 @@ impl<S: Clone + PartialEq> Path<S> {
     }
 
     /// Pops the top state; the state under it is then the top (recomputed if need be).
+    #[inline]
     pub(crate) fn pop<M: Model<State = S>>(&mut self, model: &M) -> Option<S> {
         let top = self.window.pop()?;
         self.len -= 1;
         if self.compact {
-            let level = self.len;
-            if level.is_multiple_of(EVERY) {
-                self.checkpoints.pop();
-            }
-            if level > 0 && self.steps.pop() == Some(WIDE) {
-                self.wide.pop();
-            }
-            if self.window.is_empty() && self.len > 0 {
-                self.recompute(model);
-            }
+            self.pop_compact(model);
         }
         Some(top)
+    }
+
+    /// What [`Self::pop`] does besides on a compact path.
+    fn pop_compact<M: Model<State = S>>(&mut self, model: &M) {
+        let level = self.len;
+        if level.is_multiple_of(EVERY) {
+            self.checkpoints.pop();
+        }
+        if level > 0 && self.steps.pop() == Some(WIDE) {
+            self.wide.pop();
+        }
+        if self.kept.last().is_some_and(|&(kept, _)| kept >= level) {
+            self.drop_kept();
+        }
+        if self.window.is_empty() && self.len > 0 {
+            self.recompute(model);
+        }
+    }
+
+    /// Moves the successors of the top state into `out` (empty) and says true, when the
+    /// recomputation that gave the top state computed them; false otherwise.
+    pub(crate) fn take_successors(&mut self, out: &mut Vec<Successor<S>>) -> bool {
+        match self.kept.last_mut() {
+            Some((level, successors)) if *level + 1 == self.len && out.is_empty() => {
+                std::mem::swap(out, successors);
+                self.drop_kept();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Drops the highest level's kept successors, keeping their buffer.
+    fn drop_kept(&mut self) {
+        if let Some((_, mut successors)) = self.kept.pop() {
+            successors.clear();
+            self.spare.push(successors);
+        }
     }
 
     /// The successor number that leads to `level` from the level below.
@@ -143,10 +181,14 @@ impl<S: Clone + PartialEq> Path<S> {
         let top = self.len - 1;
         self.base = top / EVERY * EVERY;
         let mut state = self.checkpoints[top / EVERY].clone();
-        let mut successors = Vec::new();
+        while !self.kept.is_empty() {
+            self.drop_kept();
+        }
         for level in self.base + 1..=top {
-            self.window.push(state.clone());
-            state = self.follow(model, &state, level, &mut successors).1;
+            let mut successors = self.spare.pop().unwrap_or_default();
+            let next = self.follow(model, &state, level, &mut successors).1;
+            self.kept.push((level - 1, successors));
+            self.window.push(std::mem::replace(&mut state, next));
         }
         self.window.push(state);
     }
@@ -266,12 +308,26 @@ mod tests {
         assert_eq!(full.states(&model), compact.states(&model));
         assert_eq!(compact.states(&model).len(), n as usize);
         assert_eq!(a.len(), n as usize - 1);
+        // Popping below the window recomputes a stretch, whose successors the path keeps
+        // for the states under the top: every one it gives is the model's.
+        let (mut kept, mut expected) = (Vec::new(), Vec::new());
+        let mut taken = 0;
         while !full.is_empty() {
             assert_eq!(full.last(), compact.last());
             assert_eq!(full.pop(&model), compact.pop(&model));
             assert_eq!(full.len(), compact.len());
+            kept.clear();
+            if let (true, Some(top)) = (compact.take_successors(&mut kept), compact.last()) {
+                expected.clear();
+                model.successors(top, &mut expected);
+                assert_eq!(kept, expected);
+                taken += 1;
+            }
         }
         assert!(compact.is_empty() && compact.last().is_none());
+        // The window held levels 128 to 249; popping below it recomputed levels 64 to 127,
+        // then 0 to 63, each stretch keeping the successors of all but its top.
+        assert_eq!(taken, 2 * (EVERY - 1));
     }
 
     #[test]
