@@ -387,6 +387,10 @@ impl<'a, M: Model> Ndfs<'a, M> {
             sets.not_pushed(&state, self.stepper.key(&state));
             return;
         }
+        // Fetching their slots starts now, while the state is pushed (as depth-first
+        // search does).
+        self.stepper
+            .prefetch(&self.frames.arena()[start..], sets.blue());
         let skipped = self.choose_ample(&state, start, sets);
         sets.push_cyan(&state, self.stepper.key(&state));
         self.stack.push(state, step);
