@@ -329,6 +329,9 @@ impl<'a, M: Model> Fair<'a, M> {
         if cut {
             self.successors.arena().truncate(start);
         }
+        // Fetching their slots starts now, as depth-first search does.
+        self.stepper
+            .prefetch(&self.successors.arena()[start..], seen);
         let number = self.active.len() as u32 + 1;
         seen.set_live(&state, self.stepper.key(&state), number);
         self.active.push(state.clone());
