@@ -500,6 +500,8 @@ impl<'a, M: Model> Ndfs<'a, M> {
                     .resume(&self.stepper, frames, parent, &top, computed);
             }
         }
+        // The subtree searched since may have pushed the siblings' slots out of the cache.
+        self.stepper.prefetch(self.frames.untaken(), sets.blue());
     }
 
     /// The red search from `seed`: a state reachable from it that is cyan closes a cycle
