@@ -118,8 +118,10 @@ impl<'a, M: Model> Product<'a, M> {
         Ok(entered.into_iter().map(|q| (initial.clone(), q)).collect())
     }
 
-    /// Appends the product steps into `next` by model transition `transition`.
-    #[inline]
+    /// Appends the product steps into `next` by model transition `transition`. Always
+    /// inlined: LLVM, left to choose, drops it out of the expansion whenever the search
+    /// around grows a little (12% more instructions for the philosophers' LTL check).
+    #[inline(always)]
     fn pair(
         &self,
         transition: TransitionId,
