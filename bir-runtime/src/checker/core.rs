@@ -501,8 +501,9 @@ impl<'a, M: Model> Stepper<'a, M> {
     }
 
     /// Starts fetching the seen-set memory that visiting these successors will read, once
-    /// the search has stored [`PREFETCH_FROM`] states: a smaller seen set stays in the
-    /// processor's cache, where computing the slots to fetch is all the prefetch would do.
+    /// this thread of the search has stored [`PREFETCH_FROM`] states: a smaller seen set
+    /// stays in the processor's cache, where computing the slots to fetch is all the
+    /// prefetch would do.
     #[inline]
     pub(crate) fn prefetch(
         &self,

@@ -164,16 +164,14 @@ impl<M: Model> Dfs<'_, M> {
             on_stack.remove(&child);
         }
         let dropped = self.frames.pop();
-        if self.stack.is_empty() {
+        // The path's recomputation may have computed the parent's successors already.
+        let kept = dropped && self.stack.take_successors(self.frames.arena());
+        let Some(parent) = self.stack.last() else {
             return;
-        }
+        };
         if dropped {
             self.stepper.tick();
             let successors = self.frames.arena();
-            let kept = self.stack.take_successors(successors);
-            let Some(parent) = self.stack.last() else {
-                return;
-            };
             if !kept {
                 self.model.successors(parent, successors);
             }

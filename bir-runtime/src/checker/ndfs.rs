@@ -491,14 +491,12 @@ impl<'a, M: Model> Ndfs<'a, M> {
         self.stack.pop(self.product);
         // The parent resumes after the successor that led here; if it dropped its
         // successors, they are computed again (unless the stack's recomputation kept them).
-        if self.frames.pop() && !self.stack.is_empty() {
+        let dropped = self.frames.pop();
+        let computed = dropped && self.stack.take_successors(self.frames.arena());
+        if let (true, Some(parent)) = (dropped, self.stack.last()) {
             self.stepper.tick();
-            let computed = self.stack.take_successors(self.frames.arena());
-            if let Some(parent) = self.stack.last() {
-                let frames = &mut self.frames;
-                self.expansion
-                    .resume(&self.stepper, frames, parent, &top, computed);
-            }
+            self.expansion
+                .resume(&self.stepper, &mut self.frames, parent, &top, computed);
         }
         // The subtree searched since may have pushed the siblings' slots out of the cache.
         self.stepper.prefetch(self.frames.untaken(), sets.blue());

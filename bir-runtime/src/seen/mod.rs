@@ -188,8 +188,9 @@ pub(crate) fn compaction_omission(states: u64) -> f64 {
 }
 
 /// `e^x - 1` for `x <= 0`, to about the last bit: what the omission estimates need, without
-/// `f64::exp_m1`, whose C library (`libm`, loaded for any call into it, and `round` too
-/// on processors without SSE4.1) would add about 340 KiB to every checker's peak memory.
+/// `f64::exp_m1` (nor `f64::round`, a call into the C library on processors without
+/// SSE4.1): any call into the C maths library (`libm`) loads it, about 340 KiB more in
+/// every checker's peak memory.
 pub(crate) fn exp_m1(x: f64) -> f64 {
     if x.is_nan() || x > 0.0 {
         return f64::NAN;
