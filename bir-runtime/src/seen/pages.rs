@@ -52,6 +52,11 @@ impl<T: Zeroable> Block<T> {
         }
     }
 
+    /// Where its values start: a block's values never move while it lives.
+    pub(crate) fn start(&self) -> NonNull<T> {
+        self.start
+    }
+
     /// `len` zeroed values: with `room: Some(n)` (at least `len`), in pages of their own
     /// with room for `n` values if the system gives them; from the allocator otherwise.
     pub(crate) fn zeroed(len: usize, room: Option<usize>) -> Self {
