@@ -450,6 +450,13 @@ struct Segment {
     seed: u64,
 }
 
+// SAFETY: `first` points into the segment's own first block, which it owns as it owns
+// `blocks` (Send and Sync as a `Box<[Bucket]>` would be); it is read through `&self` and
+// written through `&mut self` only.
+unsafe impl Send for Segment {}
+// SAFETY: as above.
+unsafe impl Sync for Segment {}
+
 impl Segment {
     /// An empty segment of `buckets` buckets for words whose segment part has `bits` bits.
     fn new(buckets: u64, bits: u32) -> Segment {
@@ -1029,6 +1036,23 @@ mod tests {
             assert_eq!(segment.home_of(alt, place.remainder), place.home);
             assert_eq!(place.home * segment.range + place.remainder, z);
         }
+    }
+
+    #[test]
+    fn a_bucket_is_the_same_through_the_first_block_and_the_block_list() {
+        // Three blocks: the first reached through `first`, the others through the list.
+        let mut segment = Segment::new(2 * BLOCK + 5, 40);
+        assert_eq!(segment.first_len, BLOCK);
+        for b in 0..segment.buckets {
+            let listed = &segment.blocks[(b >> BLOCK_BITS) as usize][(b & (BLOCK - 1)) as usize];
+            assert!(std::ptr::eq(segment.bucket(b), listed));
+        }
+        let shape = segment.shape;
+        segment.bucket_mut(3).push(6, shape);
+        assert!(segment.blocks[0][3].holds(6, shape));
+        assert!(segment.take_blocks().len() == 3 && segment.first_len == 0);
+        fn shared<T: Send + Sync>() {}
+        shared::<CompactWords>();
     }
 
     #[test]
