@@ -309,16 +309,44 @@ const fn inverse(odd: u64) -> u64 {
     x
 }
 
-/// A bijection of `width`-bit integers that spreads every input bit over the output.
-fn permute(x: u64, width: u32) -> u64 {
-    let (m, half) = (mask(width), width.div_ceil(2));
-    let mut y = x.wrapping_mul(M1) & m;
-    y ^= y >> half;
-    y = y.wrapping_mul(M2) & m;
-    y ^ (y >> half)
+/// What a lookup derives from the width of the words the set is laid out for, computed once
+/// per layout rather than at every lookup.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    /// The words' bits, and all ones in them.
+    width: u32,
+    mask: u64,
+    /// The shift of the permutation's xor steps: half the width, rounded up.
+    half: u32,
+    /// The bits of a word's segment part (below its segment bits), and all ones in them.
+    part_bits: u32,
+    part_mask: u64,
 }
 
-/// The inverse of [`permute`].
+impl Layout {
+    fn new(width: u32) -> Layout {
+        let part_bits = width.saturating_sub(SEGMENT_BITS);
+        Layout {
+            width,
+            mask: mask(width),
+            half: width.div_ceil(2),
+            part_bits,
+            part_mask: mask(part_bits),
+        }
+    }
+
+    /// A bijection of the layout's `width`-bit integers that spreads every input bit over
+    /// the output.
+    #[inline(always)]
+    fn permute(&self, x: u64) -> u64 {
+        let mut y = x.wrapping_mul(M1) & self.mask;
+        y ^= y >> self.half;
+        y = y.wrapping_mul(M2) & self.mask;
+        y ^ (y >> self.half)
+    }
+}
+
+/// The inverse of [`Layout::permute`] for `width`-bit integers.
 fn unpermute(y: u64, width: u32) -> u64 {
     let (m, half) = (mask(width), width.div_ceil(2));
     // x ^ (x >> half) is its own inverse when 2 * half >= width.
@@ -687,8 +715,9 @@ impl Segment {
 /// An exact set of words, a few bytes each: see the [module](self).
 pub(crate) struct CompactWords {
     segments: Box<[Segment]>,
-    /// The bits of the words as laid out; 0 before the first word.
-    width: u32,
+    /// The width of the words as laid out (0 before the first word), and what lookups
+    /// derive from it.
+    layout: Layout,
     /// The widest word met (a wider one than `width` waits for [`WIDEN`]).
     wanted: u32,
     /// The words prefetched last, with where they go: a search prefetches a state's
@@ -735,7 +764,7 @@ impl CompactWords {
     pub(crate) fn new() -> CompactWords {
         CompactWords {
             segments: Box::new([]),
-            width: 0,
+            layout: Layout::new(0),
             wanted: 0,
             recent: [Located::NONE; RECENT],
         }
@@ -750,15 +779,17 @@ impl CompactWords {
     /// The segment of a word and where in it the word goes.
     #[inline(always)]
     fn locate(&self, word: u64) -> (usize, u64) {
-        let y = permute(word, self.width);
-        let bits = self.width - SEGMENT_BITS;
-        ((y >> bits) as usize, y & mask(bits))
+        let y = self.layout.permute(word);
+        (
+            (y >> self.layout.part_bits) as usize,
+            y & self.layout.part_mask,
+        )
     }
 
     /// True when `word` is wider than the set's layout.
     #[inline(always)]
     fn too_wide(&self, word: u64) -> bool {
-        word >> self.width != 0 || self.segments.is_empty()
+        word >> self.layout.width != 0 || self.segments.is_empty()
     }
 
     #[inline(always)]
@@ -850,7 +881,7 @@ impl CompactWords {
     /// Grows segment `index`: its words are taken out, and put back into a larger segment
     /// in the same memory and more.
     fn grow_segment(&mut self, index: usize) {
-        let bits = self.width - SEGMENT_BITS;
+        let bits = self.layout.width - SEGMENT_BITS;
         self.regrow(index, bits, Vec::new());
     }
 
@@ -871,9 +902,9 @@ impl CompactWords {
     /// one segment's words: a list of every word would cost more than the set (8 bytes a
     /// word against a few), and a tree's root set widens late in a search too.
     fn widen(&mut self) {
-        let (old_width, mut old) = (self.width, std::mem::take(&mut self.segments));
-        self.width = self.wanted;
-        let bits = self.width - SEGMENT_BITS;
+        let (old_width, mut old) = (self.layout.width, std::mem::take(&mut self.segments));
+        self.layout = Layout::new(self.wanted);
+        let bits = self.layout.width - SEGMENT_BITS;
         let mut words = Vec::new();
         let mut counts = vec![0usize; SEGMENTS];
         for (index, segment) in old.iter().enumerate() {
@@ -917,7 +948,7 @@ impl CompactWords {
     fn grow_part(&mut self, growth: Growth) {
         self.recent = [Located::NONE; RECENT];
         if growth.part == WIDEN {
-            if self.wanted > self.width {
+            if self.wanted > self.layout.width {
                 self.widen();
             }
         } else if growth.part < self.segments.len() {
@@ -930,7 +961,7 @@ impl CompactWords {
     fn words(&self) -> Vec<u64> {
         let (mut words, mut segment_words) = (Vec::new(), Vec::new());
         for (index, segment) in self.segments.iter().enumerate() {
-            segment.words(index, self.width, &mut segment_words);
+            segment.words(index, self.layout.width, &mut segment_words);
             words.extend_from_slice(&segment_words);
         }
         words
@@ -982,7 +1013,7 @@ mod tests {
     fn the_permutation_is_a_bijection_of_each_width() {
         for width in [24, 31, 39, 47, 63] {
             for x in (0..5_000u64).map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d) & mask(width)) {
-                let y = permute(x, width);
+                let y = Layout::new(width).permute(x);
                 assert!(y <= mask(width));
                 assert_eq!(unpermute(y, width), x, "width {width}");
             }
@@ -1076,7 +1107,7 @@ mod tests {
             assert_eq!(insert(&mut set, &(), Some(word)), Lookup::New, "{word}");
             expected.push(word);
         }
-        assert_eq!(set.width, 58);
+        assert_eq!(set.layout.width, 58);
         assert_eq!(set.len(), expected.len());
         for &word in &expected {
             assert!(Store::<()>::contains(&mut set, &(), Some(word)), "{word}");
