@@ -175,12 +175,16 @@ impl Bucket {
     #[inline(always)]
     fn bits(&self, bit: usize, width: u32) -> u64 {
         let (lane, shift) = (bit / 16, bit % 16);
-        let mut gathered = 0u64;
-        for k in 0..4 {
-            if let Some(&value) = self.0.get(lane + k) {
-                gathered |= u64::from(value) << (16 * k);
+        // Four lanes at once where the bucket has them (one load), fewer at its end.
+        let gathered = match self.0.get(lane..lane + 4) {
+            Some(&[a, b, c, d]) => {
+                u64::from(a) | u64::from(b) << 16 | u64::from(c) << 32 | u64::from(d) << 48
             }
-        }
+            _ => (0..4).fold(0, |gathered, k| {
+                let value = self.0.get(lane + k).copied().unwrap_or(0);
+                gathered | u64::from(value) << (16 * k)
+            }),
+        };
         (gathered >> shift) & mask(width)
     }
 
