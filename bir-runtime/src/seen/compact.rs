@@ -348,16 +348,15 @@ impl Layout {
         y = y.wrapping_mul(M2) & self.mask;
         y ^ (y >> self.half)
     }
-}
 
-/// The inverse of [`Layout::permute`] for `width`-bit integers.
-fn unpermute(y: u64, width: u32) -> u64 {
-    let (m, half) = (mask(width), width.div_ceil(2));
-    // x ^ (x >> half) is its own inverse when 2 * half >= width.
-    let mut x = y ^ (y >> half);
-    x = x.wrapping_mul(const { inverse(M2) }) & m;
-    x ^= x >> half;
-    x.wrapping_mul(const { inverse(M1) }) & m
+    /// The inverse of [`Layout::permute`].
+    fn unpermute(&self, y: u64) -> u64 {
+        // x ^ (x >> half) is its own inverse when 2 * half >= width.
+        let mut x = y ^ (y >> self.half);
+        x = x.wrapping_mul(const { inverse(M2) }) & self.mask;
+        x ^= x >> self.half;
+        x.wrapping_mul(const { inverse(M1) }) & self.mask
+    }
 }
 
 /// Where a word of a segment goes: home bucket, remainder.
@@ -463,16 +462,16 @@ struct Segment {
     /// philosophers N=12 was the loads of the segment's block list).
     first: NonNull<Bucket>,
     first_len: u64,
-    /// The division by `range`.
-    divisor: Divisor,
-    /// Values per bucket: a segment's part of a word divided by it is the home bucket.
-    range: u64,
-    /// The layout of an entry (remainder and choice bit) in a bucket.
-    shape: Shape,
     /// The buckets, [`BLOCK`] to a block.
     blocks: Box<[Block<Bucket>]>,
     /// How many.
     buckets: u64,
+    /// Values per bucket: a segment's part of a word divided by it is the home bucket.
+    range: u64,
+    /// The division by `range`.
+    divisor: Divisor,
+    /// The layout of an entry (remainder and choice bit) in a bucket.
+    shape: Shape,
     used: usize,
     /// The entries at which the segment asks to grow.
     limit: usize,
@@ -698,14 +697,14 @@ impl Segment {
         }
     }
 
-    /// Replaces `out` with the words stored in this, segment `index` of a set of `width`-bit
-    /// words.
-    fn words(&self, index: usize, width: u32, out: &mut Vec<u64>) {
+    /// Replaces `out` with the words stored in this, segment `index` of a set laid out as
+    /// `layout`.
+    fn words(&self, index: usize, layout: Layout, out: &mut Vec<u64>) {
         out.clear();
         self.parts(out);
-        let high = (index as u64) << (width - SEGMENT_BITS);
+        let high = (index as u64) << layout.part_bits;
         for word in out.iter_mut() {
-            *word = unpermute(high | *word, width);
+            *word = layout.unpermute(high | *word);
         }
     }
 
@@ -885,8 +884,7 @@ impl CompactWords {
     /// Grows segment `index`: its words are taken out, and put back into a larger segment
     /// in the same memory and more.
     fn grow_segment(&mut self, index: usize) {
-        let bits = self.layout.width - SEGMENT_BITS;
-        self.regrow(index, bits, Vec::new());
+        self.regrow(index, self.layout.part_bits, Vec::new());
     }
 
     /// Segment `index` of a later generation, holding its own words and the parts `parts`
@@ -906,13 +904,13 @@ impl CompactWords {
     /// one segment's words: a list of every word would cost more than the set (8 bytes a
     /// word against a few), and a tree's root set widens late in a search too.
     fn widen(&mut self) {
-        let (old_width, mut old) = (self.layout.width, std::mem::take(&mut self.segments));
+        let (old_layout, mut old) = (self.layout, std::mem::take(&mut self.segments));
         self.layout = Layout::new(self.wanted);
-        let bits = self.layout.width - SEGMENT_BITS;
+        let bits = self.layout.part_bits;
         let mut words = Vec::new();
         let mut counts = vec![0usize; SEGMENTS];
         for (index, segment) in old.iter().enumerate() {
-            segment.words(index, old_width, &mut words);
+            segment.words(index, old_layout, &mut words);
             for &word in &words {
                 counts[self.locate(word).0] += 1;
             }
@@ -930,7 +928,7 @@ impl CompactWords {
             })
             .collect();
         for (index, segment) in old.iter_mut().enumerate() {
-            segment.words(index, old_width, &mut words);
+            segment.words(index, old_layout, &mut words);
             segment.take_blocks();
             for &word in &words {
                 self.add_moved(word, bits);
@@ -965,7 +963,7 @@ impl CompactWords {
     fn words(&self) -> Vec<u64> {
         let (mut words, mut segment_words) = (Vec::new(), Vec::new());
         for (index, segment) in self.segments.iter().enumerate() {
-            segment.words(index, self.layout.width, &mut segment_words);
+            segment.words(index, self.layout, &mut segment_words);
             words.extend_from_slice(&segment_words);
         }
         words
@@ -1017,9 +1015,10 @@ mod tests {
     fn the_permutation_is_a_bijection_of_each_width() {
         for width in [24, 31, 39, 47, 63] {
             for x in (0..5_000u64).map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d) & mask(width)) {
-                let y = Layout::new(width).permute(x);
+                let layout = Layout::new(width);
+                let y = layout.permute(x);
                 assert!(y <= mask(width));
-                assert_eq!(unpermute(y, width), x, "width {width}");
+                assert_eq!(layout.unpermute(y), x, "width {width}");
             }
         }
     }
@@ -1085,7 +1084,8 @@ mod tests {
         let shape = segment.shape;
         segment.bucket_mut(3).push(6, shape);
         assert!(segment.blocks[0][3].holds(6, shape));
-        assert!(segment.take_blocks().len() == 3 && segment.first_len == 0);
+        assert_eq!(segment.take_blocks().len(), 3);
+        assert_eq!(segment.first_len, 0);
         fn shared<T: Send + Sync>() {}
         shared::<CompactWords>();
     }
