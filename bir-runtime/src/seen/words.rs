@@ -43,6 +43,10 @@ pub(crate) struct WordTable {
     /// The colours a word is stored with when it is inserted (none unless the table is
     /// coloured): a search that colours every new state at once saves a lookup per state.
     fresh: u64,
+    /// The last word inserted, its segment and slot (the word [`EMPTY`] when a growth
+    /// moved it): the search for fair cycles numbers each new state right after inserting
+    /// it, and [`WordTable::set_number`] then needs no second lookup.
+    last_new: (u64, usize, usize),
 }
 
 /// The colour bits of a coloured table ([`WordTable::coloured`]), above the words' 61 bits.
@@ -135,6 +139,7 @@ impl WordTable {
             lossy,
             colours: 0,
             fresh: 0,
+            last_new: (EMPTY, 0, 0),
         }
     }
 
@@ -182,7 +187,13 @@ impl WordTable {
     /// Sets the number of the stored `word` in a numbered table; false when the word is
     /// not stored or the table keeps no numbers.
     pub(crate) fn set_number(&mut self, word: u64, number: u32) -> bool {
-        let Some((segment, slot)) = self.find(word) else {
+        let (last, segment, slot) = self.last_new;
+        let found = if last == word {
+            Some((segment, slot))
+        } else {
+            self.find(word)
+        };
+        let Some((segment, slot)) = found else {
             return false;
         };
         match self.segments[segment].numbers.get_mut(slot) {
@@ -283,6 +294,7 @@ impl WordTable {
         }
         *used += 1;
         *segment.slots[i].get_mut() = word | self.fresh;
+        self.last_new = (word, index, i);
         Lookup::New
     }
 
@@ -341,6 +353,7 @@ impl WordTable {
             return;
         }
         *segment = segment.doubled(self.colours);
+        self.last_new.0 = EMPTY;
         let slots = segment.slots.len();
         self.slots += slots / 2;
         self.largest = self.largest.max(slots);
@@ -596,6 +609,29 @@ mod tests {
         assert_eq!(plain.number(5), Some(0));
         assert!(!plain.set_number(5, 1));
         assert_eq!(insert(&mut plain, &(), Some(5)), Lookup::Seen(None));
+    }
+
+    #[test]
+    fn the_last_new_word_is_numbered_in_its_place_even_after_its_segment_grew() {
+        let mut table = WordTable::numbered(false);
+        assert_eq!(insert(&mut table, &(), Some(42)), Lookup::New);
+        let before = table.slots;
+        // Words of 42's segment until it grows: 42 moves.
+        let (segment, _) = WordTable::place(42);
+        let mut word = 43;
+        while table.slots == before {
+            if WordTable::place(word).0 == segment {
+                insert(&mut table, &(), Some(word));
+            }
+            word += 1;
+        }
+        assert!(table.set_number(42, 9));
+        assert_eq!(table.number(42), Some(9));
+        // The last word inserted, numbered without a second lookup.
+        assert_eq!(insert(&mut table, &(), Some(7)), Lookup::New);
+        assert!(table.set_number(7, 3));
+        assert_eq!(table.number(7), Some(3));
+        assert_eq!(table.number(42), Some(9));
     }
 
     #[test]

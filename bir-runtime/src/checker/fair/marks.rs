@@ -9,6 +9,7 @@ pub(super) enum Marks {
 }
 
 impl Marks {
+    #[inline]
     pub(super) fn empty(bits: usize) -> Marks {
         if bits <= 64 {
             Marks::Word(0)
@@ -46,27 +47,53 @@ impl Marks {
         }
     }
 
+    #[inline]
     pub(super) fn set(&mut self, bit: usize) {
-        self.words_mut()[bit / 64] |= 1 << (bit % 64);
+        match self {
+            Marks::Word(word) if bit < 64 => *word |= 1 << bit,
+            _ => {
+                if let Some(word) = self.words_mut().get_mut(bit / 64) {
+                    *word |= 1 << (bit % 64);
+                }
+            }
+        }
     }
 
     pub(super) fn has(&self, bit: usize) -> bool {
         self.words()[bit / 64] & (1 << (bit % 64)) != 0
     }
 
+    /// Adds the marks of `other`. Both sets are of one size (the fast path is one word's).
+    #[inline]
     pub(super) fn add(&mut self, other: &Marks) {
-        for (word, other) in self.words_mut().iter_mut().zip(other.words()) {
-            *word |= other;
+        match (self, other) {
+            (Marks::Word(word), Marks::Word(other)) => *word |= other,
+            (this, other) => {
+                for (word, other) in this.words_mut().iter_mut().zip(other.words()) {
+                    *word |= other;
+                }
+            }
         }
     }
 
+    /// Removes the marks of `other`. Both sets are of one size.
+    #[inline]
     pub(super) fn remove(&mut self, other: &Marks) {
-        for (word, other) in self.words_mut().iter_mut().zip(other.words()) {
-            *word &= !other;
+        match (self, other) {
+            (Marks::Word(word), Marks::Word(other)) => *word &= !other,
+            (this, other) => {
+                for (word, other) in this.words_mut().iter_mut().zip(other.words()) {
+                    *word &= !other;
+                }
+            }
         }
     }
 
+    #[inline]
     pub(super) fn covers(&self, other: &Marks) -> bool {
+        if let (Marks::Word(word), Marks::Word(other)) = (self, other) {
+            return word & other == *other;
+        }
         self.words()
             .iter()
             .zip(other.words())

@@ -51,6 +51,10 @@ use numbers::{Numbered, WithNumbers};
 
 type ProductState<M> = (<M as Model>::State, u32);
 
+/// How many states ahead a finished component's states are fetched from the seen set,
+/// whose numbers are then cleared one by one.
+const NUMBERS_AHEAD: usize = 8;
+
 /// A state on the search's stack: its search number, how many of its steps it has taken,
 /// and what every edge leaving it carries besides the step's own instance. Its steps are in
 /// [`Fair::successors`], which keeps those of the top frames only; a lower frame's are
@@ -135,6 +139,12 @@ impl<M: Model> Graph<'_, M> {
             base.set(0);
         }
         (base, enabled)
+    }
+
+    /// The steps of `state`, without their marks: those of a frame whose marks are known.
+    fn steps(&self, state: &ProductState<M>, out: &mut Vec<Successor<ProductState<M>>>) {
+        let mut buffers = self.buffers.borrow_mut();
+        self.product.successors_with(state, out, &mut buffers.0);
     }
 
     /// The marks of the edge by `transition` from a state whose edges carry `base`.
@@ -440,18 +450,25 @@ impl<'a, M: Model> Fair<'a, M> {
             if let Some(parent) = self.frames.last() {
                 if !parent.cut {
                     self.stepper.tick();
-                    self.graph.expand(&parent.state, self.successors.arena());
+                    self.graph.steps(&parent.state, self.successors.arena());
                 }
                 self.successors.refill(parent.next);
             }
         }
+        // The subtree searched since may have pushed the siblings' slots out of the cache.
+        self.stepper.prefetch(self.successors.untaken(), seen);
         let number = frame.number;
         if self.roots.last().map(|r| r.0) != Some(number) {
             return;
         }
         self.roots.pop();
         let start = number as usize - 1;
-        for state in &self.active[start..] {
+        let component = &self.active[start..];
+        for (at, state) in component.iter().enumerate() {
+            // The states are in no order in the set: fetch a few ahead.
+            if let Some(ahead) = component.get(at + NUMBERS_AHEAD) {
+                seen.prefetch(self.stepper.key(ahead));
+            }
             seen.set_live(state, self.stepper.key(state), 0);
         }
         // Only strong fairness looks at the component again: the others just drop it.
