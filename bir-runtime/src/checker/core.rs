@@ -639,11 +639,17 @@ impl<'a, M: Model> Stepper<'a, M> {
     /// True (and the search incomplete) when a state at `depth` is at the depth limit: its
     /// successors are not to be explored.
     pub(crate) fn at_depth_limit(&mut self, depth: u32) -> bool {
-        let at_limit = self.options.max_depth.is_some_and(|max| depth >= max);
+        let at_limit = self.is_at_depth_limit(depth);
         if at_limit {
             self.hit_limit(IncompleteReason::DepthLimit);
         }
         at_limit
+    }
+
+    /// Whether a state at `depth` is at the depth limit ([`Self::at_depth_limit`] without
+    /// making the search incomplete: for a state that was found there before).
+    pub(crate) fn is_at_depth_limit(&self, depth: u32) -> bool {
+        self.options.max_depth.is_some_and(|max| depth >= max)
     }
 
     /// Gives the states this thread may still store back to the shared quota, for the

@@ -56,17 +56,16 @@ type ProductState<M> = (<M as Model>::State, u32);
 const NUMBERS_AHEAD: usize = 8;
 
 /// A state on the search's stack: its search number, how many of its steps it has taken,
-/// and what every edge leaving it carries besides the step's own instance. Its steps are in
-/// [`Fair::successors`], which keeps those of the top frames only; a lower frame's are
-/// computed again when the search returns to it, so that a deep search holds about one
-/// state per level.
-struct Frame<S> {
-    state: S,
+/// and what every edge leaving it carries besides the step's own instance. The state itself
+/// is the component stack's at its number ([`Fair::active`]: a state on the search's stack
+/// is live). Its steps are in [`Fair::successors`], which keeps those of the top frames
+/// only; a lower frame's are computed again when the search returns to it, so that a deep
+/// search holds about one state per level. A frame at the depth limit has no steps to
+/// explore ([`Stepper::is_at_depth_limit`] of its place on the stack).
+struct Frame {
     number: u32,
-    next: usize,
+    next: u32,
     base: Marks,
-    /// At the depth limit: its steps are not explored.
-    cut: bool,
 }
 
 /// Runs the search for fair accepting cycles of LTL property `property`.
@@ -253,7 +252,7 @@ struct Fair<'a, M: Model> {
     graph: Graph<'a, M>,
     property: usize,
     stepper: Stepper<'a, Product<'a, M>>,
-    frames: Vec<Frame<ProductState<M>>>,
+    frames: Vec<Frame>,
     /// The steps of the top frames.
     successors: Frames<ProductState<M>>,
     /// The component stack: the live states, in the order they were found. A live
@@ -344,15 +343,13 @@ impl<'a, M: Model> Fair<'a, M> {
             .prefetch(&self.successors.arena()[start..], seen);
         let number = self.active.len() as u32 + 1;
         seen.set_live(&state, self.stepper.key(&state), number);
-        self.active.push(state.clone());
+        self.active.push(state);
         self.roots.push((number, marks));
         if self.stepper.reserve(&mut self.frames, 1) {
             self.frames.push(Frame {
-                state,
                 number,
                 next: 0,
                 base,
-                cut,
             });
             self.successors.push(start);
         } else {
@@ -390,8 +387,11 @@ impl<'a, M: Model> Fair<'a, M> {
                 }
                 Visit::Fault(_) => {
                     if let Outcome::Fault(fault) = successor.outcome {
-                        let stack: Vec<ProductState<M>> =
-                            self.frames.iter().map(|f| f.state.clone()).collect();
+                        let stack: Vec<ProductState<M>> = self
+                            .frames
+                            .iter()
+                            .map(|f| self.state_of(f).clone())
+                            .collect();
                         self.record_fault(&stack, fault, successor.transition);
                     }
                 }
@@ -448,11 +448,13 @@ impl<'a, M: Model> Fair<'a, M> {
         // steps, they are computed again.
         if self.successors.pop() {
             if let Some(parent) = self.frames.last() {
-                if !parent.cut {
+                let depth = (self.frames.len() - 1) as u32;
+                if !self.stepper.is_at_depth_limit(depth) {
                     self.stepper.tick();
-                    self.graph.steps(&parent.state, self.successors.arena());
+                    let state = &self.active[parent.number as usize - 1];
+                    self.graph.steps(state, self.successors.arena());
                 }
-                self.successors.refill(parent.next);
+                self.successors.refill(parent.next as usize);
             }
         }
         // The subtree searched since may have pushed the siblings' slots out of the cache.
@@ -474,7 +476,8 @@ impl<'a, M: Model> Fair<'a, M> {
         // Only strong fairness looks at the component again: the others just drop it.
         if self.graph.fairness == Fairness::Strong {
             let component: Vec<ProductState<M>> = self.active.drain(start..).collect();
-            self.check_strong(&frame.state, component);
+            let root = component[0].clone();
+            self.check_strong(&root, component);
         } else {
             self.active.truncate(start);
         }
@@ -487,7 +490,7 @@ impl<'a, M: Model> Fair<'a, M> {
         let inside: HashSet<ProductState<M>, FixedHasher> =
             self.active[start..].iter().cloned().collect();
         let entry = self.active[start].clone();
-        let Some(at) = self.frames.iter().position(|f| f.state == entry) else {
+        let Some(at) = self.frames.iter().position(|f| f.number == root) else {
             return;
         };
         let stem = self.stack_path(at + 1);
@@ -507,7 +510,8 @@ impl<'a, M: Model> Fair<'a, M> {
         let whole: HashSet<ProductState<M>, FixedHasher> = component.into_iter().collect();
         let mut stem = self.stack_path(self.frames.len());
         if let Some(parent) = self.frames.last() {
-            let step = step_between(self.graph.product, &parent.state, root, &mut Vec::new());
+            let from = self.state_of(parent);
+            let step = step_between(self.graph.product, from, root, &mut Vec::new());
             stem.push(step);
         }
         // From the root to the fair part, inside the component.
@@ -596,10 +600,15 @@ impl<'a, M: Model> Fair<'a, M> {
         self.frames[..count]
             .windows(2)
             .map(|pair| {
-                let (from, to) = (&pair[0].state, &pair[1].state);
+                let (from, to) = (self.state_of(&pair[0]), self.state_of(&pair[1]));
                 step_between(self.graph.product, from, to, &mut successors)
             })
             .collect()
+    }
+
+    /// The state of `frame`, on the component stack.
+    fn state_of(&self, frame: &Frame) -> &ProductState<M> {
+        &self.active[frame.number as usize - 1]
     }
 
     /// Records the lasso `stem` then `cycle`.
