@@ -186,6 +186,7 @@ impl WordTable {
 
     /// Sets the number of the stored `word` in a numbered table; false when the word is
     /// not stored or the table keeps no numbers.
+    #[inline]
     pub(crate) fn set_number(&mut self, word: u64, number: u32) -> bool {
         let (last, segment, slot) = self.last_new;
         let found = if last == word {

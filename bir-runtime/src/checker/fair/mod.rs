@@ -149,12 +149,19 @@ impl<M: Model> Graph<'_, M> {
     /// The marks of the edge by `transition` from a state whose edges carry `base`.
     fn edge(&self, base: &Marks, transition: TransitionId) -> Marks {
         let mut marks = base.clone();
+        self.mark_step(&mut marks, transition);
+        marks
+    }
+
+    /// Adds to `marks` the mark of the instance that `transition` is a step of (none for a
+    /// stutter).
+    #[inline]
+    fn mark_step(&self, marks: &mut Marks, transition: TransitionId) {
         if transition != STUTTER {
             if let Some(&instance) = self.instance_of.get(transition as usize) {
                 marks.set(1 + instance);
             }
         }
-        marks
     }
 
     /// The edges from `state` that stay in `inside`, with their marks.
@@ -380,8 +387,7 @@ impl<'a, M: Model> Fair<'a, M> {
                     // marks are not needed.
                     if let Outcome::Next(next) = &successor.outcome {
                         if let Some(number) = seen.live(said, next, self.stepper.key(next)) {
-                            let marks = self.edge_from_top(successor.transition);
-                            self.merge(number, marks);
+                            self.merge(number, successor.transition);
                         }
                     }
                 }
@@ -418,20 +424,26 @@ impl<'a, M: Model> Fair<'a, M> {
         }
     }
 
-    /// An edge with `marks` back into the live state numbered `number`: every component
-    /// on the stack above it merges into one. Under weak fairness, a merged component with
-    /// every mark holds a fair accepting cycle.
-    fn merge(&mut self, number: u32, marks: Marks) {
-        let mut merged = marks;
+    /// An edge by `transition` from the top state back into the live state numbered
+    /// `number`, with the marks it carries: every component on the stack above it merges
+    /// into one. Under weak fairness, a merged component with every mark holds a fair
+    /// accepting cycle.
+    fn merge(&mut self, number: u32, transition: TransitionId) {
         while self.roots.len() > 1 && self.roots[self.roots.len() - 1].0 > number {
             if let Some((_, popped)) = self.roots.pop() {
-                merged.add(&popped);
+                if let Some(below) = self.roots.last_mut() {
+                    below.1.add(&popped);
+                }
             }
         }
         let Some(root) = self.roots.last_mut() else {
             return;
         };
-        root.1.add(&merged);
+        // The edge's marks go straight into the root's: the top state's, and its step's.
+        if let Some(top) = self.frames.last() {
+            root.1.add(&top.base);
+            self.graph.mark_step(&mut root.1, transition);
+        }
         if self.graph.fairness == Fairness::Weak && root.1.covers(&self.all) {
             let root_number = root.0;
             self.report_weak(root_number);
