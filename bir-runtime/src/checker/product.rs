@@ -109,6 +109,25 @@ impl<'a, M: Model> Product<'a, M> {
 
     /// The initial product states: the model's initial state with every automaton state
     /// the start reaches on its propositions; or the fault of evaluating them.
+    /// The product state whose word ([`Model::state_word`]) is `word`, when the model reads
+    /// its states back from one word ([`Model::state_from_words`]: generated models of one
+    /// word); `None` otherwise.
+    pub(crate) fn state_from_word(&self, word: u64) -> Option<(M::State, u32)> {
+        let shift = self.automaton_shift?;
+        let low = word & 1u64.checked_shl(shift)?.wrapping_sub(1);
+        let state = self.model.state_from_words(&[low])?;
+        Some((state, u32::try_from(word >> shift).ok()?))
+    }
+
+    /// Whether [`Self::state_from_word`] gives the product's states back from their words:
+    /// tried on the initial state.
+    pub(crate) fn words_give_states_back(&self) -> bool {
+        let state = (self.model.initial_state(), 0);
+        self.state_word(&state)
+            .and_then(|word| self.state_from_word(word))
+            .is_some_and(|back| back == state)
+    }
+
     pub(crate) fn initial_states(&self) -> Result<Vec<(M::State, u32)>, Fault> {
         let initial = self.model.initial_state();
         let props = self.model.propositions(self.property, &initial)?;

@@ -38,14 +38,16 @@ use crate::seen::{FixedHasher, Keying, StateTable, WordTable};
 use crate::trace::{self, FindingKind};
 
 use super::core::{Role, Run, Stepper, Visit};
-use super::dfs::{step_between, steps_along};
+use super::dfs::{step_between, steps_along, UNREPLAYABLE};
 use super::frames::{Frames, KEPT_FRAMES};
 use super::ndfs::violation_message;
 use super::product::{Product, Scratch};
 
+mod live;
 mod marks;
 mod numbers;
 
+use live::Live;
 use marks::Marks;
 use numbers::{Numbered, WithNumbers};
 
@@ -266,7 +268,7 @@ struct Fair<'a, M: Model> {
     /// state's number is its place here, from 1: the stack only ever loses a whole
     /// component off its top, so a live state keeps its number, and numbers grow up the
     /// stack, as Tarjan's search needs.
-    active: Vec<ProductState<M>>,
+    active: Live<ProductState<M>>,
     /// The roots of the components on the stack, with the marks merged into each.
     roots: Vec<(u32, Marks)>,
     /// Every mark, for the weak fairness test.
@@ -300,7 +302,7 @@ fn search<'a, M: Model, T: Numbered<ProductState<M>>>(
         stepper: run.stepper(Role::Alone),
         frames: Vec::new(),
         successors: Frames::new(KEPT_FRAMES),
-        active: Vec::new(),
+        active: Live::new(run.keying == Keying::Word && product.words_give_states_back()),
         roots: Vec::new(),
         all: Marks::full(1 + instances),
     };
@@ -323,7 +325,7 @@ fn search<'a, M: Model, T: Numbered<ProductState<M>>>(
         }
     }
     let extra = seen.numbers_bytes()
-        + fair.active.capacity() * std::mem::size_of::<ProductState<M>>()
+        + fair.active.bytes()
         + fair.roots.capacity() * std::mem::size_of::<(u32, Marks)>();
     fair.stepper.finish(run.plan, &seen, extra)
 }
@@ -349,8 +351,9 @@ impl<'a, M: Model> Fair<'a, M> {
         self.stepper
             .prefetch(&self.successors.arena()[start..], seen);
         let number = self.active.len() as u32 + 1;
-        seen.set_live(&state, self.stepper.key(&state), number);
-        self.active.push(state);
+        let key = self.stepper.key(&state);
+        seen.set_live(&state, key, number);
+        self.active.push(state, key);
         self.roots.push((number, marks));
         if self.stepper.reserve(&mut self.frames, 1) {
             self.frames.push(Frame {
@@ -396,7 +399,7 @@ impl<'a, M: Model> Fair<'a, M> {
                         let stack: Vec<ProductState<M>> = self
                             .frames
                             .iter()
-                            .map(|f| self.state_of(f).clone())
+                            .filter_map(|f| self.state_of(f))
                             .collect();
                         self.record_fault(&stack, fault, successor.transition);
                     }
@@ -463,8 +466,11 @@ impl<'a, M: Model> Fair<'a, M> {
                 let depth = (self.frames.len() - 1) as u32;
                 if !self.stepper.is_at_depth_limit(depth) {
                     self.stepper.tick();
-                    let state = &self.active[parent.number as usize - 1];
-                    self.graph.steps(state, self.successors.arena());
+                    let product = self.graph.product;
+                    let index = parent.number as usize - 1;
+                    if let Some(state) = self.active.get(|w| product.state_from_word(w), index) {
+                        self.graph.steps(&state, self.successors.arena());
+                    }
                 }
                 self.successors.refill(parent.next as usize);
             }
@@ -477,19 +483,35 @@ impl<'a, M: Model> Fair<'a, M> {
         }
         self.roots.pop();
         let start = number as usize - 1;
-        let component = &self.active[start..];
-        for (at, state) in component.iter().enumerate() {
-            // The states are in no order in the set: fetch a few ahead.
-            if let Some(ahead) = component.get(at + NUMBERS_AHEAD) {
-                seen.prefetch(self.stepper.key(ahead));
+        // The states are in no order in the set: each is fetched a few states ahead.
+        let product = self.graph.product;
+        match self.active.tail(start) {
+            Ok(component) => {
+                for (at, state) in component.iter().enumerate() {
+                    if let Some(ahead) = component.get(at + NUMBERS_AHEAD) {
+                        seen.prefetch(self.stepper.key(ahead));
+                    }
+                    seen.set_live(state, self.stepper.key(state), 0);
+                }
             }
-            seen.set_live(state, self.stepper.key(state), 0);
+            Err(words) => {
+                for (at, &word) in words.iter().enumerate() {
+                    if let Some(&ahead) = words.get(at + NUMBERS_AHEAD) {
+                        seen.prefetch(Some(ahead));
+                    }
+                    if let Some(state) = product.state_from_word(word) {
+                        seen.set_live(&state, Some(word), 0);
+                    }
+                }
+            }
         }
         // Only strong fairness looks at the component again: the others just drop it.
         if self.graph.fairness == Fairness::Strong {
-            let component: Vec<ProductState<M>> = self.active.drain(start..).collect();
-            let root = component[0].clone();
-            self.check_strong(&root, component);
+            let component = self.active.from(|w| product.state_from_word(w), start);
+            self.active.truncate(start);
+            if let Some(root) = component.first().cloned() {
+                self.check_strong(&root, component);
+            }
         } else {
             self.active.truncate(start);
         }
@@ -499,9 +521,13 @@ impl<'a, M: Model> Fair<'a, M> {
     /// mark; report a lasso through it.
     fn report_weak(&mut self, root: u32) {
         let start = root as usize - 1;
+        let product = self.graph.product;
+        let decode = |word| product.state_from_word(word);
         let inside: HashSet<ProductState<M>, FixedHasher> =
-            self.active[start..].iter().cloned().collect();
-        let entry = self.active[start].clone();
+            self.active.from(decode, start).into_iter().collect();
+        let Some(entry) = self.active.get(decode, start) else {
+            return;
+        };
         let Some(at) = self.frames.iter().position(|f| f.number == root) else {
             return;
         };
@@ -521,9 +547,8 @@ impl<'a, M: Model> Fair<'a, M> {
         };
         let whole: HashSet<ProductState<M>, FixedHasher> = component.into_iter().collect();
         let mut stem = self.stack_path(self.frames.len());
-        if let Some(parent) = self.frames.last() {
-            let from = self.state_of(parent);
-            let step = step_between(self.graph.product, from, root, &mut Vec::new());
+        if let Some(from) = self.frames.last().and_then(|parent| self.state_of(parent)) {
+            let step = step_between(self.graph.product, &from, root, &mut Vec::new());
             stem.push(step);
         }
         // From the root to the fair part, inside the component.
@@ -611,16 +636,22 @@ impl<'a, M: Model> Fair<'a, M> {
         let mut successors = Vec::new();
         self.frames[..count]
             .windows(2)
-            .map(|pair| {
-                let (from, to) = (self.state_of(&pair[0]), self.state_of(&pair[1]));
-                step_between(self.graph.product, from, to, &mut successors)
-            })
+            .map(
+                |pair| match (self.state_of(&pair[0]), self.state_of(&pair[1])) {
+                    (Some(from), Some(to)) => {
+                        step_between(self.graph.product, &from, &to, &mut successors)
+                    }
+                    _ => UNREPLAYABLE,
+                },
+            )
             .collect()
     }
 
     /// The state of `frame`, on the component stack.
-    fn state_of(&self, frame: &Frame) -> &ProductState<M> {
-        &self.active[frame.number as usize - 1]
+    fn state_of(&self, frame: &Frame) -> Option<ProductState<M>> {
+        let product = self.graph.product;
+        self.active
+            .get(|w| product.state_from_word(w), frame.number as usize - 1)
     }
 
     /// Records the lasso `stem` then `cycle`.

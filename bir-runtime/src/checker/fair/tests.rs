@@ -234,6 +234,20 @@ fn brute_force(graph: &Graph, fairness: Fairness) -> bool {
 }
 
 #[test]
+fn product_states_come_back_from_their_words_when_the_model_reads_its_words() {
+    let graph = eventually_p(Graph::new(2, &[(0, Some(1)), (1, Some(0))]));
+    let plain = graph.clone().with_words();
+    assert!(!Product::new(&plain, 0).words_give_states_back());
+    let readable = graph.with_words().with_written_words();
+    let product = Product::new(&readable, 0);
+    assert!(product.words_give_states_back());
+    for state in [(0, 0), (1, 1), (1, 0)] {
+        let word = product.state_word(&state);
+        assert_eq!(word.and_then(|w| product.state_from_word(w)), Some(state));
+    }
+}
+
+#[test]
 fn every_fairness_agrees_with_a_brute_force_search_on_small_graphs() {
     // The last automaton is not weak: without fairness, its products need red searches.
     let automata = [
@@ -273,12 +287,14 @@ fn every_fairness_agrees_with_a_brute_force_search_on_small_graphs() {
             }
         }
         let graph = graph.ltl("P", automata[case % automata.len()]);
-        // Every other round of the automata keys its product states by word: the numbers
-        // of the live states are then in the seen table's slots, not in a map beside it.
-        let searched = if (case / automata.len()).is_multiple_of(2) {
-            graph.clone()
-        } else {
-            graph.clone().with_words()
+        // Two rounds of the automata in three key the product states by word: the numbers
+        // of the live states are then in the seen table's slots, not in a map beside it;
+        // in the third the words also give the states back, and the live states are kept
+        // as words.
+        let searched = match (case / automata.len()) % 3 {
+            0 => graph.clone(),
+            1 => graph.clone().with_words(),
+            _ => graph.clone().with_words().with_written_words(),
         };
         for (slot, fairness) in [Fairness::None, Fairness::Weak, Fairness::Strong]
             .into_iter()
