@@ -107,8 +107,6 @@ impl<'a, M: Model> Product<'a, M> {
         self.accepting.get(state.1 as usize) == Some(&true)
     }
 
-    /// The initial product states: the model's initial state with every automaton state
-    /// the start reaches on its propositions; or the fault of evaluating them.
     /// The product state whose word ([`Model::state_word`]) is `word`, when the model reads
     /// its states back from one word ([`Model::state_from_words`]: generated models of one
     /// word); `None` otherwise.
@@ -128,6 +126,8 @@ impl<'a, M: Model> Product<'a, M> {
             .is_some_and(|back| back == state)
     }
 
+    /// The initial product states: the model's initial state with every automaton state
+    /// the start reaches on its propositions; or the fault of evaluating them.
     pub(crate) fn initial_states(&self) -> Result<Vec<(M::State, u32)>, Fault> {
         let initial = self.model.initial_state();
         let props = self.model.propositions(self.property, &initial)?;

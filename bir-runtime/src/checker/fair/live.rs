@@ -33,8 +33,10 @@ impl<S: Clone> Live<S> {
         }
     }
 
-    /// Pushes `state`, whose word is `word`.
+    /// Pushes `state`, whose word is `word`: a stack of words is only made for a seen set
+    /// keyed by words, where every state has one.
     pub(super) fn push(&mut self, state: S, word: Option<u64>) {
+        debug_assert!(word.is_some() || !self.as_words);
         match word {
             Some(word) if self.as_words => self.words.push(word),
             _ => self.states.push(state),

@@ -51,11 +51,7 @@ impl Marks {
     pub(super) fn set(&mut self, bit: usize) {
         match self {
             Marks::Word(word) if bit < 64 => *word |= 1 << bit,
-            _ => {
-                if let Some(word) = self.words_mut().get_mut(bit / 64) {
-                    *word |= 1 << (bit % 64);
-                }
-            }
+            _ => self.words_mut()[bit / 64] |= 1 << (bit % 64),
         }
     }
 

@@ -466,9 +466,7 @@ impl<'a, M: Model> Fair<'a, M> {
                 let depth = (self.frames.len() - 1) as u32;
                 if !self.stepper.is_at_depth_limit(depth) {
                     self.stepper.tick();
-                    let product = self.graph.product;
-                    let index = parent.number as usize - 1;
-                    if let Some(state) = self.active.get(|w| product.state_from_word(w), index) {
+                    if let Some(state) = self.state_of(parent) {
                         self.graph.steps(&state, self.successors.arena());
                     }
                 }
@@ -522,10 +520,12 @@ impl<'a, M: Model> Fair<'a, M> {
     fn report_weak(&mut self, root: u32) {
         let start = root as usize - 1;
         let product = self.graph.product;
-        let decode = |word| product.state_from_word(word);
-        let inside: HashSet<ProductState<M>, FixedHasher> =
-            self.active.from(decode, start).into_iter().collect();
-        let Some(entry) = self.active.get(decode, start) else {
+        let inside: HashSet<ProductState<M>, FixedHasher> = self
+            .active
+            .from(|word| product.state_from_word(word), start)
+            .into_iter()
+            .collect();
+        let Some(entry) = self.live_state(start) else {
             return;
         };
         let Some(at) = self.frames.iter().position(|f| f.number == root) else {
@@ -649,9 +649,13 @@ impl<'a, M: Model> Fair<'a, M> {
 
     /// The state of `frame`, on the component stack.
     fn state_of(&self, frame: &Frame) -> Option<ProductState<M>> {
+        self.live_state(frame.number as usize - 1)
+    }
+
+    /// The live state at `index` (from 0) of the component stack.
+    fn live_state(&self, index: usize) -> Option<ProductState<M>> {
         let product = self.graph.product;
-        self.active
-            .get(|w| product.state_from_word(w), frame.number as usize - 1)
+        self.active.get(|word| product.state_from_word(word), index)
     }
 
     /// Records the lasso `stem` then `cycle`.
