@@ -251,3 +251,40 @@ fn compact_storage_agrees_with_exact_storage_without_fairness() {
         "{plan:?}"
     );
 }
+
+bir::bir! {
+    // One cycle through 131,072 values of `x`, beside 31 bits that never change: product
+    // words of about 50 bits, whose spare bits hold search numbers up to at most 2^14 or
+    // 2^15. The fair search keeps the whole cycle live at once, so its numbers outgrow
+    // those bits and move to arrays beside the table's slots in the middle of the search.
+    system LongCycle {
+      int wrap (0, 131071) x := 0;
+      int (0, 2147483647) pad := 0;
+
+      active thread T() {
+        loc step: do { x := x + 1; } goto step;
+      }
+
+      ltl Returns: []<>(x == 0);
+      ltl Leaves: <>[](x != 0);
+    }
+}
+
+#[test]
+fn fair_search_numbers_that_outgrow_the_words_move_beside_them() {
+    for fairness in [1, 2] {
+        let check = |name: &str| {
+            let checker = LongCycle::checker().ltl(name).progress(false);
+            let checker = match fairness {
+                1 => checker.weak_fairness(),
+                _ => checker.strong_fairness(),
+            };
+            checker.run()
+        };
+        let holds = check("Returns");
+        holds.assert_holds();
+        assert_eq!(holds.states(), 262_143, "{holds}");
+        let lasso = check("Leaves");
+        assert!(lasso.assert_violated().len() > 131_072, "{lasso}");
+    }
+}

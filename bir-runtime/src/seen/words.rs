@@ -2,11 +2,14 @@
 //! open-addressing segments with linear probing, each growing on its own, so a growth copies
 //! 1/256 of the table rather than all of it, and the peak memory of a growth is that much more.
 //!
-//! A numbered table ([`WordTable::numbered`]) keeps a 32-bit number beside each word, in an
-//! array parallel to the slots: the search for fair cycles keeps there the search numbers of
-//! the states it has not finished with, so that the lookup that finds a state also finds its
-//! number: the insertion of a word seen before answers it
-//! ([`Lookup::Seen`]), as it answers the colours of a word in a coloured table.
+//! A numbered table ([`WordTable::numbered`]) keeps a number with each word: the search for
+//! fair cycles keeps there the search numbers of the states it has not finished with, so
+//! that the lookup that finds a state also finds its number: the insertion of a word seen
+//! before answers it ([`Lookup::Seen`]), as it answers the colours of a word in a coloured
+//! table. Words of a known width keep their numbers in the slot's bits above the word, as
+//! colours, at no cost in memory; when a number outgrows those bits (or the words are
+//! fingerprints, which use all 64), the numbers move to 32-bit arrays beside the slots
+//! ([`WordTable::spill_bytes`], [`WordTable::spill`]).
 //!
 //! One table serves one thread (through `&mut`, plain loads and stores) and many (through
 //! [`SharedWords`]: lookups are plain loads, a new word is one compare-and-swap; threads hold a
@@ -40,6 +43,12 @@ pub(crate) struct WordTable {
     /// The bits of a stored word that are colours ([`COLOURS`] in a coloured table, none
     /// otherwise): they are no part of the word's identity.
     colours: u64,
+    /// The lowest bit of `colours`: an insertion that meets a word again says its colours
+    /// shifted down by this many bits.
+    shift: u32,
+    /// The largest number a numbered table keeps in its words' colour bits; 0 when the
+    /// numbers are in arrays beside the slots, or the table keeps none.
+    in_words: u32,
     /// The colours a word is stored with when it is inserted (none unless the table is
     /// coloured): a search that colours every new state at once saves a lookup per state.
     fresh: u64,
@@ -52,11 +61,9 @@ pub(crate) struct WordTable {
 /// The colour bits of a coloured table ([`WordTable::coloured`]), above the words' 61 bits.
 pub(crate) const COLOURS: u64 = 0b11 << 61;
 
-/// The colour bits `colours` of a stored word as its insertion says them
-/// ([`Lookup::Seen`]), and back ([`said_colours`]).
-fn colours_said(colours: u64) -> u32 {
-    (colours >> COLOURS.trailing_zeros()) as u32
-}
+/// The fewest bits above its words in which a numbered table keeps their numbers; with
+/// fewer, the numbers would soon outgrow them.
+const MIN_NUMBER_BITS: u32 = 12;
 
 /// The colour bits that an insertion into a coloured table said (`said`).
 pub(crate) fn said_colours(said: u32) -> u64 {
@@ -138,22 +145,73 @@ impl WordTable {
             largest: per_segment,
             lossy,
             colours: 0,
+            shift: 0,
+            in_words: 0,
             fresh: 0,
             last_new: (EMPTY, 0, 0),
         }
     }
 
-    /// An empty table that keeps a number beside each word, 0 when the word is stored
+    /// An empty table that keeps a number with each word, 0 when the word is stored
     /// ([`WordTable::number`], [`WordTable::set_number`]); `lossy` when the words are
-    /// fingerprints.
-    pub(crate) fn numbered(lossy: bool) -> WordTable {
+    /// fingerprints, `word_bits` the width of the words when every one fits in it. With at
+    /// least [`MIN_NUMBER_BITS`] bits above that width, the numbers start there.
+    pub(crate) fn numbered(lossy: bool, word_bits: Option<u32>) -> WordTable {
         let table = WordTable::new(0, lossy);
-        WordTable {
-            segments: (0..SEGMENTS)
-                .map(|_| Segment::new(table.largest, true))
-                .collect(),
-            ..table
+        match word_bits.filter(|_| !lossy) {
+            Some(bits) if 64 - bits.min(64) >= MIN_NUMBER_BITS => {
+                let spare = (64 - bits).min(32);
+                // All ones in every bit would be EMPTY: the largest number leaves one clear.
+                let largest = ((1u64 << spare) - 2) as u32;
+                WordTable {
+                    colours: ((1u64 << spare) - 1) << bits,
+                    shift: bits,
+                    in_words: largest,
+                    ..table
+                }
+            }
+            _ => WordTable {
+                segments: (0..SEGMENTS)
+                    .map(|_| Segment::new(table.largest, true))
+                    .collect(),
+                ..table
+            },
         }
+    }
+
+    /// The bytes that numbering a state `number` first needs, when the table's numbers
+    /// must move out of its words to arrays beside them ([`WordTable::spill`]) for it.
+    pub(crate) fn spill_bytes(&self, number: u32) -> Option<usize> {
+        (self.in_words != 0 && number > self.in_words).then(|| self.slots * 4)
+    }
+
+    /// Moves the numbers out of the words into arrays beside the slots, which hold any
+    /// 32-bit number. The words stay in their slots.
+    pub(crate) fn spill(&mut self) {
+        if self.in_words == 0 {
+            return;
+        }
+        let (colours, shift) = (self.colours, self.shift);
+        for segment in self.segments.iter_mut() {
+            let mut numbers = vec![0u32; segment.slots.len()].into_boxed_slice();
+            for (slot, number) in segment.slots.iter_mut().zip(numbers.iter_mut()) {
+                let stored = slot.get_mut();
+                if *stored != EMPTY {
+                    *number = ((*stored & colours) >> shift) as u32;
+                    *stored &= !colours;
+                }
+            }
+            segment.numbers = numbers;
+        }
+        self.colours = 0;
+        self.shift = 0;
+        self.in_words = 0;
+    }
+
+    /// The colours of the stored slot `stored` as an insertion that meets it says them.
+    #[inline(always)]
+    fn said(&self, stored: u64) -> u32 {
+        ((stored & self.colours) >> self.shift) as u32
     }
 
     /// The segment and slot of the stored `word`, if it is stored.
@@ -175,19 +233,22 @@ impl WordTable {
     /// when the word is not stored.
     pub(crate) fn number(&self, word: u64) -> Option<u32> {
         let (segment, slot) = self.find(word)?;
-        Some(
-            self.segments[segment]
-                .numbers
-                .get(slot)
-                .copied()
-                .unwrap_or(0),
-        )
+        let segment = &self.segments[segment];
+        Some(match segment.numbers.get(slot) {
+            Some(&number) => number,
+            None if self.in_words != 0 => self.said(segment.slots[slot].load(Ordering::Relaxed)),
+            None => 0,
+        })
     }
 
     /// Sets the number of the stored `word` in a numbered table; false when the word is
-    /// not stored or the table keeps no numbers.
+    /// not stored or the table keeps no numbers. A number too large for the words' bits
+    /// moves the numbers out of them first ([`WordTable::spill`]).
     #[inline]
     pub(crate) fn set_number(&mut self, word: u64, number: u32) -> bool {
+        if number > self.in_words && self.in_words != 0 {
+            self.spill();
+        }
         let (last, segment, slot) = self.last_new;
         let found = if last == word {
             Some((segment, slot))
@@ -197,9 +258,15 @@ impl WordTable {
         let Some((segment, slot)) = found else {
             return false;
         };
-        match self.segments[segment].numbers.get_mut(slot) {
+        let segment = &mut self.segments[segment];
+        match segment.numbers.get_mut(slot) {
             Some(stored) => {
                 *stored = number;
+                true
+            }
+            None if self.in_words != 0 => {
+                let stored = segment.slots[slot].get_mut();
+                *stored = *stored & !self.colours | u64::from(number) << self.shift;
                 true
             }
             None => false,
@@ -213,6 +280,7 @@ impl WordTable {
     pub(crate) fn coloured(fresh: u64) -> WordTable {
         WordTable {
             colours: COLOURS,
+            shift: COLOURS.trailing_zeros(),
             fresh: fresh & COLOURS,
             ..WordTable::new(0, false)
         }
@@ -269,6 +337,7 @@ impl WordTable {
     #[inline(always)]
     fn insert_word(&mut self, word: u64) -> Lookup {
         debug_assert_ne!(word, EMPTY);
+        debug_assert_eq!(word & self.colours, 0, "a word has no colour bits");
         let (index, hash) = Self::place(word);
         let segment = &mut self.segments[index];
         let mask = segment.slots.len() - 1;
@@ -280,7 +349,9 @@ impl WordTable {
                     // A numbered table says the word's number, a coloured one its colours.
                     let said = match segment.numbers.get(i) {
                         Some(&number) => Some(number),
-                        None if self.colours != 0 => Some(colours_said(stored & self.colours)),
+                        None if self.colours != 0 => {
+                            Some(((stored & self.colours) >> self.shift) as u32)
+                        }
                         None => None,
                     };
                     return Lookup::Seen(said);
@@ -582,28 +653,42 @@ mod tests {
 
     #[test]
     fn numbers_stay_with_their_words_across_growth() {
-        let mut table = WordTable::numbered(false);
-        assert!(!table.set_number(7, 1), "not stored yet");
-        assert_eq!(table.number(7), None);
-        let words = 0..30_000u64;
-        for word in words.clone() {
-            assert_eq!(insert(&mut table, &(), Some(word * 3)), Lookup::New);
-            assert_eq!(table.number(word * 3), Some(0), "a new word has number 0");
-            assert!(table.set_number(word * 3, word as u32 + 1));
+        // Numbers beside the words; in the bits above words of 20 bits; in the 14 bits
+        // above words of 50 bits until number 16,383 moves them beside the words.
+        for (word_bits, spills, slot_bytes) in [
+            (None, false, 12),
+            (Some(20), false, 8),
+            (Some(50), true, 12),
+        ] {
+            let mut table = WordTable::numbered(false, word_bits);
+            assert!(!table.set_number(7, 1), "not stored yet");
+            assert_eq!(table.number(7), None);
+            let words = 0..30_000u64;
+            for word in words.clone() {
+                let number = word as u32 + 1;
+                assert_eq!(insert(&mut table, &(), Some(word * 3)), Lookup::New);
+                assert_eq!(table.number(word * 3), Some(0), "a new word has number 0");
+                let spill = table.spill_bytes(number);
+                assert_eq!(spill.is_some(), spills && number == 16_383, "{word_bits:?}");
+                assert_eq!(spill, spill.map(|_| table.slots * 4));
+                assert!(table.set_number(word * 3, number));
+            }
+            for word in words.clone().step_by(2) {
+                assert!(table.set_number(word * 3, 0));
+            }
+            for word in words {
+                let number = if word % 2 == 0 { 0 } else { word as u32 + 1 };
+                assert_eq!(table.number(word * 3), Some(number));
+                // Met again, a word says its number.
+                let again = insert(&mut table, &(), Some(word * 3));
+                assert_eq!(again, Lookup::Seen(Some(number)));
+            }
+            assert_eq!(table.number(1), None);
+            assert_eq!(table.len(), 30_000);
+            assert_eq!(table.bytes(), table.slots * slot_bytes);
         }
-        for word in words.clone().step_by(2) {
-            assert!(table.set_number(word * 3, 0));
-        }
-        for word in words {
-            let number = if word % 2 == 0 { 0 } else { word as u32 + 1 };
-            assert_eq!(table.number(word * 3), Some(number));
-            // Met again, a word says its number.
-            let again = insert(&mut table, &(), Some(word * 3));
-            assert_eq!(again, Lookup::Seen(Some(number)));
-        }
-        assert_eq!(table.number(1), None);
-        assert_eq!(table.len(), 30_000);
-        assert_eq!(table.bytes(), table.slots * 12);
+        // Fingerprints fill their words: their numbers are beside them.
+        assert_eq!(WordTable::numbered(true, Some(20)).in_words, 0);
         // A table without numbers stores words only.
         let mut plain = WordTable::new(0, false);
         insert(&mut plain, &(), Some(5));
@@ -614,25 +699,27 @@ mod tests {
 
     #[test]
     fn the_last_new_word_is_numbered_in_its_place_even_after_its_segment_grew() {
-        let mut table = WordTable::numbered(false);
-        assert_eq!(insert(&mut table, &(), Some(42)), Lookup::New);
-        let before = table.slots;
-        // Words of 42's segment until it grows: 42 moves.
-        let (segment, _) = WordTable::place(42);
-        let mut word = 43;
-        while table.slots == before {
-            if WordTable::place(word).0 == segment {
-                insert(&mut table, &(), Some(word));
+        for word_bits in [None, Some(40)] {
+            let mut table = WordTable::numbered(false, word_bits);
+            assert_eq!(insert(&mut table, &(), Some(42)), Lookup::New);
+            let before = table.slots;
+            // Words of 42's segment until it grows: 42 moves.
+            let (segment, _) = WordTable::place(42);
+            let mut word = 43;
+            while table.slots == before {
+                if WordTable::place(word).0 == segment {
+                    insert(&mut table, &(), Some(word));
+                }
+                word += 1;
             }
-            word += 1;
+            assert!(table.set_number(42, 9));
+            assert_eq!(table.number(42), Some(9));
+            // The last word inserted, numbered without a second lookup.
+            assert_eq!(insert(&mut table, &(), Some(7)), Lookup::New);
+            assert!(table.set_number(7, 3));
+            assert_eq!(table.number(7), Some(3));
+            assert_eq!(table.number(42), Some(9));
         }
-        assert!(table.set_number(42, 9));
-        assert_eq!(table.number(42), Some(9));
-        // The last word inserted, numbered without a second lookup.
-        assert_eq!(insert(&mut table, &(), Some(7)), Lookup::New);
-        assert!(table.set_number(7, 3));
-        assert_eq!(table.number(7), Some(3));
-        assert_eq!(table.number(42), Some(9));
     }
 
     #[test]

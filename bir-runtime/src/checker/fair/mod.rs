@@ -85,8 +85,16 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
                 live: HashMap::with_hasher(FixedHasher),
             },
         ),
-        Keying::Word => search(product_run, property, fairness, WordTable::numbered(false)),
-        Keying::Fingerprint => search(product_run, property, fairness, WordTable::numbered(true)),
+        Keying::Word => {
+            let table = WordTable::numbered(false, product.state_word_bits());
+            search(product_run, property, fairness, table)
+        }
+        Keying::Fingerprint => search(
+            product_run,
+            property,
+            fairness,
+            WordTable::numbered(true, None),
+        ),
     }
 }
 
@@ -351,6 +359,14 @@ impl<'a, M: Model> Fair<'a, M> {
         self.stepper
             .prefetch(&self.successors.arena()[start..], seen);
         let number = self.active.len() as u32 + 1;
+        // A number that outgrows the bits kept for it in the set asks the memory budget
+        // for arrays of numbers; refused, the search stops here.
+        if let Some(bytes) = seen.spill_bytes(number) {
+            if !self.stepper.may_allocate(bytes) {
+                self.successors.arena().truncate(start);
+                return;
+            }
+        }
         let key = self.stepper.key(&state);
         seen.set_live(&state, key, number);
         self.active.push(state, key);

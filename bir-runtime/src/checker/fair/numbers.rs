@@ -18,6 +18,10 @@ pub(super) trait Numbered<S>: Store<S> + Footprint {
     fn numbers_bytes(&self) -> usize {
         0
     }
+    /// The bytes that making a state live with `number` first allocates, when it does.
+    fn spill_bytes(&self, _number: u32) -> Option<usize> {
+        None
+    }
 }
 
 impl<S> Numbered<S> for WordTable {
@@ -29,6 +33,11 @@ impl<S> Numbered<S> for WordTable {
 
     fn set_live(&mut self, _: &S, key: Option<u64>, number: u32) {
         self.set_number(word_of(key), number);
+    }
+
+    /// A number too large for the bits above the words moves every number out of them.
+    fn spill_bytes(&self, number: u32) -> Option<usize> {
+        WordTable::spill_bytes(self, number)
     }
 }
 
