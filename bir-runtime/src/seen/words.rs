@@ -186,7 +186,10 @@ impl WordTable {
     }
 
     /// Moves the numbers out of the words into arrays beside the slots, which hold any
-    /// 32-bit number. The words stay in their slots.
+    /// 32-bit number. The words stay in their slots. Once in a search at most: kept out of
+    /// line, so that numbering a state stays small enough to inline.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn spill(&mut self) {
         if self.in_words == 0 {
             return;

@@ -31,6 +31,7 @@ impl<S> Numbered<S> for WordTable {
             .filter(|&number| number != 0)
     }
 
+    #[inline]
     fn set_live(&mut self, _: &S, key: Option<u64>, number: u32) {
         self.set_number(word_of(key), number);
     }
