@@ -475,9 +475,9 @@ fn compact_or_exact(
              stored exactly, inline"
         }
         Strategy::FairCycles => {
-            "compact storage asked for, but the search for fair cycles keeps a number beside \
+            "compact storage asked for, but the search for fair cycles keeps a number with \
              each state it has not finished with (often all of them), which a word table holds \
-             in 4 more bytes a slot and a quotient table would need a map for: states are \
+             in its slots' spare bits and a quotient table would need a map for: states are \
              stored exactly"
         }
         _ => {
