@@ -2,13 +2,17 @@
 
 use std::collections::HashSet;
 
+use super::super::control::Control;
+use super::super::core::Run;
 use super::super::product::Product;
+use super::numbers::Numbered;
 use crate::model::{Model, Outcome, STUTTER};
+use crate::seen::{Footprint, Growth, Lookup, Store, WordTable};
 use crate::test_models::{
     AutomatonTable, Graph, NOT_INFINITELY_OFTEN_P, NOT_INFINITELY_OFTEN_P_NOT_WEAK,
     NOT_P_LEADS_TO_Q,
 };
-use crate::{Checker, Fairness, FindingKind, Verdict};
+use crate::{Checker, Fairness, FindingKind, IncompleteReason, Verdict};
 
 /// The automaton of `[]!p`, the negation of `<>p`.
 const NEVER_P: AutomatonTable = &[(false, &[(1, 0, 1)]), (true, &[(1, 0, 1)])];
@@ -334,4 +338,74 @@ fn every_fairness_agrees_with_a_brute_force_search_on_small_graphs() {
             .all(|&v| v > cases / 10 && v < cases * 9 / 10),
         "{violated:?}"
     );
+}
+
+/// A numbered word table whose numbers move out of its words at the third live state, into
+/// arrays larger than any memory limit.
+struct Cramped(WordTable);
+
+impl<S> Store<S> for Cramped {
+    fn insert(&mut self, state: &S, key: Option<u64>) -> Lookup {
+        Store::<S>::insert(&mut self.0, state, key)
+    }
+
+    fn grow(&mut self, growth: Growth) {
+        Store::<S>::grow(&mut self.0, growth);
+    }
+
+    fn contains(&mut self, state: &S, key: Option<u64>) -> bool {
+        Store::<S>::contains(&mut self.0, state, key)
+    }
+}
+
+impl Footprint for Cramped {
+    fn bytes(&self) -> usize {
+        self.0.bytes()
+    }
+}
+
+impl<S> Numbered<S> for Cramped {
+    fn live(&self, said: Option<u32>, state: &S, key: Option<u64>) -> Option<u32> {
+        Numbered::<S>::live(&self.0, said, state, key)
+    }
+
+    fn set_live(&mut self, state: &S, key: Option<u64>, number: u32) {
+        Numbered::<S>::set_live(&mut self.0, state, key, number);
+    }
+
+    fn spill_bytes(&self, number: u32) -> Option<usize> {
+        (number > 2).then_some(usize::MAX / 4)
+    }
+}
+
+#[test]
+fn numbers_that_cannot_move_out_of_the_words_stop_the_search_incomplete() {
+    // Four states on one cycle, all live at once: the third needs the arrays.
+    let ring = Graph::new(4, &[(0, Some(1)), (1, Some(2)), (2, Some(3)), (3, Some(0))])
+        .instances(&[0, 0, 0, 0])
+        .label(0, &[3])
+        .ltl("EventuallyP", NOT_INFINITELY_OFTEN_P)
+        .with_words();
+    for fairness in [Fairness::Weak, Fairness::Strong] {
+        let checker = Checker::new(ring.clone()).ltl("EventuallyP");
+        let checker = match fairness {
+            Fairness::Weak => checker.weak_fairness(),
+            _ => checker.strong_fairness(),
+        };
+        let plan = checker.plan().expect("a plan");
+        let options = checker.options.with_default_memory_limit();
+        let control = Control::new("ring", &options, 1);
+        let run = Run::new(&ring, &options, &control, plan);
+        let product = Product::new(&ring, 0);
+        let table = Cramped(WordTable::numbered(false, product.state_word_bits()));
+        let report = super::search(run.over_product(&product), 0, fairness, table);
+        assert_eq!(
+            report.verdict(),
+            Verdict::Incomplete {
+                reason: IncompleteReason::MemoryLimit
+            },
+            "{report}"
+        );
+        assert_eq!(report.states(), 3, "{report}");
+    }
 }
