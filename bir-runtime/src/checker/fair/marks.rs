@@ -2,7 +2,7 @@
 
 /// A set of marks: bit 0 is the property's, bit `1 + i` instance `i`'s. One word for
 /// models of up to 63 instances (no allocation per edge), several beyond.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Marks {
     Word(u64),
     Words(Box<[u64]>),

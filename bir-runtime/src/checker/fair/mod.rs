@@ -497,8 +497,21 @@ impl<'a, M: Model> Fair<'a, M> {
         }
         self.roots.pop();
         let start = number as usize - 1;
-        // The states are in no order in the set: each is fetched a few states ahead.
         let product = self.graph.product;
+        // Only strong fairness looks at the component again, while its states are still
+        // live: a state is in it when its number is the root's or above (Tarjan's
+        // invariant), which the seen set answers without a set of the component's own.
+        if self.graph.fairness == Fairness::Strong {
+            let component = self.active.from(|w| product.state_from_word(w), start);
+            if let Some(root) = component.first().cloned() {
+                let seen = &*seen;
+                let inside = |state: &ProductState<M>, key: Option<u64>| {
+                    seen.live(None, state, key).is_some_and(|n| n >= number)
+                };
+                self.check_strong(&root, &component, &inside);
+            }
+        }
+        // The states are in no order in the set: each is fetched a few states ahead.
         match self.active.tail(start) {
             Ok(component) => {
                 for (at, state) in component.iter().enumerate() {
@@ -519,16 +532,7 @@ impl<'a, M: Model> Fair<'a, M> {
                 }
             }
         }
-        // Only strong fairness looks at the component again: the others just drop it.
-        if self.graph.fairness == Fairness::Strong {
-            let component = self.active.from(|w| product.state_from_word(w), start);
-            self.active.truncate(start);
-            if let Some(root) = component.first().cloned() {
-                self.check_strong(&root, component);
-            }
-        } else {
-            self.active.truncate(start);
-        }
+        self.active.truncate(start);
     }
 
     /// Under weak fairness: the component rooted at the state numbered `root` has every
@@ -557,11 +561,16 @@ impl<'a, M: Model> Fair<'a, M> {
 
     /// Under strong fairness: look for a fair accepting cycle in a complete component,
     /// whose root `root` was just popped off the search's stack.
-    fn check_strong(&mut self, root: &ProductState<M>, component: Vec<ProductState<M>>) {
-        let Some((inner, needed)) = self.streett(component.clone()) else {
+    fn check_strong(
+        &mut self,
+        root: &ProductState<M>,
+        component: &[ProductState<M>],
+        inside: &dyn Fn(&ProductState<M>, Option<u64>) -> bool,
+    ) {
+        let Some((inner, needed)) = self.streett(component, inside) else {
             return;
         };
-        let whole: HashSet<ProductState<M>, FixedHasher> = component.into_iter().collect();
+        let whole: HashSet<ProductState<M>, FixedHasher> = component.iter().cloned().collect();
         let mut stem = self.stack_path(self.frames.len());
         if let Some(from) = self.frames.last().and_then(|parent| self.state_of(parent)) {
             let step = step_between(self.graph.product, &from, root, &mut Vec::new());
@@ -588,29 +597,34 @@ impl<'a, M: Model> Fair<'a, M> {
         }
     }
 
-    /// The recursive Streett check of a set of states: a strongly connected part of it
-    /// that holds an accepting cycle on which every instance enabled somewhere steps, with
-    /// the marks such a cycle must collect (the property's, and a step of each such
-    /// instance); `None` if there is none.
+    /// The recursive Streett check of a set of states (`states`; `inside` tells whether a
+    /// state, with its key, is one of them): a strongly connected part of it that holds an
+    /// accepting cycle on which every instance enabled somewhere steps, with the marks such
+    /// a cycle must collect (the property's, and a step of each such instance); `None` if
+    /// there is none.
     #[allow(clippy::type_complexity)]
     fn streett(
         &mut self,
-        states: Vec<ProductState<M>>,
+        states: &[ProductState<M>],
+        inside: &dyn Fn(&ProductState<M>, Option<u64>) -> bool,
     ) -> Option<(HashSet<ProductState<M>, FixedHasher>, Marks)> {
         let bits = self.graph.bits();
-        let inside: HashSet<ProductState<M>, FixedHasher> =
-            states.iter().cloned().collect::<HashSet<_, _>>();
         let mut steps = Marks::empty(bits);
         let mut enabled_anywhere = Marks::empty(bits);
-        let mut enabled_at: Vec<Marks> = Vec::with_capacity(states.len());
+        // Each state's enabled instances, as an index into the few distinct sets of them
+        // (4 bytes a state instead of a set's 16 or more).
+        let mut distinct: Vec<Marks> = Vec::new();
+        let mut index_of: HashMap<Marks, u32, FixedHasher> = HashMap::with_hasher(FixedHasher);
+        let mut enabled_at: Vec<u32> = Vec::with_capacity(states.len());
         let mut internal = false;
-        for state in &states {
+        let mut successors = Vec::new();
+        for state in states {
             self.stepper.tick();
-            let mut successors = Vec::new();
+            successors.clear();
             let (_, enabled) = self.graph.expand(state, &mut successors);
             for s in &successors {
                 if let Outcome::Next(next) = &s.outcome {
-                    if inside.contains(next) {
+                    if inside(next, self.stepper.key(next)) {
                         internal = true;
                         steps.add(&self.graph.edge(&Marks::empty(bits), s.transition));
                         if self.graph.product.is_accepting(state) {
@@ -620,8 +634,13 @@ impl<'a, M: Model> Fair<'a, M> {
                 }
             }
             enabled_anywhere.add(&enabled);
-            enabled_at.push(enabled);
+            let index = *index_of.entry(enabled).or_insert_with_key(|enabled| {
+                distinct.push(enabled.clone());
+                (distinct.len() - 1) as u32
+            });
+            enabled_at.push(index);
         }
+        drop(index_of);
         if !internal || !steps.has(0) {
             return None;
         }
@@ -630,17 +649,19 @@ impl<'a, M: Model> Fair<'a, M> {
         if never_stepping.is_empty() {
             let mut needed = enabled_anywhere;
             needed.set(0);
-            return Some((inside, needed));
+            return Some((states.iter().cloned().collect(), needed));
         }
         // A fair cycle here avoids every state where such an instance is enabled.
         let kept: Vec<ProductState<M>> = states
-            .into_iter()
+            .iter()
             .zip(&enabled_at)
-            .filter(|(_, enabled)| !enabled.meets(&never_stepping))
-            .map(|(state, _)| state)
+            .filter(|&(_, &index)| !distinct[index as usize].meets(&never_stepping))
+            .map(|(state, _)| state.clone())
             .collect();
+        drop(enabled_at);
         for part in components(self.graph.product, &kept) {
-            if let Some(found) = self.streett(part) {
+            let set: HashSet<ProductState<M>, FixedHasher> = part.iter().cloned().collect();
+            if let Some(found) = self.streett(&part, &|state, _| set.contains(state)) {
                 return Some(found);
             }
         }
