@@ -288,3 +288,30 @@ fn fair_search_numbers_that_outgrow_the_words_move_beside_them() {
         assert!(lasso.assert_violated().len() > 131_072, "{lasso}");
     }
 }
+
+bir::bir! {
+    // 70 thread instances: with the property's, 71 fairness marks, more than one word
+    // holds. Instance 0 alone toggles `b`; the others only spin.
+    system Crowd {
+      boolean b;
+
+      active [70] thread T(int index) {
+        loc spin:
+          when index == 0 do { b := !b; } goto spin;
+          when index != 0 do { } goto spin;
+      }
+
+      ltl Toggles: []<>(b);
+    }
+}
+
+#[test]
+fn fairness_over_more_instances_than_a_word_has_bits() {
+    // Unfair, the others may spin forever while instance 0 waits; fair, it must step.
+    assert_eq!(verdicts(Crowd, "Toggles"), [false, true, true]);
+    // The unfair lasso replays to itself.
+    let checker = Crowd::checker().ltl("Toggles");
+    let report = checker.run();
+    let lasso = report.assert_violated();
+    assert_eq!(checker.replay(lasso.replay()).as_ref(), Ok(lasso));
+}

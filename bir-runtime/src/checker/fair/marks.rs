@@ -1,5 +1,8 @@
 //! [`Marks`]: the acceptance sets an edge of the product belongs to, under fairness.
 
+use super::super::core::Stepper;
+use crate::model::Model;
+
 /// A set of marks: bit 0 is the property's, bit `1 + i` instance `i`'s. One word for
 /// models of up to 63 instances (no allocation per edge), several beyond.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -105,5 +108,91 @@ impl Marks {
 
     pub(super) fn is_empty(&self) -> bool {
         self.words().iter().all(|&word| word == 0)
+    }
+}
+
+/// A stack of marks, one per frame of the search: plain words when the marks fit in one
+/// (8 bytes a frame, against a [`Marks`]'s 16), whole sets otherwise.
+pub(super) enum MarksStack {
+    Words(Vec<u64>),
+    Sets(Vec<Marks>),
+}
+
+impl MarksStack {
+    /// An empty stack of sets of `bits` marks.
+    pub(super) fn new(bits: usize) -> MarksStack {
+        if bits <= 64 {
+            MarksStack::Words(Vec::new())
+        } else {
+            MarksStack::Sets(Vec::new())
+        }
+    }
+
+    /// Pushes `marks`, a set of the stack's size.
+    #[inline]
+    pub(super) fn push(&mut self, marks: Marks) {
+        match (self, marks) {
+            (MarksStack::Words(words), Marks::Word(word)) => words.push(word),
+            (MarksStack::Sets(sets), marks) => sets.push(marks),
+            (MarksStack::Words(_), Marks::Words(_)) => {
+                unreachable!("a set wider than a word on a stack of words")
+            }
+        }
+    }
+
+    #[inline]
+    pub(super) fn pop(&mut self) {
+        match self {
+            MarksStack::Words(words) => {
+                words.pop();
+            }
+            MarksStack::Sets(sets) => {
+                sets.pop();
+            }
+        }
+    }
+
+    /// `f` of the top set, if any.
+    #[inline]
+    pub(super) fn with_top<R>(&self, f: impl FnOnce(&Marks) -> R) -> Option<R> {
+        match self {
+            MarksStack::Words(words) => words.last().map(|&word| f(&Marks::Word(word))),
+            MarksStack::Sets(sets) => sets.last().map(f),
+        }
+    }
+
+    /// Makes room for one more set within the memory budget ([`Stepper::reserve`]); false
+    /// (and the search stops) when the budget refuses.
+    #[inline]
+    pub(super) fn reserve<M: Model>(&mut self, stepper: &mut Stepper<'_, M>) -> bool {
+        match self {
+            MarksStack::Words(words) => stepper.reserve(words, 1),
+            MarksStack::Sets(sets) => stepper.reserve(sets, 1),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Marks, MarksStack};
+
+    #[test]
+    fn a_stack_of_marks_keeps_words_or_sets() {
+        for bits in [3, 64, 65, 130] {
+            let mut stack = MarksStack::new(bits);
+            assert_eq!(stack.with_top(|m| m.clone()), None);
+            for bit in 0..bits {
+                let mut marks = Marks::empty(bits);
+                marks.set(bit);
+                stack.push(marks);
+            }
+            for bit in (0..bits).rev() {
+                assert_eq!(stack.with_top(|m| m.has(bit)), Some(true), "{bits}: {bit}");
+                assert_eq!(stack.with_top(|m| m.has((bit + 1) % bits)), Some(bits == 1));
+                stack.pop();
+            }
+            assert_eq!(stack.with_top(|m| m.clone()), None);
+            assert!(matches!(stack, MarksStack::Words(_)) == (bits <= 64));
+        }
     }
 }

@@ -48,7 +48,7 @@ mod marks;
 mod numbers;
 
 use live::Live;
-use marks::Marks;
+use marks::{Marks, MarksStack};
 use numbers::{Numbered, WithNumbers};
 
 type ProductState<M> = (<M as Model>::State, u32);
@@ -57,17 +57,16 @@ type ProductState<M> = (<M as Model>::State, u32);
 /// whose numbers are then cleared one by one.
 const NUMBERS_AHEAD: usize = 8;
 
-/// A state on the search's stack: its search number, how many of its steps it has taken,
-/// and what every edge leaving it carries besides the step's own instance. The state itself
-/// is the component stack's at its number ([`Fair::active`]: a state on the search's stack
-/// is live). Its steps are in [`Fair::successors`], which keeps those of the top frames
+/// A state on the search's stack: its search number and how many of its steps it has
+/// taken; what every edge leaving it carries besides the step's own instance is at the same
+/// place in [`Fair::bases`]. The state itself is the component stack's at its number
+/// ([`Fair::active`]: a state on the search's stack is live). Its steps are in [`Fair::successors`], which keeps those of the top frames
 /// only; a lower frame's are computed again when the search returns to it, so that a deep
 /// search holds about one state per level. A frame at the depth limit has no steps to
 /// explore ([`Stepper::is_at_depth_limit`] of its place on the stack).
 struct Frame {
     number: u32,
     next: u32,
-    base: Marks,
 }
 
 /// Runs the search for fair accepting cycles of LTL property `property`.
@@ -270,6 +269,9 @@ struct Fair<'a, M: Model> {
     property: usize,
     stepper: Stepper<'a, Product<'a, M>>,
     frames: Vec<Frame>,
+    /// What every edge leaving each frame's state carries besides the step's own
+    /// instance, a set per frame.
+    bases: MarksStack,
     /// The steps of the top frames.
     successors: Frames<ProductState<M>>,
     /// The component stack: the live states, in the order they were found. A live
@@ -309,6 +311,7 @@ fn search<'a, M: Model, T: Numbered<ProductState<M>>>(
         property,
         stepper: run.stepper(Role::Alone),
         frames: Vec::new(),
+        bases: MarksStack::new(1 + instances),
         successors: Frames::new(KEPT_FRAMES),
         active: Live::new(run.keying == Keying::Word && product.words_give_states_back()),
         roots: Vec::new(),
@@ -371,12 +374,9 @@ impl<'a, M: Model> Fair<'a, M> {
         seen.set_live(&state, key, number);
         self.active.push(state, key);
         self.roots.push((number, marks));
-        if self.stepper.reserve(&mut self.frames, 1) {
-            self.frames.push(Frame {
-                number,
-                next: 0,
-                base,
-            });
+        if self.stepper.reserve(&mut self.frames, 1) && self.bases.reserve(&mut self.stepper) {
+            self.frames.push(Frame { number, next: 0 });
+            self.bases.push(base);
             self.successors.push(start);
         } else {
             self.successors.arena().truncate(start);
@@ -437,10 +437,9 @@ impl<'a, M: Model> Fair<'a, M> {
 
     /// The marks of the top state's edge by `transition`.
     fn edge_from_top(&self, transition: TransitionId) -> Marks {
-        match self.frames.last() {
-            Some(frame) => self.graph.edge(&frame.base, transition),
-            None => Marks::empty(self.graph.bits()),
-        }
+        self.bases
+            .with_top(|base| self.graph.edge(base, transition))
+            .unwrap_or_else(|| Marks::empty(self.graph.bits()))
     }
 
     /// An edge by `transition` from the top state back into the live state numbered
@@ -459,8 +458,7 @@ impl<'a, M: Model> Fair<'a, M> {
             return;
         };
         // The edge's marks go straight into the root's: the top state's, and its step's.
-        if let Some(top) = self.frames.last() {
-            root.1.add(&top.base);
+        if self.bases.with_top(|base| root.1.add(base)).is_some() {
             self.graph.mark_step(&mut root.1, transition);
         }
         if self.graph.fairness == Fairness::Weak && root.1.covers(&self.all) {
@@ -475,6 +473,7 @@ impl<'a, M: Model> Fair<'a, M> {
         let Some(frame) = self.frames.pop() else {
             return;
         };
+        self.bases.pop();
         // Back to the parent, which resumes after the steps it took; if it dropped its
         // steps, they are computed again.
         if self.successors.pop() {
