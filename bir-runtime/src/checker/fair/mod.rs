@@ -60,10 +60,11 @@ const NUMBERS_AHEAD: usize = 8;
 /// A state on the search's stack: its search number and how many of its steps it has
 /// taken; what every edge leaving it carries besides the step's own instance is at the same
 /// place in [`Fair::bases`]. The state itself is the component stack's at its number
-/// ([`Fair::active`]: a state on the search's stack is live). Its steps are in [`Fair::successors`], which keeps those of the top frames
-/// only; a lower frame's are computed again when the search returns to it, so that a deep
-/// search holds about one state per level. A frame at the depth limit has no steps to
-/// explore ([`Stepper::is_at_depth_limit`] of its place on the stack).
+/// ([`Fair::active`]: a state on the search's stack is live). Its steps are in
+/// [`Fair::successors`], which keeps those of the top frames only; a lower frame's are
+/// computed again when the search returns to it, so that a deep search holds about one
+/// state per level. A frame at the depth limit has no steps to explore
+/// ([`Stepper::is_at_depth_limit`] of its place on the stack).
 struct Frame {
     number: u32,
     next: u32,
