@@ -27,6 +27,39 @@ enum Prec {
     Atom,
 }
 
+/// Whether `expr` is a boolean cheap enough, and unable to fault, to be evaluated whether
+/// or not a `&&` or `||` needs it: such operands are joined by `&` and `|`, which compile
+/// to no branch (a chain of comparisons such as `exists i in 0 .. N : P[i]@loc`, unrolled,
+/// otherwise branches on every operand, unpredictably). Not where reads are recorded (a
+/// failing check's operands): those show what the short-circuit evaluation read.
+fn branchless(expr: &Expr) -> bool {
+    fn cheap(expr: &Expr, budget: &mut u32) -> bool {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        match expr {
+            Expr::Bool(_) | Expr::Int(_) | Expr::Get(_) => true,
+            Expr::Element(_, Index::Const(_)) => true,
+            Expr::Element(_, Index::Unchecked(index)) => cheap(index, budget),
+            Expr::Not(inner) | Expr::FromBool(inner) | Expr::Neg(inner, None) => {
+                cheap(inner, budget)
+            }
+            Expr::Cmp { lhs, rhs, .. }
+            | Expr::And(lhs, rhs)
+            | Expr::Or(lhs, rhs)
+            | Expr::Arith {
+                lhs,
+                rhs,
+                check: Check::Plain,
+                ..
+            } => cheap(lhs, budget) && cheap(rhs, budget),
+            _ => false,
+        }
+    }
+    cheap(expr, &mut 12)
+}
+
 /// Prints expressions reading the state named `state`.
 pub(super) struct ExprPrinter<'g, 'a> {
     pub gen: &'g Gen<'a>,
@@ -65,6 +98,14 @@ impl ExprPrinter<'_, '_> {
             Expr::Not(inner) => {
                 let inner = self.operand(inner, Prec::Unary);
                 (quote!(!#inner), Prec::Unary)
+            }
+            Expr::And(lhs, rhs) if !self.record && branchless(lhs) && branchless(rhs) => {
+                let (lhs, rhs) = (self.operand(lhs, Prec::Atom), self.operand(rhs, Prec::Atom));
+                (quote!((#lhs & #rhs)), Prec::Atom)
+            }
+            Expr::Or(lhs, rhs) if !self.record && branchless(lhs) && branchless(rhs) => {
+                let (lhs, rhs) = (self.operand(lhs, Prec::Atom), self.operand(rhs, Prec::Atom));
+                (quote!((#lhs | #rhs)), Prec::Atom)
             }
             Expr::And(lhs, rhs) => {
                 let lhs = self.operand(lhs, Prec::And);
