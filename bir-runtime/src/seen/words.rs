@@ -65,6 +65,14 @@ pub(crate) const COLOURS: u64 = 0b11 << 61;
 /// fewer, the numbers would soon outgrow them.
 const MIN_NUMBER_BITS: u32 = 12;
 
+/// The colour bits `colours` (from bit `shift` up) of the stored slot `stored`, as an
+/// insertion that meets its word says them ([`Lookup::Seen`]): a coloured table's colours,
+/// or the number a numbered table keeps in its words.
+#[inline(always)]
+fn said(stored: u64, colours: u64, shift: u32) -> u32 {
+    ((stored & colours) >> shift) as u32
+}
+
 /// The colour bits that an insertion into a coloured table said (`said`).
 pub(crate) fn said_colours(said: u32) -> u64 {
     u64::from(said) << COLOURS.trailing_zeros() & COLOURS
@@ -182,7 +190,13 @@ impl WordTable {
     /// The bytes that numbering a state `number` first needs, when the table's numbers
     /// must move out of its words to arrays beside them ([`WordTable::spill`]) for it.
     pub(crate) fn spill_bytes(&self, number: u32) -> Option<usize> {
-        (self.in_words != 0 && number > self.in_words).then(|| self.slots * 4)
+        self.outgrows_words(number).then(|| self.slots * 4)
+    }
+
+    /// Whether `number` is too large for the bits above the words that keep the numbers.
+    #[inline]
+    fn outgrows_words(&self, number: u32) -> bool {
+        self.in_words != 0 && number > self.in_words
     }
 
     /// Moves the numbers out of the words into arrays beside the slots, which hold any
@@ -200,7 +214,7 @@ impl WordTable {
             for (slot, number) in segment.slots.iter_mut().zip(numbers.iter_mut()) {
                 let stored = slot.get_mut();
                 if *stored != EMPTY {
-                    *number = ((*stored & colours) >> shift) as u32;
+                    *number = said(*stored, colours, shift);
                     *stored &= !colours;
                 }
             }
@@ -209,12 +223,6 @@ impl WordTable {
         self.colours = 0;
         self.shift = 0;
         self.in_words = 0;
-    }
-
-    /// The colours of the stored slot `stored` as an insertion that meets it says them.
-    #[inline(always)]
-    fn said(&self, stored: u64) -> u32 {
-        ((stored & self.colours) >> self.shift) as u32
     }
 
     /// The segment and slot of the stored `word`, if it is stored.
@@ -239,7 +247,11 @@ impl WordTable {
         let segment = &self.segments[segment];
         Some(match segment.numbers.get(slot) {
             Some(&number) => number,
-            None if self.in_words != 0 => self.said(segment.slots[slot].load(Ordering::Relaxed)),
+            None if self.in_words != 0 => said(
+                segment.slots[slot].load(Ordering::Relaxed),
+                self.colours,
+                self.shift,
+            ),
             None => 0,
         })
     }
@@ -249,7 +261,7 @@ impl WordTable {
     /// moves the numbers out of them first ([`WordTable::spill`]).
     #[inline]
     pub(crate) fn set_number(&mut self, word: u64, number: u32) -> bool {
-        if number > self.in_words && self.in_words != 0 {
+        if self.outgrows_words(number) {
             self.spill();
         }
         let (last, segment, slot) = self.last_new;
@@ -352,9 +364,7 @@ impl WordTable {
                     // A numbered table says the word's number, a coloured one its colours.
                     let said = match segment.numbers.get(i) {
                         Some(&number) => Some(number),
-                        None if self.colours != 0 => {
-                            Some(((stored & self.colours) >> self.shift) as u32)
-                        }
+                        None if self.colours != 0 => Some(said(stored, self.colours, self.shift)),
                         None => None,
                     };
                     return Lookup::Seen(said);

@@ -502,7 +502,7 @@ impl<'a, M: Model> Fair<'a, M> {
         // live: a state is in it when its number is the root's or above (Tarjan's
         // invariant), which the seen set answers without a set of the component's own.
         if self.graph.fairness == Fairness::Strong {
-            let component = self.active.from(|w| product.state_from_word(w), start);
+            let component = self.live_states_from(start);
             if let Some(root) = component.first().cloned() {
                 let seen = &*seen;
                 let inside = |state: &ProductState<M>, key: Option<u64>| {
@@ -539,12 +539,8 @@ impl<'a, M: Model> Fair<'a, M> {
     /// mark; report a lasso through it.
     fn report_weak(&mut self, root: u32) {
         let start = root as usize - 1;
-        let product = self.graph.product;
-        let inside: HashSet<ProductState<M>, FixedHasher> = self
-            .active
-            .from(|word| product.state_from_word(word), start)
-            .into_iter()
-            .collect();
+        let inside: HashSet<ProductState<M>, FixedHasher> =
+            self.live_states_from(start).into_iter().collect();
         let Some(entry) = self.live_state(start) else {
             return;
         };
@@ -693,6 +689,13 @@ impl<'a, M: Model> Fair<'a, M> {
     fn live_state(&self, index: usize) -> Option<ProductState<M>> {
         let product = self.graph.product;
         self.active.get(|word| product.state_from_word(word), index)
+    }
+
+    /// The live states from `start` (from 0) on, oldest first.
+    fn live_states_from(&self, start: usize) -> Vec<ProductState<M>> {
+        let product = self.graph.product;
+        self.active
+            .from(|word| product.state_from_word(word), start)
     }
 
     /// Records the lasso `stem` then `cycle`.
