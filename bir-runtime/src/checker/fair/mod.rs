@@ -526,9 +526,7 @@ impl<'a, M: Model> Fair<'a, M> {
                     if let Some(&ahead) = words.get(at + NUMBERS_AHEAD) {
                         seen.prefetch(Some(ahead));
                     }
-                    if let Some(state) = product.state_from_word(word) {
-                        seen.set_live(&state, Some(word), 0);
-                    }
+                    seen.set_live_word(word, 0, || product.state_from_word(word));
                 }
             }
         }

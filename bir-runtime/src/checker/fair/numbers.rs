@@ -14,6 +14,13 @@ pub(super) trait Numbered<S>: Store<S> + Footprint {
     fn live(&self, said: Option<u32>, state: &S, key: Option<u64>) -> Option<u32>;
     /// Makes the stored `state` live with `number` (from 1), or no longer live with 0.
     fn set_live(&mut self, state: &S, key: Option<u64>, number: u32);
+    /// [`Numbered::set_live`] for a state held as its word `word` (its key): `state`
+    /// decodes it, for a set that needs the state itself; a word table needs only the word.
+    fn set_live_word(&mut self, word: u64, number: u32, state: impl FnOnce() -> Option<S>) {
+        if let Some(state) = state() {
+            self.set_live(&state, Some(word), number);
+        }
+    }
     /// The memory of the numbers, when they are not in the set's own slots.
     fn numbers_bytes(&self) -> usize {
         0
@@ -34,6 +41,11 @@ impl<S> Numbered<S> for WordTable {
     #[inline]
     fn set_live(&mut self, _: &S, key: Option<u64>, number: u32) {
         self.set_number(word_of(key), number);
+    }
+
+    #[inline]
+    fn set_live_word(&mut self, word: u64, number: u32, _: impl FnOnce() -> Option<S>) {
+        self.set_number(word, number);
     }
 
     /// A number too large for the bits above the words moves every number out of them.
