@@ -211,13 +211,13 @@ impl<'a, M: Model> Product<'a, M> {
         if let Some(enabled) = enabled {
             enabled.extend(steps.iter().map(|step| step.transition));
         }
-        for step in steps.drain(..) {
-            match step.outcome {
+        for step in steps.iter() {
+            match &step.outcome {
                 Outcome::Fault(fault) => out.push(Successor {
                     transition: step.transition,
-                    outcome: Outcome::Fault(fault),
+                    outcome: Outcome::Fault(*fault),
                 }),
-                Outcome::Next(next) => self.pair(step.transition, &next, *q, out, entered),
+                Outcome::Next(next) => self.pair(step.transition, next, *q, out, entered),
             }
         }
     }
