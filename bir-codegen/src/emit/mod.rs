@@ -182,7 +182,8 @@ impl Gen<'_> {
                 #state_word_impl
 
                 /// The successors of `state`, appended to `out`: the body of
-                /// `Model::successors`, and, as words, of `Model::__successors_as_words`.
+                /// `Model::successors`, of `Model::__successors_to`, and, as words, of
+                /// `Model::__successors_as_words`.
                 #[inline(always)]
                 fn successors_into<O: ::bir::__private::Sink<#state>>(state: &#state, out: &mut O) {
                     #successors
@@ -212,6 +213,16 @@ impl Gen<'_> {
                         out: &mut ::std::vec::Vec<::bir::Successor<#state>>,
                     ) {
                         successors_into(state, out);
+                    }
+
+                    #[inline]
+                    fn __successors_to<K: ::bir::__private::Sink<#state>>(
+                        &self,
+                        state: &#state,
+                        sink: &mut K,
+                        _: &mut ::std::vec::Vec<::bir::Successor<#state>>,
+                    ) {
+                        successors_into(state, sink);
                     }
 
                     fn check_invariants(

@@ -1,7 +1,7 @@
 //! The properties: their table (`Model::properties`, with each formula's automaton as data,
 //! so that it can be inspected), the evaluation of their predicates as one bit set per
 //! state (`Model::propositions`), and each automaton's steps as a `match` on its state
-//! (`Model::automaton_step`).
+//! (`Model::__automaton_moves`, which `Model::automaton_step` collects).
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -95,7 +95,7 @@ impl Gen<'_> {
                         let from = lit_u32(from as u32);
                         let moves = edges.iter().map(|edge| {
                             let to = lit_u32(edge.to);
-                            let push = quote!(out.push(#to););
+                            let push = quote!(each(#to););
                             match (edge.positive, edge.negative) {
                                 (0, 0) => push,
                                 (positive, negative) => {
@@ -133,6 +133,20 @@ impl Gen<'_> {
                 from: #u32,
                 props: #u64,
                 out: &mut ::std::vec::Vec<#u32>,
+            ) {
+                self.__automaton_moves(property, from, props, &mut ::std::vec::Vec::new(), |to| {
+                    out.push(to)
+                });
+            }
+
+            #[inline]
+            fn __automaton_moves<F: ::core::ops::FnMut(#u32)>(
+                &self,
+                property: #usize,
+                from: #u32,
+                props: #u64,
+                _: &mut ::std::vec::Vec<#u32>,
+                mut each: F,
             ) {
                 match (property, from) {
                     #(#steps)*

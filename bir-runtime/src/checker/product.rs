@@ -155,13 +155,13 @@ impl<'a, M: Model> Product<'a, M> {
                 outcome: Outcome::Fault(fault),
             }),
             Ok(props) => {
-                entered.clear();
                 self.model
-                    .automaton_step(self.property, from, props, entered);
-                out.extend(entered.iter().map(|&q| Successor {
-                    transition,
-                    outcome: Outcome::Next((next.clone(), q)),
-                }));
+                    .__automaton_moves(self.property, from, props, entered, |q| {
+                        out.push(Successor {
+                            transition,
+                            outcome: Outcome::Next((next.clone(), q)),
+                        })
+                    });
             }
         }
     }
@@ -193,7 +193,8 @@ impl<'a, M: Model> Product<'a, M> {
     }
 
     /// The product steps from `(state, q)` into `out`, and, if asked, the model's enabled
-    /// transitions into `enabled`, with the buffers `scratch`.
+    /// transitions into `enabled`, with the buffers `scratch`. Each model step is paired
+    /// with the automaton's moves as the model gives it ([`Pairs`]).
     fn expand(
         &self,
         (state, q): &(M::State, u32),
@@ -202,22 +203,49 @@ impl<'a, M: Model> Product<'a, M> {
         scratch: &mut Scratch<M::State>,
     ) {
         let Scratch { steps, entered } = scratch;
-        steps.clear();
-        self.model.successors(state, steps);
-        if steps.is_empty() {
-            self.pair(STUTTER, state, *q, out, entered);
-            return;
+        let mut pairs = Pairs {
+            product: self,
+            from: *q,
+            out,
+            enabled,
+            entered,
+            stepped: false,
+        };
+        self.model.__successors_to(state, &mut pairs, steps);
+        if !pairs.stepped {
+            self.pair(STUTTER, state, *q, pairs.out, pairs.entered);
         }
-        if let Some(enabled) = enabled {
-            enabled.extend(steps.iter().map(|step| step.transition));
+    }
+}
+
+/// The sink that pairs each step of the model from a product state's model state with the
+/// moves of the automaton from its automaton state `from`, into the product's successors
+/// `out`; the model's transitions into `enabled`, when asked.
+struct Pairs<'p, 'a, M: Model> {
+    product: &'p Product<'a, M>,
+    from: u32,
+    out: &'p mut Vec<Successor<(M::State, u32)>>,
+    enabled: Option<&'p mut Vec<TransitionId>>,
+    entered: &'p mut Vec<u32>,
+    /// Whether the model gave any step (else the state stutters).
+    stepped: bool,
+}
+
+impl<M: Model> crate::__private::Sink<M::State> for Pairs<'_, '_, M> {
+    #[inline(always)]
+    fn push_successor(&mut self, step: Successor<M::State>) {
+        self.stepped = true;
+        if let Some(enabled) = self.enabled.as_deref_mut() {
+            enabled.push(step.transition);
         }
-        for step in steps.iter() {
-            match &step.outcome {
-                Outcome::Fault(fault) => out.push(Successor {
-                    transition: step.transition,
-                    outcome: Outcome::Fault(*fault),
-                }),
-                Outcome::Next(next) => self.pair(step.transition, next, *q, out, entered),
+        match step.outcome {
+            Outcome::Fault(fault) => self.out.push(Successor {
+                transition: step.transition,
+                outcome: Outcome::Fault(fault),
+            }),
+            Outcome::Next(next) => {
+                self.product
+                    .pair(step.transition, &next, self.from, self.out, self.entered)
             }
         }
     }
