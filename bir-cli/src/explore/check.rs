@@ -346,13 +346,27 @@ pub(crate) mod tests {
         dir
     }
 
-    /// An executable shell script `name` in `dir` with this body.
+    /// An executable shell script `name` in `dir` with this body. A child process writes
+    /// it: had this process held it open for writing, a process that another test's thread
+    /// forked at that moment would hold it too until it execs, and running the script then
+    /// fails with "Text file busy" (ETXTBSY).
     #[cfg(unix)]
     pub(crate) fn script(dir: &std::path::Path, name: &str, body: &str) -> std::path::PathBuf {
-        use std::os::unix::fs::PermissionsExt as _;
+        use std::io::Write as _;
+        use std::process::{Command, Stdio};
         let path = dir.join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut writer = Command::new("sh")
+            .args(["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh"])
+            .arg(&path)
+            .stdin(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = writer.stdin.take().unwrap();
+        stdin
+            .write_all(format!("#!/bin/sh\n{body}\n").as_bytes())
+            .unwrap();
+        drop(stdin);
+        assert!(writer.wait().unwrap().success());
         path
     }
 
