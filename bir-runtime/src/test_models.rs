@@ -772,6 +772,16 @@ pub(crate) const NOT_INFINITELY_OFTEN_P_NOT_WEAK: AutomatonTable = &[
     (false, &[(1, 0, 1)]),
 ];
 
+/// A weak automaton whose accepting part leads to a rejecting one: it accepts the runs on
+/// which `p` is false from the first state on, for good (`[]!p`), and leaves for a
+/// rejecting sink where `p` holds. Its products have steps from accepting states to states
+/// that are not, which can close no accepting cycle.
+pub(crate) const NEVER_P_THEN_SINK: AutomatonTable = &[
+    (false, &[(1, 0, 1), (2, 1, 0)]),
+    (true, &[(1, 0, 1), (2, 1, 0)]),
+    (false, &[(2, 0, 0)]),
+];
+
 /// The automaton of `table`.
 pub(crate) fn automaton(table: AutomatonTable) -> Automaton {
     let states: Vec<AutomatonState> = table

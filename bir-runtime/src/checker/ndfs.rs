@@ -23,6 +23,9 @@
 //! holds an edge back onto the blue stack: the blue search's early detection alone finds a
 //! violation, and there is no red search (Černá and Pelánek, "Relating hierarchy of
 //! temporal properties to model checking", 2003). The search then expands each state once.
+//! A step back onto the stack then closes an accepting cycle exactly when it goes to an
+//! accepting state (both ends lie in one part), so only accepting states are told cyan:
+//! the others cost no lookup when they leave the stack, and no place in a cyan set.
 //!
 //! Like `dfs.rs`, both searches keep the successors of their top frames ([`Frames`]), so
 //! that returning to a parent seldom computes its successors again: without them, a third
@@ -302,6 +305,9 @@ struct Ndfs<'a, M: Model> {
     /// The successors of the red stack's top frames.
     red_frames: Frames<ProductState<M>>,
     expansion: Expansion<'a, M>,
+    /// Whether only the accepting states of the stack need to be told cyan: with a weak
+    /// automaton and no partial-order reduction (whose cycle proviso asks of every state).
+    cyan_accepting_only: bool,
 }
 
 /// How both searches compute the successors of a state: the product's, with buffers of
@@ -333,6 +339,7 @@ fn search<'a, M: Model>(
             scratch: Scratch::new(),
             expanded_fully: run.plan.por.then(|| HashSet::with_hasher(FixedHasher)),
         },
+        cyan_accepting_only: run.model.is_weak() && !run.plan.por,
     };
     match ndfs.product.initial_states() {
         Err(fault) => {
@@ -384,7 +391,9 @@ impl<'a, M: Model> Ndfs<'a, M> {
             || !self.stack.reserve(&mut self.stepper)
         {
             self.frames.arena().truncate(start);
-            sets.not_pushed(&state, self.stepper.key(&state));
+            if self.tells_cyan(&state) {
+                sets.not_pushed(&state, self.stepper.key(&state));
+            }
             return;
         }
         // Fetching their slots starts now, while the state is pushed (as depth-first
@@ -392,9 +401,22 @@ impl<'a, M: Model> Ndfs<'a, M> {
         self.stepper
             .prefetch(&self.frames.arena()[start..], sets.blue());
         let skipped = self.choose_ample(&state, start, sets);
-        sets.push_cyan(&state, self.stepper.key(&state));
+        if self.tells_cyan(&state) {
+            sets.push_cyan(&state, self.stepper.key(&state));
+        }
         self.stack.push(state, step);
         self.frames.push_after(start, skipped);
+    }
+
+    /// Whether the search must tell if `state` is cyan, so keeps its colour exact. With a
+    /// weak automaton, a step back onto the stack stays in one strongly connected part of
+    /// the product, whose states are all accepting or none: it closes an accepting cycle
+    /// exactly when it goes to an accepting state, so only those need be told cyan (the
+    /// others may keep the colour they were stored with, which nothing reads), and popping
+    /// any other costs no lookup.
+    #[inline]
+    fn tells_cyan(&self, state: &ProductState<M>) -> bool {
+        !self.cyan_accepting_only || self.product.is_accepting(state)
     }
 
     /// With partial-order reduction, keeps only the ample set of `state`'s successors (the
@@ -442,9 +464,13 @@ impl<'a, M: Model> Ndfs<'a, M> {
                     let Outcome::Next(target) = &successor.outcome else {
                         continue;
                     };
+                    // With only accepting states told cyan, an accepting top's step to a
+                    // state that is not accepting leaves its part of the product, so
+                    // closes nothing (`tells_cyan`).
                     let top = self.stack.last();
-                    let closes = (top.is_some_and(|top| self.product.is_accepting(top))
-                        || self.product.is_accepting(target))
+                    let from_accepting = !self.cyan_accepting_only
+                        && top.is_some_and(|top| self.product.is_accepting(top));
+                    let closes = (from_accepting || self.product.is_accepting(target))
                         && sets.is_cyan_said(said, target, self.stepper.key(target));
                     if closes {
                         self.report_cycle(target, &[], via);
@@ -487,7 +513,9 @@ impl<'a, M: Model> Ndfs<'a, M> {
                 return;
             }
         }
-        sets.pop_cyan(&top, self.stepper.key(&top));
+        if self.tells_cyan(&top) {
+            sets.pop_cyan(&top, self.stepper.key(&top));
+        }
         self.stack.pop(self.product);
         // The parent resumes after the successor that led here; if it dropped its
         // successors, they are computed again (unless the stack's recomputation kept them).

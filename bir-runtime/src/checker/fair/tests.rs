@@ -9,10 +9,10 @@ use super::numbers::Numbered;
 use crate::model::{Model, Outcome, STUTTER};
 use crate::seen::{Footprint, Growth, Lookup, Store, WordTable};
 use crate::test_models::{
-    AutomatonTable, Graph, NOT_INFINITELY_OFTEN_P, NOT_INFINITELY_OFTEN_P_NOT_WEAK,
-    NOT_P_LEADS_TO_Q,
+    AutomatonTable, Graph, NEVER_P_THEN_SINK, NOT_INFINITELY_OFTEN_P,
+    NOT_INFINITELY_OFTEN_P_NOT_WEAK, NOT_P_LEADS_TO_Q,
 };
-use crate::{Checker, Fairness, FindingKind, IncompleteReason, Verdict};
+use crate::{Checker, Fairness, FindingKind, IncompleteReason, Storage, Verdict};
 
 /// The automaton of `[]!p`, the negation of `<>p`.
 const NEVER_P: AutomatonTable = &[(false, &[(1, 0, 1)]), (true, &[(1, 0, 1)])];
@@ -110,6 +110,25 @@ fn an_incomplete_or_lossy_search_never_holds() {
         .weak_fairness()
         .run()
         .assert_holds();
+}
+
+#[test]
+fn a_step_from_an_accepting_state_to_a_finished_rejecting_one_closes_no_cycle() {
+    // 0 (!p) -> 1 (p), 0 -> 2 (!p) -> 1: the automaton is accepting while p is false and
+    // leaves for its rejecting sink at 1, which the search finishes (leaving it marked cyan
+    // in a table of coloured words: only accepting states are told cyan) before it steps
+    // there again from 2, an accepting product state. No cycle stays where p is false.
+    let graph = Graph::new(3, &[(0, Some(1)), (0, Some(2)), (2, Some(1)), (1, Some(1))])
+        .label(0, &[1])
+        .ltl("P", NEVER_P_THEN_SINK);
+    for graph in [graph.clone(), graph.clone().with_words()] {
+        Checker::new(graph.clone()).ltl("P").run().assert_holds();
+        Checker::new(graph)
+            .ltl("P")
+            .storage(Storage::Compact)
+            .run()
+            .assert_holds();
+    }
 }
 
 /// The splitmix64 generator, for random graphs.
@@ -258,6 +277,7 @@ fn every_fairness_agrees_with_a_brute_force_search_on_small_graphs() {
         NOT_INFINITELY_OFTEN_P,
         NOT_P_LEADS_TO_Q,
         NEVER_P,
+        NEVER_P_THEN_SINK,
         NOT_INFINITELY_OFTEN_P_NOT_WEAK,
     ];
     // BIR_FAIR_SEED and BIR_FAIR_CASES explore further (the default runs in CI).
@@ -317,6 +337,19 @@ fn every_fairness_agrees_with_a_brute_force_search_on_small_graphs() {
                 found, expected,
                 "case {case}, {fairness}: {graph:?}\n{report}"
             );
+            if fairness == Fairness::None {
+                // The nested search with compact storage keeps its cyan states in a set of
+                // their own (of the accepting ones only, when the automaton is weak).
+                let compact = Checker::new(searched.clone())
+                    .ltl("P")
+                    .storage(Storage::Compact)
+                    .run();
+                assert_eq!(
+                    compact.verdict(),
+                    report.verdict(),
+                    "case {case}, compact: {graph:?}\n{compact}"
+                );
+            }
             if found {
                 violated[slot] += 1;
                 // The lasso replays to itself through the checker.
