@@ -35,7 +35,11 @@ pub(crate) struct Product<'a, M: Model> {
     scratch: Mutex<Scratch<M::State>>,
 }
 
-/// Buffers for the model's steps and the automaton's moves, reused by every expansion.
+/// Buffers for the model's steps and the automaton's moves, reused by every expansion of
+/// a model that gives them through the trait's defaults ([`Model::__successors_to`],
+/// [`Model::__automaton_moves`]: the interpreter, the wrappers of the search compiled once
+/// and of symmetry reduction); a generated model gives both straight to the product and
+/// leaves them empty.
 pub(crate) struct Scratch<S> {
     steps: Vec<Successor<S>>,
     entered: Vec<u32>,
