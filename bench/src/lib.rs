@@ -1,17 +1,18 @@
-//! Benchmark drivers for `scripts/compare`: the command line and output line shared by the
-//! two binaries, and the Stateright encodings of the model families.
+//! Benchmark drivers for `scripts/compare`: the command line, the report and the output line
+//! shared by the binaries, and the Stateright encodings of the model families.
 //!
 //! * `bir-bench FAMILY N [--bfs] [--exact | --compact] [--threads T]` checks a bir model
 //!   family at a size compiled into the binary (from `models/families.rs`), with the
 //!   checker's default storage or the one named.
-//! * `bir-bench FAMILY N --ltl NAME [--weak-fairness | --strong-fairness]` checks an LTL
-//!   property of the family instead (`peterson --ltl One`: `[]<>(incs == 1)`;
-//!   `phils_fixed --ltl Someone`: `[]<>(exists i in 0 .. Param.N : (Philosopher[i]@putSecond))`),
-//!   at the sizes compiled with properties.
+//! * `bir-ltl-peterson5 --ltl One [--weak-fairness | --strong-fairness] [--exact |
+//!   --compact]` (and `bir-ltl-peterson4`, `bir-ltl-phils-fixed10`, `bir-ltl-phils-fixed8`
+//!   with `--ltl Someone`) checks an LTL property instead (`One`: `[]<>(incs == 1)`;
+//!   `Someone`: `[]<>(exists i in 0 .. Param.N : (Philosopher[i]@putSecond))`). Each holds
+//!   the one model it checks, as SPIN's `pan` does ([`ltl_main`]).
 //! * `stateright-bench FAMILY N [--threads T]` checks the Stateright encoding of the same
 //!   family ([`stateright_models`]) with Stateright's breadth-first search.
 //!
-//! Both explore every reachable state (past the deadlock of the dining philosophers), print a
+//! All explore every reachable state (past the deadlock of the dining philosophers), print a
 //! human-readable summary and then one machine-readable line (see [`Outcome::line`]):
 //!
 //! ```text
@@ -26,6 +27,8 @@ pub mod stateright_models;
 
 use std::fmt;
 use std::time::Duration;
+
+use bir::{Checker, FindingKind, Model, Report, Storage, Verdict};
 
 /// The model families, named as `peers/gen_murphi.py` names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,6 +280,121 @@ impl Outcome {
             self.verdict
         )
     }
+}
+
+/// `checker` with the storage `--compact` (true) or `--exact` (false) asks for, if any.
+pub fn with_storage<M: Model>(checker: Checker<M>, compact: Option<bool>) -> Checker<M> {
+    match compact {
+        Some(true) => checker.storage(Storage::Compact),
+        Some(false) => checker.storage(Storage::Exact),
+        None => checker,
+    }
+}
+
+/// The `main` of a binary that holds one model with LTL properties (`properties`, as its
+/// `PROPERTIES`), of `family` at size `n`: checks with `checker` the property `--ltl NAME`
+/// under the fairness and with the storage the command line asks for, then prints as
+/// [`print_report`]. One model per binary, as SPIN's
+/// `pan` holds one: the process then maps only the code of that model's searches, which is
+/// most of the peak memory of the small products `scripts/compare --ltl` checks.
+pub fn ltl_main<M: Model>(
+    checker: Checker<M>,
+    properties: &[&str],
+    program: &str,
+    family: Family,
+    n: u32,
+) -> ! {
+    let usage = format!(
+        "{program} --ltl NAME [--weak-fairness | --strong-fairness] [--exact | --compact]\n  \
+         {family} N={n}, properties: {}",
+        properties.join(", ")
+    );
+    let (family_arg, n_arg) = (family.name().to_string(), n.to_string());
+    let args = Args::parse(
+        [family_arg, n_arg]
+            .into_iter()
+            .chain(std::env::args().skip(1)),
+        true,
+    )
+    .unwrap_or_else(|message| usage_error(program, &usage, &message));
+    let Some(name) = &args.ltl else {
+        usage_error(program, &usage, "which property? (--ltl NAME)")
+    };
+    let checker = with_storage(checker.ltl(name).progress(false), args.compact);
+    let checker = match args.fairness {
+        Fairness::None => checker,
+        Fairness::Weak => checker.weak_fairness(),
+        Fairness::Strong => checker.strong_fairness(),
+    };
+    let report = checker
+        .try_run()
+        .unwrap_or_else(|error| usage_error(program, &usage, &error.to_string()));
+    print_report(program, &args, &report)
+}
+
+/// Prints `report` of the check `args` asked for: the verdict, the first counterexample's
+/// length and the statistics (not the counterexample itself: a depth-first one has
+/// thousands of steps at these sizes), then the machine-readable line; exits with status 0,
+/// or 1 when a safety check did not explore every state or the report has no verdict.
+pub fn print_report(program: &str, args: &Args, report: &Report) -> ! {
+    println!(
+        "{}: {} ({}{})",
+        report.name(),
+        report.verdict(),
+        report.strategy().describe(),
+        if report.is_complete() {
+            ", all reachable states explored"
+        } else {
+            ", incomplete"
+        }
+    );
+    if let Some(first) = report.first_finding() {
+        println!(
+            "first counterexample: {} after {} steps",
+            first.kind(),
+            first.len()
+        );
+    }
+    println!("{}", report.stats());
+    let verdict = match (report.verdict(), args.ltl.is_some()) {
+        (Verdict::Verified, true) => "holds",
+        (Verdict::Found(FindingKind::Property), true) => "violated",
+        (_, false) if !report.is_complete() => {
+            eprintln!("{program}: the search did not explore every state");
+            std::process::exit(1);
+        }
+        (Verdict::Verified, false) => "verified",
+        (Verdict::Found(FindingKind::Deadlock), false) => "deadlock",
+        (Verdict::Found(_), false) => "error",
+        (other, _) => {
+            eprintln!("{program}: {other:?}: neither a complete search nor a verdict");
+            std::process::exit(1);
+        }
+    };
+    let outcome = Outcome {
+        family: args.family,
+        n: args.n,
+        states: report.states(),
+        transitions: report.transitions(),
+        deadlocks: report.deadlocks(),
+        errors: report.errors(),
+        elapsed: report.stats().elapsed,
+        tool: "bir",
+        search: match (args.ltl.is_some(), args.fairness, args.bfs) {
+            (true, Fairness::None, _) => "ndfs",
+            (true, _, _) => "fair-cycles",
+            (false, _, true) if args.symmetry => "bfs-symmetry",
+            (false, _, false) if args.symmetry => "dfs-symmetry",
+            (false, _, true) => "bfs",
+            (false, _, false) => "dfs",
+        },
+        threads: args.threads,
+        property: args.ltl.clone(),
+        fairness: args.fairness,
+        verdict,
+    };
+    println!("{}", outcome.line());
+    std::process::exit(0)
 }
 
 /// Prints `message` and the usage to stderr and exits with status 2.

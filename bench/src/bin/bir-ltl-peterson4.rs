@@ -1,0 +1,21 @@
+//! `bir-ltl-peterson4 --ltl One [--weak-fairness | --strong-fairness] [--exact | --compact]`: the LTL
+//! benchmark of `scripts/compare --ltl` on Peterson's filter N=4, alone in its binary as
+//! SPIN's `pan` holds one model (see `bir_bench::ltl_main`).
+
+use bir_bench::{ltl_main, Family};
+
+include!("../../../models/families.rs");
+
+peterson_filter!(PetersonLtl4, 4,
+    ltl One: []<>(incs == 1);
+);
+
+fn main() {
+    ltl_main(
+        PetersonLtl4::checker(),
+        PetersonLtl4::PROPERTIES,
+        "bir-ltl-peterson4",
+        Family::Peterson,
+        4,
+    )
+}

@@ -1,0 +1,21 @@
+//! `bir-ltl-phils-fixed10 --ltl Someone [--weak-fairness | --strong-fairness] [--exact | --compact]`: the LTL
+//! benchmark of `scripts/compare --ltl` on the fixed dining philosophers N=10, alone in its binary as
+//! SPIN's `pan` holds one model (see `bir_bench::ltl_main`).
+
+use bir_bench::{ltl_main, Family};
+
+include!("../../../models/families.rs");
+
+dining_philosophers_fixed!(FixedLtl10, 10,
+    ltl Someone: []<>(exists i in 0 .. Param.N : (Philosopher[i]@putSecond));
+);
+
+fn main() {
+    ltl_main(
+        FixedLtl10::checker(),
+        FixedLtl10::PROPERTIES,
+        "bir-ltl-phils-fixed10",
+        Family::PhilsFixed,
+        10,
+    )
+}
