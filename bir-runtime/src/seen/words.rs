@@ -46,7 +46,8 @@ fn spread(word: u64) -> u64 {
 
 /// Words in segments of open-addressing tables.
 pub(crate) struct WordTable {
-    segments: Box<[Segment]>,
+    /// A fixed number, so that indexing by the top byte of a hash needs no bounds check.
+    segments: Box<[Segment; SEGMENTS]>,
     /// Slots of all segments, and of the largest, kept up to date for the memory figures.
     slots: usize,
     largest: usize,
@@ -158,9 +159,7 @@ impl WordTable {
             .next_power_of_two()
             .max(MIN_SEGMENT);
         WordTable {
-            segments: (0..SEGMENTS)
-                .map(|_| Segment::new(per_segment, false))
-                .collect(),
+            segments: Box::new(std::array::from_fn(|_| Segment::new(per_segment, false))),
             slots: per_segment * SEGMENTS,
             largest: per_segment,
             lossy,
@@ -191,9 +190,7 @@ impl WordTable {
                 }
             }
             _ => WordTable {
-                segments: (0..SEGMENTS)
-                    .map(|_| Segment::new(table.largest, true))
-                    .collect(),
+                segments: Box::new(std::array::from_fn(|_| Segment::new(table.largest, true))),
                 ..table
             },
         }
