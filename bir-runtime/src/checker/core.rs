@@ -26,8 +26,8 @@ use super::Options;
 /// States a thread takes from the state quota at once (a sequential search takes all).
 const QUOTA_CHUNK: u64 = 256;
 
-/// The longest and shortest stretch of work (transitions and expansions) between two looks
-/// at the clock; the stretch adapts so that the clock is read about every
+/// The longest and shortest stretch of work (expansions, and the red search's steps) between
+/// two looks at the clock; the stretch adapts so that the clock is read about every
 /// [`SYNC_TARGET_NANOS`], whatever a model's steps cost.
 const MAX_STRETCH: u64 = 4096;
 const SYNC_TARGET_NANOS: u128 = 500_000;
@@ -544,7 +544,8 @@ impl<'a, M: Model> Stepper<'a, M> {
     ) -> Result<&'s M::State, Visit> {
         self.tally.transitions += 1;
         self.tally.fired.mark(successor.transition);
-        self.tick();
+        // No tick: the expansion that gave this successor ticked, and a state's successors
+        // are few.
         if self.stopped {
             return Err(Visit::Stopped);
         }
