@@ -1,6 +1,6 @@
-//! `bir-ltl-peterson4 --ltl One [--weak-fairness | --strong-fairness] [--exact | --compact]`: the LTL
-//! benchmark of `scripts/compare --ltl` on Peterson's filter N=4, alone in its binary as
-//! SPIN's `pan` holds one model (see `bir_bench::ltl_main`).
+//! `bir-ltl-peterson4 --ltl One [--weak-fairness | --strong-fairness] [--exact | --compact]`: the
+//! LTL benchmark of `scripts/compare --ltl` on Peterson's filter N=4, alone in its binary as SPIN's
+//! `pan` holds one model (see `bir_bench::ltl_main`).
 
 use bir_bench::{ltl_main, Family};
 

@@ -1,6 +1,6 @@
-//! `bir-ltl-phils-fixed10 --ltl Someone [--weak-fairness | --strong-fairness] [--exact | --compact]`: the LTL
-//! benchmark of `scripts/compare --ltl` on the fixed dining philosophers N=10, alone in its binary as
-//! SPIN's `pan` holds one model (see `bir_bench::ltl_main`).
+//! `bir-ltl-phils-fixed10 --ltl Someone [--weak-fairness | --strong-fairness] [--exact |
+//! --compact]`: the LTL benchmark of `scripts/compare --ltl` on the fixed dining philosophers N=10,
+//! alone in its binary as SPIN's `pan` holds one model (see `bir_bench::ltl_main`).
 
 use bir_bench::{ltl_main, Family};
 
