@@ -291,19 +291,19 @@ pub fn with_storage<M: Model>(checker: Checker<M>, compact: Option<bool>) -> Che
     }
 }
 
-/// The `main` of a binary that holds one model with LTL properties (`properties`, as its
-/// `PROPERTIES`), of `family` at size `n`: checks with `checker` the property `--ltl NAME`
-/// under the fairness and with the storage the command line asks for, then prints as
-/// [`print_report`]. One model per binary, as SPIN's
-/// `pan` holds one: the process then maps only the code of that model's searches, which is
-/// most of the peak memory of the small products `scripts/compare --ltl` checks.
-pub fn ltl_main<M: Model>(
-    checker: Checker<M>,
-    properties: &[&str],
-    program: &str,
-    family: Family,
-    n: u32,
-) -> ! {
+/// The `main` of a binary that holds one model with LTL properties, of `family` at size
+/// `n`: checks with `checker` the property `--ltl NAME` under the fairness and with the
+/// storage the command line asks for, then prints as [`print_report`]. One model per
+/// binary, as SPIN's `pan` holds one: the process then maps only the code of that model's
+/// searches, which is most of the peak memory of the small products `scripts/compare --ltl`
+/// checks.
+pub fn ltl_main<M: Model>(checker: Checker<M>, program: &str, family: Family, n: u32) -> ! {
+    let properties: Vec<&str> = checker
+        .model()
+        .properties()
+        .iter()
+        .map(|property| property.name.as_ref())
+        .collect();
     let usage = format!(
         "{program} --ltl NAME [--weak-fairness | --strong-fairness] [--exact | --compact]\n  \
          {family} N={n}, properties: {}",

@@ -13,7 +13,6 @@ peterson_filter!(PetersonLtl4, 4,
 fn main() {
     ltl_main(
         PetersonLtl4::checker(),
-        PetersonLtl4::PROPERTIES,
         "bir-ltl-peterson4",
         Family::Peterson,
         4,

@@ -13,7 +13,6 @@ peterson_filter!(PetersonLtl5, 5,
 fn main() {
     ltl_main(
         PetersonLtl5::checker(),
-        PetersonLtl5::PROPERTIES,
         "bir-ltl-peterson5",
         Family::Peterson,
         5,

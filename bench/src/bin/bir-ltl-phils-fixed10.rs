@@ -13,7 +13,6 @@ dining_philosophers_fixed!(FixedLtl10, 10,
 fn main() {
     ltl_main(
         FixedLtl10::checker(),
-        FixedLtl10::PROPERTIES,
         "bir-ltl-phils-fixed10",
         Family::PhilsFixed,
         10,

@@ -13,7 +13,6 @@ dining_philosophers_fixed!(FixedLtl8, 8,
 fn main() {
     ltl_main(
         FixedLtl8::checker(),
-        FixedLtl8::PROPERTIES,
         "bir-ltl-phils-fixed8",
         Family::PhilsFixed,
         8,

@@ -832,8 +832,8 @@ impl<'a, M: Model> Stepper<'a, M> {
         self.tally.max_depth = self.tally.max_depth.max(depth_reached);
     }
 
-    /// Counts a unit of work (an expansion, a visit, recomputing successors) and looks at
-    /// the clock when a stretch is done.
+    /// Counts a unit of work (an expansion, recomputing successors, a step of the red
+    /// search) and looks at the clock when a stretch is done.
     #[inline]
     pub(crate) fn tick(&mut self) {
         self.work += 1;

@@ -84,8 +84,9 @@ pub(crate) fn fingerprint<S: Hash>(state: &S) -> u64 {
     hash_state(state).min(EMPTY - 1)
 }
 
-/// Spreads the bits of a word (the murmur3 finaliser): where a word goes in the sets of tree
-/// nodes and the bitstate array, and which worker owns a state. The word table, which hashes
+/// Spreads the bits of a word (the murmur3 finaliser), for the sets and choices that hash
+/// words other than the word table's lookups: tree nodes, the compact set's alternate
+/// buckets, the bitstate array, the worker that owns a state. The word table, which hashes
 /// every successor three times, spreads its words with one multiplication instead
 /// (`words::spread`).
 pub(crate) fn mix(word: u64) -> u64 {
