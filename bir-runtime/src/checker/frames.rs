@@ -3,10 +3,11 @@
 //! them again.
 //!
 //! A deep search (millions of levels) cannot keep every level's successors: that would cost
-//! more than its seen set. So only the frames of a window at the top keep theirs, each in a
-//! buffer of its own: when more than [`Frames::new`]'s `2 * window` frames would keep
-//! them, the lowest `window` drop theirs, and their buffers serve the next frames. Nothing
-//! is copied: a frame's successors are written once, into the buffer it then takes.
+//! more than its seen set. So only the frames of a window at the top keep theirs, all in one
+//! arena, bottom frame first: when more than [`Frames::new`]'s `2 * window` frames would keep
+//! them, the lowest `window` drop theirs, and the arena's rest moves down over them. A
+//! frame's successors are written once, at the arena's end, and a frame is only where they
+//! start and end and which one it takes next; popping it cuts them off the arena's end.
 //! Returning to a frame whose successors were dropped, the search computes them again
 //! ([`Frames::refill`]), as it would without the frames; every other return costs nothing.
 //! The top frame is held apart from the others, so taking its next successor is as cheap
@@ -20,11 +21,13 @@ use crate::model::Successor;
 /// (every time without the frames); 4,096 saves only 8,000 more, at 64 times the memory.
 pub(crate) const KEPT_FRAMES: usize = 64;
 
-/// A frame that keeps its successors: them, the index among them of the next one to
-/// take, and how many of its state's successors come before the first kept (those a
-/// partial-order reduction left out).
-struct Frame<S> {
-    successors: Vec<Successor<S>>,
+/// A frame that keeps its successors: where they are in the arena (`start..end`), the
+/// index of the next one to take, and how many of its state's successors come before the
+/// first kept (those a partial-order reduction left out).
+#[derive(Clone, Copy)]
+struct Frame {
+    start: usize,
+    end: usize,
     next: usize,
     skipped: usize,
 }
@@ -34,15 +37,14 @@ struct Frame<S> {
 /// cursor.
 pub(crate) struct Frames<S> {
     /// The top frame, unless there is none or it dropped its successors.
-    top: Option<Frame<S>>,
+    top: Option<Frame>,
     /// The kept frames under the top one, bottom first.
-    below: Vec<Frame<S>>,
+    below: Vec<Frame>,
     /// The frames under the kept ones, whose successors were dropped.
     dropped: usize,
-    /// Where the successors of the next frame are written ([`Self::arena`]).
-    incoming: Vec<Successor<S>>,
-    /// Emptied buffers of popped and dropped frames, for the next frames.
-    spare: Vec<Vec<Successor<S>>>,
+    /// The successors of the kept frames, bottom first, then those of the next frame
+    /// ([`Self::arena`]).
+    arena: Vec<Successor<S>>,
     /// Half the frames kept at most (at least 1).
     window: usize,
 }
@@ -54,19 +56,16 @@ impl<S> Frames<S> {
             top: None,
             below: Vec::new(),
             dropped: 0,
-            incoming: Vec::new(),
-            spare: Vec::new(),
+            arena: Vec::new(),
             window: window.max(1),
         }
     }
 
     /// Removes every frame.
     pub(crate) fn clear(&mut self) {
-        let frames = self.top.take().into_iter().chain(self.below.drain(..));
-        for frame in frames {
-            self.spare.push(frame.successors);
-        }
-        self.incoming.clear();
+        self.top = None;
+        self.below.clear();
+        self.arena.clear();
         self.dropped = 0;
     }
 
@@ -75,7 +74,7 @@ impl<S> Frames<S> {
     /// Also where [`Self::refill`] wants the top frame's successors, in an empty arena.
     #[inline]
     pub(crate) fn arena(&mut self) -> &mut Vec<Successor<S>> {
-        &mut self.incoming
+        &mut self.arena
     }
 
     /// Pushes a frame whose successors are the arena's from `start` on; it takes them from
@@ -89,32 +88,42 @@ impl<S> Frames<S> {
     /// of its state, left out: [`Self::take_numbered`] numbers them from `skipped`.
     #[inline]
     pub(crate) fn push_after(&mut self, start: usize, skipped: usize) {
+        let kept_end = self.top.map_or(0, |top| top.end);
+        let mut start = start;
+        if start != kept_end {
+            // What the arena held between the kept frames' successors and these is no
+            // frame's.
+            self.arena.drain(kept_end..start);
+            start = kept_end;
+        }
         if let Some(top) = self.top.take() {
             self.below.push(top);
             if self.below.len() >= 2 * self.window {
-                for frame in self.below.drain(..self.window) {
-                    self.spare.push(frame.successors);
-                }
-                self.dropped += self.window;
+                self.drop_lowest();
+                start = self.below.last().map_or(0, |frame| frame.end);
             }
         }
-        let successors = self.take_incoming(start);
         self.top = Some(Frame {
-            successors,
-            next: 0,
+            start,
+            end: self.arena.len(),
+            next: start,
             skipped,
         });
     }
 
-    /// The arena's successors from `start` on, leaving it empty (with a spare buffer).
-    fn take_incoming(&mut self, start: usize) -> Vec<Successor<S>> {
-        let mut spare = self.spare.pop().unwrap_or_default();
-        spare.clear();
-        let mut successors = std::mem::replace(&mut self.incoming, spare);
-        if start > 0 {
-            successors.drain(..start);
+    /// Drops the successors of the lowest `window` kept frames: the arena's rest moves down
+    /// over them, and the frames above say where theirs now are.
+    #[cold]
+    fn drop_lowest(&mut self) {
+        let cut = self.below[self.window].start;
+        self.arena.drain(..cut);
+        self.below.drain(..self.window);
+        for frame in &mut self.below {
+            frame.start -= cut;
+            frame.end -= cut;
+            frame.next -= cut;
         }
-        successors
+        self.dropped += self.window;
     }
 
     /// The top frame's next successor, which it now takes; `None` when it has taken all of
@@ -128,16 +137,18 @@ impl<S> Frames<S> {
     #[inline]
     pub(crate) fn take_numbered(&mut self) -> Option<(usize, &Successor<S>)> {
         let frame = self.top.as_mut()?;
-        let successor = frame.successors.get(frame.next)?;
+        if frame.next >= frame.end {
+            return None;
+        }
+        let successor = self.arena.get(frame.next)?;
         frame.next += 1;
-        Some((frame.skipped + frame.next - 1, successor))
+        Some((frame.skipped + frame.next - 1 - frame.start, successor))
     }
 
     /// The successors the top frame has yet to take (none when its successors were dropped).
     pub(crate) fn untaken(&self) -> &[Successor<S>] {
         self.top
-            .as_ref()
-            .and_then(|frame| frame.successors.get(frame.next..))
+            .and_then(|frame| self.arena.get(frame.next..frame.end))
             .unwrap_or(&[])
     }
 
@@ -147,7 +158,7 @@ impl<S> Frames<S> {
     pub(crate) fn pop(&mut self) -> bool {
         match self.top.take() {
             Some(frame) => {
-                self.spare.push(frame.successors);
+                self.arena.truncate(frame.start);
                 self.top = self.below.pop();
             }
             None => self.dropped = self.dropped.saturating_sub(1),
@@ -166,10 +177,10 @@ impl<S> Frames<S> {
     pub(crate) fn refill_after(&mut self, next: usize, skipped: usize) {
         if self.top.is_none() && self.dropped > 0 {
             self.dropped -= 1;
-            let successors = self.take_incoming(0);
             self.top = Some(Frame {
-                successors,
-                next,
+                start: 0,
+                end: self.arena.len(),
+                next: next.min(self.arena.len()),
                 skipped,
             });
         }
@@ -263,6 +274,49 @@ mod tests {
         assert_eq!(take(&mut frames), None);
         assert!(!frames.pop());
         assert_eq!((frames.kept(), frames.dropped), (0, 0));
+    }
+
+    #[test]
+    fn kept_frames_keep_their_place_when_the_lowest_drop_theirs() {
+        // Window 2: the fifth push drops the two lowest frames' successors, and the arena's
+        // rest moves down under the three frames still keeping theirs.
+        let mut frames = Frames::new(2);
+        for level in 0..5 {
+            let start = frames.arena().len();
+            frames.arena().extend((0..3).map(|k| to(10 * level + k)));
+            frames.push_after(start, level as usize);
+            assert_eq!(
+                frames.take_numbered().map(|(n, s)| (n, s.transition)),
+                Some((level as usize, 10 * level))
+            );
+        }
+        assert_eq!(frames.arena().len(), 9);
+        for level in (2..5).rev() {
+            let untaken: Vec<u32> = frames.untaken().iter().map(|s| s.transition).collect();
+            assert_eq!(untaken, [10 * level + 1, 10 * level + 2]);
+            assert_eq!(
+                frames.take_numbered().map(|(n, s)| (n, s.transition)),
+                Some((level as usize + 1, 10 * level + 1))
+            );
+            assert_eq!(frames.pop(), level == 2);
+        }
+        assert!(frames.arena().is_empty());
+    }
+
+    #[test]
+    fn what_the_arena_held_before_a_frames_successors_is_no_frames() {
+        let mut frames = Frames::new(4);
+        push(&mut frames, &[1, 2]);
+        frames.arena().push(to(99));
+        let start = frames.arena().len();
+        frames.arena().push(to(7));
+        frames.push(start);
+        assert_eq!(take(&mut frames), Some(7));
+        assert_eq!(take(&mut frames), None);
+        assert!(!frames.pop());
+        assert_eq!(take(&mut frames), Some(1));
+        assert_eq!(take(&mut frames), Some(2));
+        assert_eq!(take(&mut frames), None);
     }
 
     #[test]

@@ -148,7 +148,8 @@ impl<S: Clone + PartialEq> Path<S> {
     pub(crate) fn take_successors(&mut self, out: &mut Vec<Successor<S>>) -> bool {
         match self.kept.last_mut() {
             Some((level, successors)) if *level + 1 == self.len && out.is_empty() => {
-                std::mem::swap(out, successors);
+                // Moved rather than swapped: `out` is a search's arena, whose capacity stays.
+                out.append(successors);
                 self.drop_kept();
                 true
             }
