@@ -89,13 +89,16 @@ impl<S> Frames<S> {
     #[inline]
     pub(crate) fn push_after(&mut self, start: usize, skipped: usize) {
         let kept_end = self.top.map_or(0, |top| top.end);
-        let mut start = start;
-        if start != kept_end {
+        debug_assert!(
+            start >= kept_end,
+            "a frame's successors follow the kept frames'"
+        );
+        if start > kept_end {
             // What the arena held between the kept frames' successors and these is no
             // frame's.
             self.arena.drain(kept_end..start);
-            start = kept_end;
         }
+        let mut start = kept_end;
         if let Some(top) = self.top.take() {
             self.below.push(top);
             if self.below.len() >= 2 * self.window {
