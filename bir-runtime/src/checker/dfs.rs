@@ -12,7 +12,7 @@
 //! The recursion is an explicit stack holding only the states of the current path: a
 //! deep search (a dining-philosophers DFS goes over a million states deep) costs one
 //! packed state per level and nothing more. Only the top frames keep their successors
-//! ([`Frames`], in buffers reused by the whole search), so that returning to a parent
+//! ([`Frames`], in one arena reused by the whole search), so that returning to a parent
 //! seldom computes them again. Returning to a parent below those frames computes its
 //! successors again (models are deterministic), and the parent resumes after the first
 //! successor equal to the child: that is the one that was taken, since any earlier one
