@@ -98,14 +98,14 @@ impl<S> Frames<S> {
             // frame's.
             self.arena.drain(kept_end..start);
         }
-        let mut start = kept_end;
         if let Some(top) = self.top.take() {
             self.below.push(top);
             if self.below.len() >= 2 * self.window {
                 self.drop_lowest();
-                start = self.below.last().map_or(0, |frame| frame.end);
             }
         }
+        // The successors start where the kept frames' end (moved down if some dropped).
+        let start = self.below.last().map_or(0, |frame| frame.end);
         self.top = Some(Frame {
             start,
             end: self.arena.len(),

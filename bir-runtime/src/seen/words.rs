@@ -136,7 +136,7 @@ impl Segment {
         let mask = bigger.slots.len() - 1;
         for (old, word) in self.slots.iter_mut().map(|w| *w.get_mut()).enumerate() {
             if word != EMPTY {
-                let mut i = WordTable::place(word & !colours).1 as usize & mask;
+                let mut i = spread(word & !colours) as usize & mask;
                 while bigger.slots[i].load(Ordering::Relaxed) != EMPTY {
                     i = (i + 1) & mask;
                 }
