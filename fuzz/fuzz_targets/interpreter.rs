@@ -1,9 +1,12 @@
 //! Arbitrary bytes as a `.bir` file for the reference interpreter: when the front end
-//! accepts the text, a bounded depth-first and breadth-first search and a few random walks
-//! over it. Rule: nothing panics; a malformed model is an error and a faulty one a finding.
+//! accepts the text, bounded depth-first and breadth-first searches (exact, compact, reduced
+//! by partial orders and by symmetry), a few random walks, and a bounded check of each of
+//! its properties (every `ltl` without fairness, reduced by partial orders, under weak and
+//! under strong fairness; every `reachable`). Rule: nothing panics; a malformed model is an error and a faulty one
+//! a finding.
 #![no_main]
 
-use bir::{Checker, Model};
+use bir::{Checker, Model, PropertyKind, Storage};
 use bir_interp::Interpreter;
 use libfuzzer_sys::fuzz_target;
 
@@ -21,6 +24,22 @@ fuzz_target!(|data: &[u8]| {
                 .progress(false);
             let _ = checker.clone().dfs().run();
             let _ = checker.clone().bfs().run();
+            let _ = checker.clone().storage(Storage::Compact).run();
+            let _ = checker.clone().por(true).symmetry(true).run();
+            for property in checker.model().properties().to_vec() {
+                match property.kind {
+                    PropertyKind::Ltl { .. } => {
+                        let ltl = checker.clone().ltl(&property.name);
+                        let _ = ltl.clone().run();
+                        let _ = ltl.clone().por(true).run();
+                        let _ = ltl.clone().weak_fairness().run();
+                        let _ = ltl.strong_fairness().run();
+                    }
+                    PropertyKind::Reachable => {
+                        let _ = checker.clone().reachable(&property.name).run();
+                    }
+                }
+            }
             // The walks' seed comes from the input, so that a crash replays from its file.
             let seed = data
                 .iter()
