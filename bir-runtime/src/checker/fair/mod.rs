@@ -825,4 +825,6 @@ fn components<M: Model>(
 }
 
 #[cfg(test)]
+mod oracle;
+#[cfg(test)]
 mod tests;

@@ -6,7 +6,8 @@ use super::super::control::Control;
 use super::super::core::Run;
 use super::super::product::Product;
 use super::numbers::Numbered;
-use crate::model::{Model, Outcome, STUTTER};
+use super::oracle::ProductGraph;
+use crate::model::Model;
 use crate::seen::{Footprint, Growth, Lookup, Store, WordTable};
 use crate::test_models::{
     AutomatonTable, Graph, NEVER_P_THEN_SINK, NOT_INFINITELY_OFTEN_P,
@@ -150,58 +151,9 @@ impl Random {
 /// disabled at one of its states; strong: every instance enabled at one of its states
 /// steps on an internal edge). A closed walk through all its internal edges is then a
 /// fair accepting cycle, and the states of any such cycle form such a set.
-fn brute_force(graph: &Graph, fairness: Fairness) -> bool {
-    let product = Product::new(graph, 0);
-    let Ok(initial) = product.initial_states() else {
-        return false;
-    };
-    let mut states: Vec<(u8, u32)> = Vec::new();
-    let mut work = initial;
-    while let Some(state) = work.pop() {
-        if states.contains(&state) {
-            continue;
-        }
-        let mut successors = Vec::new();
-        product.successors(&state, &mut successors);
-        for s in successors {
-            if let Outcome::Next(next) = s.outcome {
-                work.push(next);
-            }
-        }
-        states.push(state);
-    }
+fn brute_force(product: &ProductGraph, fairness: Fairness) -> bool {
+    let (states, edges) = (&product.states, &product.edges);
     assert!(states.len() <= 16, "{}", states.len());
-    let instance_of = |t: u32| graph.info().transitions[t as usize].instance;
-    let edges: Vec<Vec<(u32, usize)>> = states
-        .iter()
-        .map(|state| {
-            let mut successors = Vec::new();
-            product.successors(state, &mut successors);
-            successors
-                .into_iter()
-                .filter_map(|s| match s.outcome {
-                    Outcome::Next(next) => {
-                        Some((s.transition, states.iter().position(|x| *x == next)?))
-                    }
-                    Outcome::Fault(_) => None,
-                })
-                .collect()
-        })
-        .collect();
-    let enabled: Vec<HashSet<u32>> = states
-        .iter()
-        .map(|(node, _)| {
-            let mut successors = Vec::new();
-            graph.successors(node, &mut successors);
-            successors
-                .iter()
-                .map(|s| instance_of(s.transition))
-                .collect()
-        })
-        .collect();
-    let instances: HashSet<u32> = (0..graph.info().transitions.len() as u32)
-        .map(instance_of)
-        .collect();
     (1u32..1 << states.len()).any(|set| {
         let inside = |i: usize| set & (1 << i) != 0;
         let members: Vec<usize> = (0..states.len()).filter(|&i| inside(i)).collect();
@@ -236,15 +188,15 @@ fn brute_force(graph: &Graph, fairness: Fairness) -> bool {
                     .map(move |&(t, _)| (i, t))
             })
             .collect();
-        if internal.is_empty() || !members.iter().any(|&i| product.is_accepting(&states[i])) {
+        if internal.is_empty() || !members.iter().any(|&i| product.accepting[i]) {
             return false;
         }
         let steps: HashSet<u32> = internal
             .iter()
-            .filter(|(_, t)| *t != STUTTER)
-            .map(|&(_, t)| instance_of(t))
+            .filter_map(|&(_, t)| product.instance(t))
             .collect();
-        instances.iter().all(|instance| match fairness {
+        let enabled = &product.enabled;
+        product.instances.iter().all(|instance| match fairness {
             Fairness::Weak => {
                 steps.contains(instance) || members.iter().any(|&i| !enabled[i].contains(instance))
             }
@@ -272,6 +224,29 @@ fn product_states_come_back_from_their_words_when_the_model_reads_its_words() {
 
 #[test]
 fn every_fairness_agrees_with_a_brute_force_search_on_small_graphs() {
+    // The oracle answers as brute force does on every graph brute force can take.
+    searches_agree_on_random_graphs(11, 600, 4, |product, fairness| {
+        let expected = brute_force(product, fairness);
+        assert_eq!(product.has_fair_accepting_cycle(fairness), expected);
+        expected
+    });
+}
+
+#[test]
+fn every_fairness_agrees_with_a_decomposition_into_components_on_larger_graphs() {
+    searches_agree_on_random_graphs(23, 400, 24, ProductGraph::has_fair_accepting_cycle);
+}
+
+/// Checks each property of `cases` random graphs of up to `max_nodes` nodes (and three
+/// instances) without fairness, under weak and under strong fairness, and compares the
+/// verdicts with `expected`; a violation's lasso must replay. BIR_FAIR_SEED and
+/// BIR_FAIR_CASES explore further (the defaults run in CI).
+fn searches_agree_on_random_graphs(
+    seed: u64,
+    cases: usize,
+    max_nodes: u8,
+    expected: impl Fn(&ProductGraph, Fairness) -> bool,
+) {
     // The last automaton is not weak: without fairness, its products need red searches.
     let automata = [
         NOT_INFINITELY_OFTEN_P,
@@ -280,18 +255,18 @@ fn every_fairness_agrees_with_a_brute_force_search_on_small_graphs() {
         NEVER_P_THEN_SINK,
         NOT_INFINITELY_OFTEN_P_NOT_WEAK,
     ];
-    // BIR_FAIR_SEED and BIR_FAIR_CASES explore further (the default runs in CI).
     let seed = std::env::var("BIR_FAIR_SEED")
         .ok()
-        .and_then(|s| s.parse().ok());
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(seed);
     let cases = std::env::var("BIR_FAIR_CASES")
         .ok()
-        .and_then(|s| s.parse().ok());
-    let cases: usize = cases.unwrap_or(600);
-    let mut random = Random(seed.unwrap_or(11));
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(cases);
+    let mut random = Random(seed);
     let mut violated = [0; 3];
     for case in 0..cases {
-        let nodes = 1 + random.below(4) as u8;
+        let nodes = 1 + random.below(u64::from(max_nodes)) as u8;
         let mut edges = Vec::new();
         let mut instances = Vec::new();
         for from in 0..nodes {
@@ -311,6 +286,7 @@ fn every_fairness_agrees_with_a_brute_force_search_on_small_graphs() {
             }
         }
         let graph = graph.ltl("P", automata[case % automata.len()]);
+        let product = ProductGraph::new(&graph);
         // Two rounds of the automata in three key the product states by word: the numbers
         // of the live states are then in the seen table's slots, not in a map beside it;
         // in the third the words also give the states back, and the live states are kept
@@ -324,7 +300,7 @@ fn every_fairness_agrees_with_a_brute_force_search_on_small_graphs() {
             .into_iter()
             .enumerate()
         {
-            let expected = brute_force(&graph, fairness);
+            let expected = expected(&product, fairness);
             let checker = Checker::new(searched.clone()).ltl("P");
             let checker = match fairness {
                 Fairness::Weak => checker.weak_fairness(),
