@@ -292,3 +292,44 @@ fn generated_checkers_and_the_interpreter_agree_on_properties() {
     assert_same(&a, &b, "AllHungry");
     assert_eq!(a.verdict(), Verdict::Unreachable);
 }
+
+/// Found by the `interpreter` fuzz target: Peterson's filter N=6 whose threads enter at
+/// level 3 fails its assertion all along, and a search for fair cycles that keeps going
+/// past the failures merged the marks of the edge into a component's root as if they were
+/// the component's own. Every later merge then looked for a fair cycle the component did
+/// not hold (a breadth-first search of it each time; a debug assertion now says so), and
+/// each failure rebuilt the whole stack's path for a counterexample it did not keep.
+#[test]
+fn fair_searches_keep_going_past_many_faults() {
+    let source = std::fs::read_to_string(format!(
+        "{}/../models/peterson_filter.bir",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap_or_default()
+    .replace("level[index] := 1;", "level[index] := 3;")
+    .replacen(
+        "invariant MutualExclusion: incs <= 1;",
+        "invariant MutualExclusion: incs <= 1;\n  ltl Waiting: [](P[0]@waiting -> <>P[0]@critical);",
+        1,
+    );
+    let mut overrides = Overrides::default();
+    overrides.set_int("Param", "N", 6);
+    let model =
+        Interpreter::from_source_with(&source, &overrides).unwrap_or_else(|e| panic!("{e:?}"));
+    for checker in [
+        Checker::new(model.clone()).ltl("Waiting").weak_fairness(),
+        Checker::new(model).ltl("Waiting").strong_fairness(),
+    ] {
+        let report = checker
+            .max_states(2_000)
+            .keep_going(1)
+            .progress(false)
+            .run();
+        assert_eq!(
+            report.verdict(),
+            Verdict::Found(FindingKind::Assertion),
+            "{report}"
+        );
+        assert_eq!((report.states(), report.errors()), (2_000, 350), "{report}");
+    }
+}

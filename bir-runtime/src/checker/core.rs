@@ -454,6 +454,16 @@ impl<'a, M: Model> Stepper<'a, M> {
         self.stopped
     }
 
+    /// Whether recording a finding of `kind` now would build its counterexample (call the
+    /// `build` of [`Self::record_with`]): a search whose path is costly to gather asks
+    /// first, so that keeping going past many findings does not gather it for each.
+    pub(crate) fn builds_trace(&self, kind: FindingKind) -> bool {
+        match &self.wanted {
+            Some(wanted) => wanted.wants(kind),
+            None => self.keeps_next_trace(),
+        }
+    }
+
     /// True when the next finding's counterexample will be kept (so its path is needed).
     pub(crate) fn keeps_next_trace(&self) -> bool {
         self.tally.findings.len() < self.keep

@@ -264,6 +264,18 @@ impl<M: Model> Graph<'_, M> {
     }
 }
 
+/// A root of a component on the search's stack: its search number, the marks of the
+/// component's edges merged so far, and those of the edge the search entered it by. That
+/// edge comes from below the component, so its marks join a component only when this one
+/// merges into a component below, which then holds it; counted at once, they would make a
+/// component look fair before its own edges are, and every merge into it would look for a
+/// cycle it does not hold.
+struct Root {
+    number: u32,
+    marks: Marks,
+    entering: Marks,
+}
+
 /// The search.
 struct Fair<'a, M: Model> {
     graph: Graph<'a, M>,
@@ -280,8 +292,8 @@ struct Fair<'a, M: Model> {
     /// component off its top, so a live state keeps its number, and numbers grow up the
     /// stack, as Tarjan's search needs.
     active: Live<ProductState<M>>,
-    /// The roots of the components on the stack, with the marks merged into each.
-    roots: Vec<(u32, Marks)>,
+    /// The roots of the components on the stack.
+    roots: Vec<Root>,
     /// Every mark, for the weak fairness test.
     all: Marks,
 }
@@ -338,7 +350,7 @@ fn search<'a, M: Model, T: Numbered<ProductState<M>>>(
     }
     let extra = seen.numbers_bytes()
         + fair.active.bytes()
-        + fair.roots.capacity() * std::mem::size_of::<(u32, Marks)>();
+        + fair.roots.capacity() * std::mem::size_of::<Root>();
     fair.stepper.finish(run.plan, &seen, extra)
 }
 
@@ -374,7 +386,11 @@ impl<'a, M: Model> Fair<'a, M> {
         let key = self.stepper.key(&state);
         seen.set_live(&state, key, number);
         self.active.push(state, key);
-        self.roots.push((number, marks));
+        self.roots.push(Root {
+            number,
+            marks: Marks::empty(self.graph.bits()),
+            entering: marks,
+        });
         if self.stepper.reserve(&mut self.frames, 1) && self.bases.reserve(&mut self.stepper) {
             self.frames.push(Frame { number, next: 0 });
             self.bases.push(base);
@@ -411,18 +427,26 @@ impl<'a, M: Model> Fair<'a, M> {
                         }
                     }
                 }
-                Visit::Fault(_) => {
+                Visit::Fault(kind) => {
                     if let Outcome::Fault(fault) = successor.outcome {
-                        let stack: Vec<ProductState<M>> = self
-                            .frames
-                            .iter()
-                            .filter_map(|f| self.state_of(f))
-                            .collect();
+                        // The stack's states matter only to a counterexample that is kept.
+                        let stack: Vec<ProductState<M>> = if self.stepper.builds_trace(kind) {
+                            self.frames
+                                .iter()
+                                .filter_map(|f| self.state_of(f))
+                                .collect()
+                        } else {
+                            Vec::new()
+                        };
                         self.record_fault(&stack, fault, successor.transition);
                     }
                 }
                 Visit::Violating(kind) => {
-                    let mut path = self.stack_path(self.frames.len());
+                    let mut path = if self.stepper.builds_trace(kind) {
+                        self.stack_path(self.frames.len())
+                    } else {
+                        Vec::new()
+                    };
                     path.push(successor.transition);
                     let model = self.graph.product.model();
                     let info = self.stepper.info().clone();
@@ -448,10 +472,12 @@ impl<'a, M: Model> Fair<'a, M> {
     /// into one. Under weak fairness, a merged component with every mark holds a fair
     /// accepting cycle.
     fn merge(&mut self, number: u32, transition: TransitionId) {
-        while self.roots.len() > 1 && self.roots[self.roots.len() - 1].0 > number {
-            if let Some((_, popped)) = self.roots.pop() {
+        while self.roots.len() > 1 && self.roots[self.roots.len() - 1].number > number {
+            if let Some(popped) = self.roots.pop() {
                 if let Some(below) = self.roots.last_mut() {
-                    below.1.add(&popped);
+                    // The edge that entered the popped root is now inside the component.
+                    below.marks.add(&popped.marks);
+                    below.marks.add(&popped.entering);
                 }
             }
         }
@@ -459,11 +485,11 @@ impl<'a, M: Model> Fair<'a, M> {
             return;
         };
         // The edge's marks go straight into the root's: the top state's, and its step's.
-        if self.bases.with_top(|base| root.1.add(base)).is_some() {
-            self.graph.mark_step(&mut root.1, transition);
+        if self.bases.with_top(|base| root.marks.add(base)).is_some() {
+            self.graph.mark_step(&mut root.marks, transition);
         }
-        if self.graph.fairness == Fairness::Weak && root.1.covers(&self.all) {
-            let root_number = root.0;
+        if self.graph.fairness == Fairness::Weak && root.marks.covers(&self.all) {
+            let root_number = root.number;
             self.report_weak(root_number);
         }
     }
@@ -492,7 +518,7 @@ impl<'a, M: Model> Fair<'a, M> {
         // The subtree searched since may have pushed the siblings' slots out of the cache.
         self.stepper.prefetch(self.successors.untaken(), seen);
         let number = frame.number;
-        if self.roots.last().map(|r| r.0) != Some(number) {
+        if self.roots.last().map(|r| r.number) != Some(number) {
             return;
         }
         self.roots.pop();
@@ -547,7 +573,14 @@ impl<'a, M: Model> Fair<'a, M> {
         };
         let stem = self.stack_path(at + 1);
         let needed = Marks::full(self.graph.bits());
-        let Some(cycle) = self.graph.cycle(&inside, &entry, &needed) else {
+        let cycle = self.graph.cycle(&inside, &entry, &needed);
+        // The marks of a component are those of its edges: a component with all of them
+        // holds a cycle through an edge of each.
+        debug_assert!(
+            cycle.is_some(),
+            "a component with every mark has no fair cycle"
+        );
+        let Some(cycle) = cycle else {
             return;
         };
         self.report_lasso(stem, &cycle);
@@ -731,13 +764,13 @@ impl<'a, M: Model> Fair<'a, M> {
         let product = self.graph.product;
         let property = self.property;
         let info = self.stepper.info().clone();
-        let mut path = Vec::new();
-        steps_along(product, stack, &mut path);
-        if !stack.is_empty() {
-            path.push(via);
-        }
+        // The path is rebuilt only if the finding's counterexample is kept: a search that
+        // keeps going past many faults would rebuild it at each.
         self.stepper.record_with(kind, &mut |steps| {
-            steps.extend_from_slice(&path);
+            steps_along(product, stack, steps);
+            if !stack.is_empty() {
+                steps.push(via);
+            }
             let model = product.model();
             trace::rebuild(model, &info, steps)
                 .or_else(|_| trace::rebuild_predicate_fault(model, &info, steps, property))
