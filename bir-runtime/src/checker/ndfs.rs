@@ -476,12 +476,18 @@ impl<'a, M: Model> Ndfs<'a, M> {
                         self.report_cycle(target, &[], via);
                     }
                 }
-                Visit::Fault(_) => {
+                Visit::Fault(kind) => {
                     let fault = match successor.outcome {
                         Outcome::Fault(fault) => Some(fault),
                         Outcome::Next(_) => None,
                     };
-                    let stack = self.stack.states(self.product);
+                    // The stack's states (rebuilt, on a compact path) matter only to a
+                    // counterexample that is kept.
+                    let stack = if self.stepper.builds_trace(kind) {
+                        self.stack.states(self.product)
+                    } else {
+                        Vec::new()
+                    };
                     self.record_fault(&stack, fault, via);
                 }
                 Visit::Violating(kind) => {
