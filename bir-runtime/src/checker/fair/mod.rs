@@ -5,12 +5,12 @@
 //! The search is Tarjan's, as Couvreur arranged it ("On-the-fly verification of linear
 //! temporal logic", 1999): each root of a component on the stack carries the marks of the
 //! edges merged into its component, and apart from them those of the edge it was entered
-//! by, which join the component below when the two merge. An edge carries the property's mark when it leaves an
-//! accepting product state, and, for weak fairness, the mark of every instance that it is
-//! a step of or that is disabled where it starts ("stepped or disabled"): a component whose
-//! marks are all present holds a cycle that is accepting and weakly fair (a generalized
-//! Büchi condition, one set per instance; no copies of the graph). It is reported as soon
-//! as its marks are complete.
+//! by, which join the component below when the two merge. An edge carries the property's
+//! mark when it leaves an accepting product state, and, for weak fairness, the mark of
+//! every instance that it is a step of or that is disabled where it starts ("stepped or
+//! disabled"): a component whose marks are all present holds a cycle that is accepting
+//! and weakly fair (a generalized Büchi condition, one set per instance; no copies of the
+//! graph). It is reported as soon as its marks are complete.
 //!
 //! Strong fairness is a Streett condition (if an instance is enabled infinitely often, it
 //! steps infinitely often), checked on each component when it is complete, by the
