@@ -301,12 +301,13 @@ fn generated_checkers_and_the_interpreter_agree_on_properties() {
 /// each failure rebuilt the whole stack's path for a counterexample it did not keep.
 #[test]
 fn fair_searches_keep_going_past_many_faults() {
-    let source = std::fs::read_to_string(format!(
+    let path = format!(
         "{}/../models/peterson_filter.bir",
         env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap_or_default()
-    .replace("level[index] := 1;", "level[index] := 3;")
+    );
+    let source = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .replace("level[index] := 1;", "level[index] := 3;")
     .replacen(
         "invariant MutualExclusion: incs <= 1;",
         "invariant MutualExclusion: incs <= 1;\n  ltl Waiting: [](P[0]@waiting -> <>P[0]@critical);",

@@ -2,8 +2,8 @@
 //! accepts the text, bounded depth-first and breadth-first searches (exact, compact, reduced
 //! by partial orders and by symmetry), a few random walks, and a bounded check of each of
 //! its properties (every `ltl` without fairness, reduced by partial orders, under weak and
-//! under strong fairness; every `reachable`). Rule: nothing panics; a malformed model is an error and a faulty one
-//! a finding.
+//! under strong fairness; every `reachable`). Rule: nothing panics; a malformed model is
+//! an error and a faulty one a finding.
 #![no_main]
 
 use bir::{Checker, Model, PropertyKind, Storage};
