@@ -6,7 +6,8 @@
 // enums, booleans, bytes, negative, wrapping and full 32-bit int ranges, arrays of every
 // element type, initialisers, invariants, active, replicated and started threads with
 // locals and parameters, guards, assignments, assert, assume, start, exit (with or without
-// a jump after it), return, `?:`, `T@loc` and `T[i]@loc`, and bounded quantifiers.
+// a jump after it), return, `?:`, `T@loc` and `T[i]@loc`, and bounded quantifiers; and
+// the properties of version 2: `ltl` formulas with every operator, and `reachable` checks.
 // Expressions may fault at run time (indices out of bounds, division by zero, writes out of
 // range, 32-bit overflow, double starts): those paths are what the comparison is most
 // interested in.
@@ -166,8 +167,37 @@ impl Gen {
             let text = self.thread(t);
             out.push_str(&text);
         }
+        // Drawn last, so that the rest of a seed's model is what it was before models had
+        // properties.
+        for p in 0..self.rng.below(3) {
+            let formula = self.ltl(3);
+            out.push_str(&format!("  ltl P{p}: {formula};\n"));
+        }
+        if self.rng.chance(40) {
+            let predicate = self.bool_expr(2, None, true);
+            out.push_str(&format!("  reachable R0: {predicate};\n"));
+        }
         out.push_str("}\n");
         out
+    }
+
+    /// An LTL formula over state predicates (each in parentheses), every operator of
+    /// LANGUAGE.md's version 2 among them.
+    fn ltl(&mut self, depth: usize) -> String {
+        if depth == 0 || self.rng.chance(25) {
+            return format!("({})", self.bool_expr(1, None, true));
+        }
+        let sub = depth - 1;
+        match self.rng.below(11) {
+            0 => format!("!{}", self.ltl(sub)),
+            1 => format!("[]{}", self.ltl(sub)),
+            2 => format!("<>{}", self.ltl(sub)),
+            3 => format!("X {}", self.ltl(sub)),
+            _ => {
+                let op = *self.rng.pick(&["&&", "||", "->", "<->", "U", "W", "R"]);
+                format!("({} {op} {})", self.ltl(sub), self.ltl(sub))
+            }
+        }
     }
 
     /// Declares threads (names, kinds, parameters, locations) before their bodies, so that

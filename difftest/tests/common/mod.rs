@@ -13,11 +13,16 @@
 //! models with symmetric families: both implementations reduce alike, and every frontier,
 //! alone and with partial-order reduction, finds what the full search finds, in no more
 //! states, with counterexamples that replay without symmetry; alone, a complete search
-//! stores one state per orbit, as many as the brute force counts.
+//! stores one state per orbit, as many as the brute force counts. Properties: the same
+//! automata, and for every `ltl` property and `reachable` check of a model the same
+//! reports (without fairness, reduced by partial orders, with compact storage, under weak
+//! and under strong fairness), lassos included.
 
 mod reduction;
 
-use bir::{Checker, Model, Report, Storage};
+use bir::{
+    Checker, ConfigError, FindingKind, Model, PropertyInfo, PropertyKind, Report, Storage, Verdict,
+};
 use bir_interp::Interpreter;
 use reduction::{configure, reduction_difference, symmetry_differences};
 
@@ -35,6 +40,13 @@ pub struct Differ {
     exact: usize,
     /// Of those, the models whose group permutes two families.
     exact_both: usize,
+    /// `ltl` checks compared, and of those the ones that found a violating run and the
+    /// ones whose property held.
+    ltl_checks: usize,
+    ltl_violated: usize,
+    ltl_held: usize,
+    /// `reachable` checks compared.
+    reachable_checks: usize,
     failures: Vec<String>,
 }
 
@@ -94,6 +106,108 @@ impl Differ {
                 source,
                 format!("parallel with POR against the full search: {difference}"),
             );
+        }
+        self.check_properties(&checker, &interpreter, source, seed);
+    }
+
+    /// The model's properties, the generated checker against the interpreter: the same
+    /// automata, and for every `ltl` property the same report without fairness (alone,
+    /// reduced by partial orders, with compact storage), under weak and under strong
+    /// fairness; for every `reachable` check, the same report.
+    fn check_properties<M: Model + Clone>(
+        &mut self,
+        checker: &Checker<M>,
+        interpreter: &Interpreter,
+        source: &str,
+        seed: u64,
+    ) {
+        let kinds = |properties: &[PropertyInfo]| -> Vec<(String, PropertyKind)> {
+            let kind = |p: &PropertyInfo| (p.name.to_string(), p.kind.clone());
+            properties.iter().map(kind).collect()
+        };
+        let properties = kinds(checker.model().properties());
+        if properties != kinds(interpreter.properties()) {
+            self.fail(
+                seed,
+                source,
+                "the properties or their automata differ".into(),
+            );
+            return;
+        }
+        type Configure<N> = fn(Checker<N>) -> Checker<N>;
+        for (name, kind) in properties {
+            let compiled = configure(checker.clone(), false);
+            let interpreted = configure(Checker::new(interpreter.clone()), false);
+            if kind == PropertyKind::Reachable {
+                let what = format!("reachable {name}");
+                let (compiled, interpreted) =
+                    (compiled.reachable(&name), interpreted.reachable(&name));
+                self.compare(seed, source, &what, &compiled.run(), &interpreted.run());
+                self.reachable_checks += 1;
+                continue;
+            }
+            let modes: [(&str, Configure<M>, Configure<Interpreter>); 5] = [
+                ("without fairness", |c| c, |c| c),
+                (
+                    "with partial-order reduction",
+                    |c| c.por(true),
+                    |c| c.por(true),
+                ),
+                (
+                    "with compact storage",
+                    |c| c.storage(Storage::Compact),
+                    |c| c.storage(Storage::Compact),
+                ),
+                (
+                    "under weak fairness",
+                    |c| c.weak_fairness(),
+                    |c| c.weak_fairness(),
+                ),
+                (
+                    "under strong fairness",
+                    |c| c.strong_fairness(),
+                    |c| c.strong_fairness(),
+                ),
+            ];
+            for (mode, on_compiled, on_interpreted) in modes {
+                let what = format!("ltl {name} {mode}");
+                let compiled = on_compiled(compiled.clone().ltl(&name)).try_run();
+                let interpreted = on_interpreted(interpreted.clone().ltl(&name)).try_run();
+                let (compiled, interpreted) = match (compiled, interpreted) {
+                    (Ok(compiled), Ok(interpreted)) => (compiled, interpreted),
+                    // Both refuse alike (partial-order reduction of a formula with `X`).
+                    (Err(a), Err(b)) if a.to_string() == b.to_string() => continue,
+                    (a, b) => {
+                        let refusal =
+                            |r: Result<Report, ConfigError>| r.err().map(|e| e.to_string());
+                        let (a, b) = (refusal(a), refusal(b));
+                        self.fail(seed, source, format!("{what}: refused {a:?} vs {b:?}"));
+                        continue;
+                    }
+                };
+                self.compare(seed, source, &what, &compiled, &interpreted);
+                self.ltl_checks += 1;
+                match compiled.verdict() {
+                    Verdict::Found(FindingKind::Property) => self.ltl_violated += 1,
+                    Verdict::Verified => self.ltl_held += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// Records the difference between the generated checker's report and the
+    /// interpreter's, if any, of the check `what`.
+    fn compare(
+        &mut self,
+        seed: u64,
+        source: &str,
+        what: &str,
+        compiled: &Report,
+        interpreted: &Report,
+    ) {
+        if let Some(difference) = difference(compiled, interpreted) {
+            self.fail(seed, source, format!("{what}: {difference}\n--- compiled:\n{compiled}\n--- interpreted:\n{interpreted}"));
         }
     }
 
@@ -189,7 +303,14 @@ pub fn check_all(run_all: fn(&mut Differ), count: usize, symmetric: usize, seed:
         "{count} random models and {symmetric} symmetric ones agree (BIR_DIFF_SEED={seed}); \
          partial-order reduction shrank {} of them, symmetry reduction {} of the symmetric \
          ones, whose counts matched the brute-force orbits on {} ({} with two families \
-         permuted)",
-        differ.reduced, differ.symmetric, differ.exact, differ.exact_both
+         permuted); {} ltl checks ({} found a violating run, {} held) and {} reachable checks",
+        differ.reduced,
+        differ.symmetric,
+        differ.exact,
+        differ.exact_both,
+        differ.ltl_checks,
+        differ.ltl_violated,
+        differ.ltl_held,
+        differ.reachable_checks
     );
 }
