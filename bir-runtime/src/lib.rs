@@ -138,6 +138,7 @@
 mod checker;
 mod coverage;
 pub mod model;
+pub mod oracle;
 pub mod packed;
 mod property;
 mod render;

@@ -49,6 +49,30 @@ impl Rng {
     }
 }
 
+/// An LTL formula of depth up to `depth` over the state predicates `atom` writes, every
+/// operator of LANGUAGE.md's version 2 among its operators; `rng` is the generator's.
+fn ltl_formula<G>(
+    gen: &mut G,
+    depth: usize,
+    rng: fn(&mut G) -> &mut Rng,
+    atom: fn(&mut G) -> String,
+) -> String {
+    if depth == 0 || rng(gen).chance(25) {
+        return atom(gen);
+    }
+    let sub = |gen: &mut G| ltl_formula(gen, depth - 1, rng, atom);
+    match rng(gen).below(11) {
+        0 => format!("!{}", sub(gen)),
+        1 => format!("[]{}", sub(gen)),
+        2 => format!("<>{}", sub(gen)),
+        3 => format!("X {}", sub(gen)),
+        _ => {
+            let op = *rng(gen).pick(&["&&", "||", "->", "<->", "U", "W", "R"]);
+            format!("({} {op} {})", sub(gen), sub(gen))
+        }
+    }
+}
+
 /// The kind of a scalar value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
@@ -170,7 +194,8 @@ impl Gen {
         // Drawn last, so that the rest of a seed's model is what it was before models had
         // properties.
         for p in 0..self.rng.below(3) {
-            let formula = self.ltl(3);
+            let atom = |gen: &mut Gen| format!("({})", gen.bool_expr(1, None, true));
+            let formula = ltl_formula(self, 3, |gen| &mut gen.rng, atom);
             out.push_str(&format!("  ltl P{p}: {formula};\n"));
         }
         if self.rng.chance(40) {
@@ -179,25 +204,6 @@ impl Gen {
         }
         out.push_str("}\n");
         out
-    }
-
-    /// An LTL formula over state predicates (each in parentheses), every operator of
-    /// LANGUAGE.md's version 2 among them.
-    fn ltl(&mut self, depth: usize) -> String {
-        if depth == 0 || self.rng.chance(25) {
-            return format!("({})", self.bool_expr(1, None, true));
-        }
-        let sub = depth - 1;
-        match self.rng.below(11) {
-            0 => format!("!{}", self.ltl(sub)),
-            1 => format!("[]{}", self.ltl(sub)),
-            2 => format!("<>{}", self.ltl(sub)),
-            3 => format!("X {}", self.ltl(sub)),
-            _ => {
-                let op = *self.rng.pick(&["&&", "||", "->", "<->", "U", "W", "R"]);
-                format!("({} {op} {})", self.ltl(sub), self.ltl(sub))
-            }
-        }
     }
 
     /// Declares threads (names, kinds, parameters, locations) before their bodies, so that

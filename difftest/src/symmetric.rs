@@ -153,6 +153,13 @@ impl Sym {
         for &(fam, _) in families {
             out.push_str(&self.thread(fam));
         }
+        // Drawn last, so that the rest of a seed's model is what it was before models had
+        // properties. A property that names an instance shrinks its family's group.
+        for p in 0..self.rng.below(3) {
+            let atom = |gen: &mut Sym| format!("({})", gen.boolean(1));
+            let formula = ltl_formula(self, 3, |gen| &mut gen.rng, atom);
+            out.push_str(&format!("  ltl P{p}: {formula};\n"));
+        }
         out.push_str("}\n");
         out
     }

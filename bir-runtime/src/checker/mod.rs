@@ -42,6 +42,7 @@ use crate::replay::{self, ReplayError};
 use crate::report::{Report, Strategy};
 use crate::trace::{self, Counterexample};
 
+pub(crate) use fair::oracle::ProductGraph;
 pub use plan::{ConfigError, Plan, Storage, BITSTATE_HASHES, BITSTATE_LOG2_BITS, MAX_THREADS};
 pub use watch::{Progress, Watch};
 

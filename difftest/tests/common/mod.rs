@@ -16,15 +16,19 @@
 //! stores one state per orbit, as many as the brute force counts. Properties: the same
 //! automata, and for every `ltl` property and `reachable` check of a model the same
 //! reports (without fairness, reduced by partial orders, with compact storage, under weak
-//! and under strong fairness), lassos included.
+//! and under strong fairness), lassos included; and each verdict on an `ltl` property
+//! against the oracle that builds the whole product and examines its strongly connected
+//! components ([`bir::oracle::ltl_violated`]).
 
 mod reduction;
 
+use bir::oracle::ltl_violated;
 use bir::{
-    Checker, ConfigError, FindingKind, Model, PropertyInfo, PropertyKind, Report, Storage, Verdict,
+    Checker, ConfigError, Fairness, FindingKind, Model, PropertyInfo, PropertyKind, Report,
+    Storage, Verdict,
 };
 use bir_interp::Interpreter;
-use reduction::{configure, reduction_difference, symmetry_differences};
+use reduction::{configure, reduction_difference, symmetry_differences, MAX_STATES};
 
 /// Compares each model's two implementations and collects the disagreements.
 #[derive(Default)]
@@ -47,6 +51,10 @@ pub struct Differ {
     ltl_held: usize,
     /// `reachable` checks compared.
     reachable_checks: usize,
+    /// `ltl` verdicts held against the oracle ([`ltl_violated`]).
+    oracle_checks: usize,
+    /// `ltl` checks of symmetric models under symmetry reduction compared.
+    symmetric_ltl_checks: usize,
     failures: Vec<String>,
 }
 
@@ -146,30 +154,34 @@ impl Differ {
                 self.reachable_checks += 1;
                 continue;
             }
-            let modes: [(&str, Configure<M>, Configure<Interpreter>); 5] = [
-                ("without fairness", |c| c, |c| c),
+            let modes: [(&str, Fairness, Configure<M>, Configure<Interpreter>); 5] = [
+                ("without fairness", Fairness::None, |c| c, |c| c),
                 (
                     "with partial-order reduction",
+                    Fairness::None,
                     |c| c.por(true),
                     |c| c.por(true),
                 ),
                 (
                     "with compact storage",
+                    Fairness::None,
                     |c| c.storage(Storage::Compact),
                     |c| c.storage(Storage::Compact),
                 ),
                 (
                     "under weak fairness",
+                    Fairness::Weak,
                     |c| c.weak_fairness(),
                     |c| c.weak_fairness(),
                 ),
                 (
                     "under strong fairness",
+                    Fairness::Strong,
                     |c| c.strong_fairness(),
                     |c| c.strong_fairness(),
                 ),
             ];
-            for (mode, on_compiled, on_interpreted) in modes {
+            for (mode, fairness, on_compiled, on_interpreted) in modes {
                 let what = format!("ltl {name} {mode}");
                 let compiled = on_compiled(compiled.clone().ltl(&name)).try_run();
                 let interpreted = on_interpreted(interpreted.clone().ltl(&name)).try_run();
@@ -185,6 +197,11 @@ impl Differ {
                         continue;
                     }
                 };
+                if let Some(disagreement) =
+                    self.oracle_disagrees(&compiled, interpreter, &name, fairness)
+                {
+                    self.fail(seed, source, format!("{what}: {disagreement}"));
+                }
                 self.compare(seed, source, &what, &compiled, &interpreted);
                 self.ltl_checks += 1;
                 match compiled.verdict() {
@@ -194,6 +211,27 @@ impl Differ {
                 }
             }
         }
+    }
+
+    /// How the verdict of a report on the `ltl` property `name` under `fairness`, where it
+    /// answered about the property, disagrees with the whole product's strongly connected
+    /// components ([`ltl_violated`], on the model without reduction), if it does.
+    fn oracle_disagrees(
+        &mut self,
+        report: &Report,
+        interpreter: &Interpreter,
+        name: &str,
+        fairness: Fairness,
+    ) -> Option<String> {
+        let violated = match report.verdict() {
+            Verdict::Found(FindingKind::Property) => true,
+            Verdict::Verified => false,
+            _ => return None,
+        };
+        let expected = ltl_violated(interpreter, name, fairness, MAX_STATES as usize)?;
+        self.oracle_checks += 1;
+        (expected != violated)
+            .then(|| format!("violated {violated}, the oracle says {expected}\n{report}"))
     }
 
     /// Records the difference between the generated checker's report and the
@@ -233,6 +271,28 @@ impl Differ {
                 let strategy = if bfs { "BFS" } else { "DFS" };
                 self.fail(seed, source, format!("{strategy} with symmetry: {difference}\n--- compiled:\n{compiled}\n--- interpreted:\n{interpreted}"));
             }
+        }
+        // Each property without fairness under symmetry reduction: both implementations
+        // alike, and the verdict that of the whole unreduced product.
+        for property in checker.model().properties().to_vec() {
+            let name = &property.name;
+            let what = format!("ltl {name} with symmetry");
+            let compiled = configure(checker.clone().symmetry(true), false)
+                .ltl(name)
+                .try_run();
+            let interpreted = configure(Checker::new(interpreter.clone()).symmetry(true), false)
+                .ltl(name)
+                .try_run();
+            let (Ok(compiled), Ok(interpreted)) = (compiled, interpreted) else {
+                continue;
+            };
+            self.compare(seed, source, &what, &compiled, &interpreted);
+            if let Some(disagreement) =
+                self.oracle_disagrees(&compiled, &interpreter, name, Fairness::None)
+            {
+                self.fail(seed, source, format!("{what}: {disagreement}"));
+            }
+            self.symmetric_ltl_checks += 1;
         }
         let check = symmetry_differences(&checker);
         for failure in check.failures {
@@ -303,7 +363,8 @@ pub fn check_all(run_all: fn(&mut Differ), count: usize, symmetric: usize, seed:
         "{count} random models and {symmetric} symmetric ones agree (BIR_DIFF_SEED={seed}); \
          partial-order reduction shrank {} of them, symmetry reduction {} of the symmetric \
          ones, whose counts matched the brute-force orbits on {} ({} with two families \
-         permuted); {} ltl checks ({} found a violating run, {} held) and {} reachable checks",
+         permuted); {} ltl checks ({} found a violating run, {} held; {} verdicts held against \
+         the whole product's components; {} under symmetry reduction) and {} reachable checks",
         differ.reduced,
         differ.symmetric,
         differ.exact,
@@ -311,6 +372,8 @@ pub fn check_all(run_all: fn(&mut Differ), count: usize, symmetric: usize, seed:
         differ.ltl_checks,
         differ.ltl_violated,
         differ.ltl_held,
+        differ.oracle_checks,
+        differ.symmetric_ltl_checks,
         differ.reachable_checks
     );
 }

@@ -858,7 +858,6 @@ fn components<M: Model>(
     found
 }
 
-#[cfg(test)]
-mod oracle;
+pub(crate) mod oracle;
 #[cfg(test)]
 mod tests;

@@ -1,102 +1,113 @@
-//! A second answer to the searches' question, for graphs too large for brute force: the
+//! A second answer to the searches' question, for products too large for brute force: the
 //! whole product built first, then decomposed into strongly connected components, each
 //! tested for a fair accepting cycle as the definitions say (strong fairness by removing
 //! the states where an instance that never steps is enabled, and decomposing again). It
 //! shares the product with the searches and nothing else: no search order, no marks, no
-//! search numbers.
+//! search numbers. The tests hold the searches against it on random graphs, and the
+//! differential tests on random models through [`crate::oracle`].
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::fmt::Debug;
+use std::hash::Hash;
 
 use super::super::product::Product;
 use crate::model::{Model, Outcome, STUTTER};
 use crate::property::Fairness;
-use crate::test_models::Graph;
 
-/// The reachable product of a graph with its property 0, as plain adjacency lists.
-pub(super) struct ProductGraph {
+/// The reachable product of a model with one of its properties, as plain adjacency lists.
+pub(crate) struct ProductGraph<S> {
     /// Each reachable product state.
-    pub(super) states: Vec<(u8, u32)>,
+    pub(crate) states: Vec<(S, u32)>,
     /// The edges leaving each state: the transition and the index of the target.
-    pub(super) edges: Vec<Vec<(u32, usize)>>,
+    pub(crate) edges: Vec<Vec<(u32, usize)>>,
     /// Whether each state is accepting.
-    pub(super) accepting: Vec<bool>,
-    /// The instances enabled at each state (those with a step out of its graph node).
-    pub(super) enabled: Vec<HashSet<u32>>,
-    /// Every instance of the graph.
-    pub(super) instances: HashSet<u32>,
-    /// The instance of each transition of the graph.
+    pub(crate) accepting: Vec<bool>,
+    /// The instances enabled at each state (those with a step out of its model state).
+    pub(crate) enabled: Vec<HashSet<u32>>,
+    /// Every instance of the model.
+    pub(crate) instances: HashSet<u32>,
+    /// The instance of each transition of the model.
     instance_of: Vec<u32>,
 }
 
-impl ProductGraph {
-    /// Explores the product of `graph` with its property 0 from its initial states.
-    pub(super) fn new(graph: &Graph) -> ProductGraph {
-        let product = Product::new(graph, 0);
-        let instance_of: Vec<u32> = graph
+impl<S: Clone + Eq + Hash + Send + Sync + Debug + 'static> ProductGraph<S> {
+    /// Explores the product of `model` with its property `property` from its initial
+    /// states: `None` when it has more than `limit` states, or a step or a proposition
+    /// that faults, or a state that fails an invariant (which a search reports before it
+    /// answers about the property).
+    pub(crate) fn new<M: Model<State = S>>(
+        model: &M,
+        property: usize,
+        limit: usize,
+    ) -> Option<ProductGraph<S>> {
+        let product = Product::new(model, property);
+        let instance_of: Vec<u32> = model
             .info()
             .transitions
             .iter()
             .map(|t| t.instance)
             .collect();
-        let mut states: Vec<(u8, u32)> = Vec::new();
-        let mut work = product.initial_states().unwrap_or_default();
-        let mut successors = Vec::new();
-        while let Some(state) = work.pop() {
-            if states.contains(&state) {
-                continue;
+        let mut index: HashMap<(S, u32), usize> = HashMap::new();
+        let mut states: Vec<(S, u32)> = Vec::new();
+        let mut intern = |state: (S, u32), states: &mut Vec<(S, u32)>| -> Option<usize> {
+            if let Some(&i) = index.get(&state) {
+                return Some(i);
+            }
+            if states.len() >= limit {
+                return None;
+            }
+            index.insert(state.clone(), states.len());
+            states.push(state);
+            Some(states.len() - 1)
+        };
+        for state in product.initial_states().ok()? {
+            intern(state, &mut states)?;
+        }
+        let (mut edges, mut enabled) = (Vec::new(), Vec::new());
+        let (mut successors, mut steps) = (Vec::new(), Vec::new());
+        while edges.len() < states.len() {
+            let state = states[edges.len()].clone();
+            if model.check_invariants(&state.0).is_err() {
+                return None;
             }
             successors.clear();
             product.successors(&state, &mut successors);
-            work.extend(successors.iter().filter_map(|s| match s.outcome {
-                Outcome::Next(next) => Some(next),
-                Outcome::Fault(_) => None,
-            }));
-            states.push(state);
-        }
-        let edges = states
-            .iter()
-            .map(|state| {
-                successors.clear();
-                product.successors(state, &mut successors);
-                successors
-                    .iter()
-                    .filter_map(|s| match s.outcome {
-                        Outcome::Next(next) => {
-                            Some((s.transition, states.iter().position(|x| *x == next)?))
-                        }
-                        Outcome::Fault(_) => None,
-                    })
-                    .collect()
-            })
-            .collect();
-        let enabled = states
-            .iter()
-            .map(|(node, _)| {
-                let mut steps = Vec::new();
-                graph.successors(node, &mut steps);
+            let mut out = Vec::new();
+            for successor in successors.drain(..) {
+                match successor.outcome {
+                    Outcome::Next(next) => {
+                        out.push((successor.transition, intern(next, &mut states)?));
+                    }
+                    Outcome::Fault(_) => return None,
+                }
+            }
+            edges.push(out);
+            steps.clear();
+            model.successors(&state.0, &mut steps);
+            enabled.push(
                 steps
                     .iter()
                     .map(|s| instance_of[s.transition as usize])
-                    .collect()
-            })
-            .collect();
-        ProductGraph {
+                    .collect(),
+            );
+        }
+        Some(ProductGraph {
             accepting: states.iter().map(|s| product.is_accepting(s)).collect(),
             states,
             edges,
             enabled,
             instances: instance_of.iter().copied().collect(),
             instance_of,
-        }
+        })
     }
 
     /// The instance that takes `transition` (`None` for a stutter step).
-    pub(super) fn instance(&self, transition: u32) -> Option<u32> {
+    pub(crate) fn instance(&self, transition: u32) -> Option<u32> {
         (transition != STUTTER).then(|| self.instance_of[transition as usize])
     }
 
     /// Whether the product holds a fair accepting cycle under `fairness`.
-    pub(super) fn has_fair_accepting_cycle(&self, fairness: Fairness) -> bool {
+    pub(crate) fn has_fair_accepting_cycle(&self, fairness: Fairness) -> bool {
         let all: Vec<usize> = (0..self.states.len()).collect();
         self.fair_within(&all, fairness)
     }
@@ -104,10 +115,13 @@ impl ProductGraph {
     /// Whether the states `within` hold a fair accepting cycle through their own edges.
     fn fair_within(&self, within: &[usize], fairness: Fairness) -> bool {
         self.components(within).into_iter().any(|component| {
-            let inside = |i: usize| component.contains(&i);
+            let mut inside = vec![false; self.states.len()];
+            for &i in &component {
+                inside[i] = true;
+            }
             let internal: Vec<u32> = component
                 .iter()
-                .flat_map(|&i| self.edges[i].iter().filter(|&&(_, k)| inside(k)))
+                .flat_map(|&i| self.edges[i].iter().filter(|&&(_, k)| inside[k]))
                 .map(|&(t, _)| t)
                 .collect();
             if internal.is_empty() || !component.iter().any(|&i| self.accepting[i]) {
@@ -152,38 +166,64 @@ impl ProductGraph {
         })
     }
 
-    /// The strongly connected components of the states `within`, through their own edges:
-    /// two states are in one component when each reaches the other (by reachability sets;
-    /// the graphs are small).
+    /// The strongly connected components of the states `within`, through their own edges
+    /// (Kosaraju: the states in the order a depth-first search along the edges finishes
+    /// them, then, latest first, what each reaches against the edges).
     fn components(&self, within: &[usize]) -> Vec<Vec<usize>> {
-        let reach = |from: usize, forward: bool| -> HashSet<usize> {
-            let mut seen = HashSet::from([from]);
-            let mut work = vec![from];
-            while let Some(at) = work.pop() {
-                for &u in within {
-                    for &(_, v) in &self.edges[u] {
-                        let (source, target) = if forward { (u, v) } else { (v, u) };
-                        if source == at && within.contains(&target) && seen.insert(target) {
-                            work.push(target);
+        let n = self.states.len();
+        let mut member = vec![false; n];
+        for &i in within {
+            member[i] = true;
+        }
+        let mut reverse: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for &u in within {
+            for &(_, v) in &self.edges[u] {
+                if member[v] {
+                    reverse[v].push(u);
+                }
+            }
+        }
+        let mut visited = vec![false; n];
+        let mut finished = Vec::with_capacity(within.len());
+        for &root in within {
+            if visited[root] {
+                continue;
+            }
+            visited[root] = true;
+            let mut stack = vec![(root, 0)];
+            while let Some(&mut (u, ref mut next)) = stack.last_mut() {
+                match self.edges[u].get(*next) {
+                    Some(&(_, v)) => {
+                        *next += 1;
+                        if member[v] && !visited[v] {
+                            visited[v] = true;
+                            stack.push((v, 0));
                         }
+                    }
+                    None => {
+                        finished.push(u);
+                        stack.pop();
                     }
                 }
             }
-            seen
-        };
-        let mut assigned = HashSet::new();
+        }
+        let mut assigned = vec![false; n];
         let mut components = Vec::new();
-        for &state in within {
-            if assigned.contains(&state) {
+        for &root in finished.iter().rev() {
+            if assigned[root] {
                 continue;
             }
-            let (forward, backward) = (reach(state, true), reach(state, false));
-            let component: Vec<usize> = within
-                .iter()
-                .copied()
-                .filter(|i| forward.contains(i) && backward.contains(i))
-                .collect();
-            assigned.extend(component.iter().copied());
+            assigned[root] = true;
+            let (mut component, mut work) = (vec![root], vec![root]);
+            while let Some(u) = work.pop() {
+                for &v in &reverse[u] {
+                    if !assigned[v] {
+                        assigned[v] = true;
+                        component.push(v);
+                        work.push(v);
+                    }
+                }
+            }
             components.push(component);
         }
         components

@@ -151,7 +151,7 @@ impl Random {
 /// disabled at one of its states; strong: every instance enabled at one of its states
 /// steps on an internal edge). A closed walk through all its internal edges is then a
 /// fair accepting cycle, and the states of any such cycle form such a set.
-fn brute_force(product: &ProductGraph, fairness: Fairness) -> bool {
+fn brute_force(product: &ProductGraph<u8>, fairness: Fairness) -> bool {
     let (states, edges) = (&product.states, &product.edges);
     assert!(states.len() <= 16, "{}", states.len());
     (1u32..1 << states.len()).any(|set| {
@@ -245,7 +245,7 @@ fn searches_agree_on_random_graphs(
     seed: u64,
     cases: usize,
     max_nodes: u8,
-    expected: impl Fn(&ProductGraph, Fairness) -> bool,
+    expected: impl Fn(&ProductGraph<u8>, Fairness) -> bool,
 ) {
     // The last automaton is not weak: without fairness, its products need red searches.
     let automata = [
@@ -286,7 +286,7 @@ fn searches_agree_on_random_graphs(
             }
         }
         let graph = graph.ltl("P", automata[case % automata.len()]);
-        let product = ProductGraph::new(&graph);
+        let product = ProductGraph::new(&graph, 0, usize::MAX).expect("graphs hold no faults");
         // Two rounds of the automata in three key the product states by word: the numbers
         // of the live states are then in the seen table's slots, not in a map beside it;
         // in the third the words also give the states back, and the live states are kept
