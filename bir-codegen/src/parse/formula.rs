@@ -76,6 +76,24 @@ fn items(tokens: &[TokenTree]) -> syn::Result<Vec<Item>> {
             continue;
         }
         match &tokens[i] {
+            // After a `:` (a quantifier's body, or the else-branch of `?:`) a group is part
+            // of the state predicate: no temporal operator may stand in it.
+            TokenTree::Group(group)
+                if group.delimiter() == Delimiter::Parenthesis && ends_with_colon(&run) =>
+            {
+                if let Some((op, span)) = first_temporal(&group.stream()) {
+                    return Err(syn::Error::new(
+                        span,
+                        format!(
+                            "`{}` inside a state predicate: a quantifier's body (or a branch of \
+                             `?:`) holds no temporal operator{}",
+                            op.text(),
+                            word_hint(op)
+                        ),
+                    ));
+                }
+                run.push(tokens[i].clone());
+            }
             TokenTree::Group(group)
                 if group.delimiter() == Delimiter::Parenthesis
                     && (group.stream().is_empty() || is_temporal(&group.stream())) =>
@@ -131,13 +149,30 @@ fn operator(tokens: &[TokenTree], operand_starts: bool) -> (Option<FormulaOp>, u
 
 /// True when a group's tokens hold a temporal operator (or `->`, `<->`), at any depth.
 fn is_temporal(stream: &TokenStream) -> bool {
+    first_temporal(stream).is_some()
+}
+
+/// The first temporal operator (or `->`, `<->`) of a group's tokens, at any depth, and
+/// where it stands.
+fn first_temporal(stream: &TokenStream) -> Option<(FormulaOp, Span)> {
     let tokens: Vec<TokenTree> = stream.clone().into_iter().collect();
-    (0..tokens.len()).any(|i| {
+    (0..tokens.len()).find_map(|i| {
         let (op, _) = operator(&tokens[i..], false);
-        let temporal =
-            op.is_some_and(|op| !matches!(op, FormulaOp::And | FormulaOp::Or | FormulaOp::Not));
-        temporal || matches!(&tokens[i], TokenTree::Group(g) if is_temporal(&g.stream()))
+        match op {
+            Some(op) if !matches!(op, FormulaOp::And | FormulaOp::Or | FormulaOp::Not) => {
+                Some((op, tokens[i].span()))
+            }
+            _ => match &tokens[i] {
+                TokenTree::Group(group) => first_temporal(&group.stream()),
+                _ => None,
+            },
+        }
     })
+}
+
+/// True when the tokens end with a `:`, after which a group belongs to the predicate.
+fn ends_with_colon(run: &[TokenTree]) -> bool {
+    matches!(run.last(), Some(TokenTree::Punct(p)) if p.as_char() == ':')
 }
 
 /// For an operator written as a word (`U W R X`): that a variable or thread of that name
@@ -420,6 +455,14 @@ mod tests {
             (quote!(p (q U r)), "missing an operator before this group"),
             (quote!(()), "empty formula in parentheses"),
             (quote!(p && &&q), "`&&` is missing its left operand"),
+            (
+                quote!(exists i in 0 .. 2 : (U[i]@m0)),
+                "`U` inside a state predicate: a quantifier's body",
+            ),
+            (
+                quote!(forall i in 0 .. 2 : (p -> <>q)),
+                "`->` inside a state predicate",
+            ),
         ] {
             let error = text(tokens.clone());
             assert!(error.contains(message), "{tokens}: {error}");
