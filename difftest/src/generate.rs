@@ -73,6 +73,23 @@ fn ltl_formula<G>(
     }
 }
 
+/// The formula of an `ltl` property: two in five a progress pattern over the location
+/// predicates `progress` writes (`[]<>p`, `<>p`, `[](a -> <>p)`, whose verdicts fairness
+/// decides when another instance can run forever instead), the rest [`ltl_formula`]s.
+fn ltl_property<G>(
+    gen: &mut G,
+    rng: fn(&mut G) -> &mut Rng,
+    atom: fn(&mut G) -> String,
+    progress: fn(&mut G) -> String,
+) -> String {
+    match rng(gen).below(10) {
+        0 | 1 => format!("[]<>{}", progress(gen)),
+        2 => format!("<>{}", progress(gen)),
+        3 => format!("[]({} -> <>{})", atom(gen), progress(gen)),
+        _ => ltl_formula(gen, 3, rng, atom),
+    }
+}
+
 /// The kind of a scalar value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
@@ -195,7 +212,8 @@ impl Gen {
         // properties.
         for p in 0..self.rng.below(3) {
             let atom = |gen: &mut Gen| format!("({})", gen.bool_expr(1, None, true));
-            let formula = ltl_formula(self, 3, |gen| &mut gen.rng, atom);
+            let progress = |gen: &mut Gen| format!("({})", gen.at(None));
+            let formula = ltl_property(self, |gen| &mut gen.rng, atom, progress);
             out.push_str(&format!("  ltl P{p}: {formula};\n"));
         }
         if self.rng.chance(40) {

@@ -42,6 +42,7 @@ pub fn generate_symmetric(name: &str, seed: u64) -> String {
         locations: [0; 2],
         breaking: [false; 2],
         mixing: false,
+        in_formula: false,
     };
     gen.system(name)
 }
@@ -120,6 +121,9 @@ struct Sym {
     breaking: [bool; 2],
     /// The model may use one family's pid global where the other's pid is expected.
     mixing: bool,
+    /// An `ltl` formula is being written: inside one `U` is the until operator, so the
+    /// family `U`'s thread cannot be named (`U[i]@m0`).
+    in_formula: bool,
 }
 
 impl Sym {
@@ -155,13 +159,26 @@ impl Sym {
         }
         // Drawn last, so that the rest of a seed's model is what it was before models had
         // properties. A property that names an instance shrinks its family's group.
+        self.in_formula = true;
         for p in 0..self.rng.below(3) {
             let atom = |gen: &mut Sym| format!("({})", gen.boolean(1));
-            let formula = ltl_formula(self, 3, |gen| &mut gen.rng, atom);
+            let formula = ltl_property(self, |gen| &mut gen.rng, atom, Sym::progress);
             out.push_str(&format!("  ltl P{p}: {formula};\n"));
         }
+        self.in_formula = false;
         out.push_str("}\n");
         out
+    }
+
+    /// A location predicate of family `T` for a progress pattern: that one of its
+    /// instances is at a location (symmetric), or that the first one is.
+    fn progress(&mut self) -> String {
+        let location = self.rng.below(self.locations[Fam::T.at()]);
+        if self.rng.chance(50) {
+            format!("(exists k0 in 0 .. P.N : (T[k0]@l{location}))")
+        } else {
+            format!("(T[0]@l{location})")
+        }
     }
 
     /// The globals of family `fam` of `count` instances: its arrays indexed by pids (which
@@ -368,7 +385,10 @@ impl Sym {
                 format!("{}[{}]", fam.flags(), self.any_index(fam))
             }
             4 => {
-                let fam = self.indexable_family();
+                let fam = match self.indexable_family() {
+                    Fam::U if self.in_formula => Fam::T,
+                    fam => fam,
+                };
                 let location = self.rng.below(self.locations[fam.at()]);
                 format!(
                     "{}[{}]@{}{location}",

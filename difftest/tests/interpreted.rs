@@ -19,16 +19,26 @@
 //!   depth-first and breadth-first search store exactly the states exact storage stores,
 //!   with the same counts, verdicts and first counterexamples, wide states as trees.
 //!
+//! - `ltl` properties on `BIR_DIFF_LTL_INTERPRETED` models (default 300) of the
+//!   differential test's generator and as many symmetric ones: every verdict (without
+//!   fairness, reduced by partial orders, with compact storage, under weak and strong
+//!   fairness; the symmetric models' without fairness under symmetry reduction too) is the
+//!   one the whole unreduced product gives, its strongly connected components examined
+//!   (`common/oracle.rs`).
+//!
 //! The compiled checkers reduce as the interpreter does: `differential.rs` compares the two
 //! on every model it compiles (and compact storage against exact storage on each).
 
+#[path = "common/oracle.rs"]
+mod oracle;
 #[path = "common/reduction.rs"]
 mod reduction;
 
-use bir::{Checker, Model, Report, Storage};
+use bir::{Checker, Fairness, FindingKind, Model, PropertyKind, Report, Storage, Verdict};
 use bir_difftest::{generate, generate_local_work, generate_symmetric};
 use bir_interp::Interpreter;
-use reduction::{configure, reduction_difference};
+use oracle::{judge, Judged};
+use reduction::{configure, reduction_difference, MAX_STATES};
 
 fn env_number(name: &str) -> Option<u64> {
     std::env::var(name).ok()?.trim().parse().ok()
@@ -226,5 +236,114 @@ fn compact_storage_stores_what_exact_storage_stores() {
     eprintln!(
         "{count} random models (BIR_DIFF_SEED={seed}) through the interpreter: compact \
          storage as exact storage, {wide} of them wider than a word (stored as trees)"
+    );
+}
+
+#[test]
+fn ltl_verdicts_are_those_of_the_whole_product() {
+    let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
+    let count = env_number("BIR_DIFF_LTL_INTERPRETED").unwrap_or(300);
+    type Configure = fn(Checker<Interpreter>) -> Checker<Interpreter>;
+    let modes: [(&str, Fairness, Configure); 5] = [
+        ("without fairness", Fairness::None, |c| c),
+        ("with partial-order reduction", Fairness::None, |c| {
+            c.por(true)
+        }),
+        ("with compact storage", Fairness::None, |c| {
+            c.storage(Storage::Compact)
+        }),
+        ("under weak fairness", Fairness::Weak, |c| c.weak_fairness()),
+        ("under strong fairness", Fairness::Strong, |c| {
+            c.strong_fairness()
+        }),
+    ];
+    let symmetric_modes: [(&str, Fairness, Configure); 1] =
+        [("with symmetry reduction", Fairness::None, |c| {
+            c.symmetry(true)
+        })];
+    let mut failures = Vec::new();
+    // Verdicts judged, and of those the violations.
+    let (mut judged, mut violated) = ([0; 5], [0; 5]);
+    let mut judged_symmetric = 0;
+    // Properties violated without fairness but not under weak fairness, and under weak
+    // but not under strong fairness.
+    let (mut weak_saves, mut strong_saves) = (0, 0);
+    for i in 0..2 * count {
+        // Other streams than the other tests' models.
+        let symmetric = i % 2 == 1;
+        let model_seed = seed.wrapping_mul(1_000_081).wrapping_add(i);
+        let source = if symmetric {
+            generate_symmetric(&format!("L{i}"), model_seed)
+        } else {
+            generate(&format!("L{i}"), model_seed)
+        };
+        let Some(checker) = interpreted(&source, model_seed, &mut failures) else {
+            continue;
+        };
+        let modes: &[(&str, Fairness, Configure)] =
+            if symmetric { &symmetric_modes } else { &modes };
+        for property in checker.model().properties().to_vec() {
+            if property.kind == PropertyKind::Reachable {
+                continue;
+            }
+            // Each mode's verdict (violated), where the oracle judged it.
+            let mut verdicts = [None; 5];
+            for (slot, &(mode, fairness, on)) in modes.iter().enumerate() {
+                let checker = on(configure(checker.clone(), false).ltl(&property.name));
+                // Partial-order reduction refuses formulas with `X`, symmetry reduction
+                // models without symmetry.
+                let Ok(report) = checker.try_run() else {
+                    continue;
+                };
+                match judge(&report, checker.model(), &property.name, fairness, MAX_STATES as usize) {
+                    Judged::Agrees if symmetric => judged_symmetric += 1,
+                    Judged::Agrees => {
+                        judged[slot] += 1;
+                        let found = report.verdict() == Verdict::Found(FindingKind::Property);
+                        violated[slot] += usize::from(found);
+                        verdicts[slot] = Some(found);
+                    }
+                    Judged::Disagrees(why) => failures.push(format!(
+                        "model seed {model_seed} (BIR_DIFF_SEED={seed}):\n{source}\nltl {} {mode}: {why}",
+                        property.name
+                    )),
+                    Judged::Unjudged => {}
+                }
+            }
+            // A run that only unfair schedules violate.
+            weak_saves += usize::from(verdicts[0] == Some(true) && verdicts[3] == Some(false));
+            strong_saves += usize::from(verdicts[3] == Some(true) && verdicts[4] == Some(false));
+        }
+    }
+    assert_agreed(&failures, 2 * count);
+    // Each mode must judge violations (about one model in ten) and properties that hold
+    // (one in three), or the test tests little.
+    for slot in 0..modes.len() {
+        assert!(
+            violated[slot] * 20 >= count as usize
+                && (judged[slot] - violated[slot]) * 10 >= count as usize,
+            "{}: {} judged, {} violated, of {count} models",
+            modes[slot].0,
+            judged[slot],
+            violated[slot]
+        );
+    }
+    eprintln!(
+        "{count} random and {count} symmetric models (BIR_DIFF_SEED={seed}) through the \
+         interpreter: ltl verdicts as the whole product gives them, judged (violated) \
+         without fairness {} ({}), reduced by partial orders {} ({}), with compact storage \
+         {} ({}), under weak fairness {} ({}), under strong fairness {} ({}); with symmetry \
+         reduction {judged_symmetric}; violated without fairness but not under weak fairness \
+         {weak_saves}, under weak but not under strong fairness {strong_saves}",
+        judged[0],
+        violated[0],
+        judged[1],
+        violated[1],
+        judged[2],
+        violated[2],
+        judged[3],
+        violated[3],
+        judged[4],
+        violated[4]
     );
 }

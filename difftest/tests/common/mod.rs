@@ -18,16 +18,17 @@
 //! reports (without fairness, reduced by partial orders, with compact storage, under weak
 //! and under strong fairness), lassos included; and each verdict on an `ltl` property
 //! against the oracle that builds the whole product and examines its strongly connected
-//! components ([`bir::oracle::ltl_violated`]).
+//! components (`common/oracle.rs`).
 
+mod oracle;
 mod reduction;
 
-use bir::oracle::ltl_violated;
 use bir::{
     Checker, ConfigError, Fairness, FindingKind, Model, PropertyInfo, PropertyKind, Report,
     Storage, Verdict,
 };
 use bir_interp::Interpreter;
+use oracle::{judge, Judged};
 use reduction::{configure, reduction_difference, symmetry_differences, MAX_STATES};
 
 /// Compares each model's two implementations and collects the disagreements.
@@ -51,7 +52,7 @@ pub struct Differ {
     ltl_held: usize,
     /// `reachable` checks compared.
     reachable_checks: usize,
-    /// `ltl` verdicts held against the oracle ([`ltl_violated`]).
+    /// `ltl` verdicts held against the oracle ([`judge`]).
     oracle_checks: usize,
     /// `ltl` checks of symmetric models under symmetry reduction compared.
     symmetric_ltl_checks: usize,
@@ -197,11 +198,13 @@ impl Differ {
                         continue;
                     }
                 };
-                if let Some(disagreement) =
-                    self.oracle_disagrees(&compiled, interpreter, &name, fairness)
-                {
-                    self.fail(seed, source, format!("{what}: {disagreement}"));
-                }
+                self.judge(
+                    (seed, source, &what),
+                    &compiled,
+                    interpreter,
+                    &name,
+                    fairness,
+                );
                 self.compare(seed, source, &what, &compiled, &interpreted);
                 self.ltl_checks += 1;
                 match compiled.verdict() {
@@ -213,25 +216,21 @@ impl Differ {
         }
     }
 
-    /// How the verdict of a report on the `ltl` property `name` under `fairness`, where it
-    /// answered about the property, disagrees with the whole product's strongly connected
-    /// components ([`ltl_violated`], on the model without reduction), if it does.
-    fn oracle_disagrees(
+    /// Holds the verdict of `report` on the `ltl` property `name` under `fairness` against
+    /// the whole unreduced product of `interpreter` ([`judge`]).
+    fn judge(
         &mut self,
+        (seed, source, what): (u64, &str, &str),
         report: &Report,
         interpreter: &Interpreter,
         name: &str,
         fairness: Fairness,
-    ) -> Option<String> {
-        let violated = match report.verdict() {
-            Verdict::Found(FindingKind::Property) => true,
-            Verdict::Verified => false,
-            _ => return None,
-        };
-        let expected = ltl_violated(interpreter, name, fairness, MAX_STATES as usize)?;
-        self.oracle_checks += 1;
-        (expected != violated)
-            .then(|| format!("violated {violated}, the oracle says {expected}\n{report}"))
+    ) {
+        match judge(report, interpreter, name, fairness, MAX_STATES as usize) {
+            Judged::Agrees => self.oracle_checks += 1,
+            Judged::Disagrees(why) => self.fail(seed, source, format!("{what}: {why}")),
+            Judged::Unjudged => {}
+        }
     }
 
     /// Records the difference between the generated checker's report and the
@@ -287,11 +286,13 @@ impl Differ {
                 continue;
             };
             self.compare(seed, source, &what, &compiled, &interpreted);
-            if let Some(disagreement) =
-                self.oracle_disagrees(&compiled, &interpreter, name, Fairness::None)
-            {
-                self.fail(seed, source, format!("{what}: {disagreement}"));
-            }
+            self.judge(
+                (seed, source, &what),
+                &compiled,
+                &interpreter,
+                name,
+                Fairness::None,
+            );
             self.symmetric_ltl_checks += 1;
         }
         let check = symmetry_differences(&checker);
