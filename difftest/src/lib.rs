@@ -21,10 +21,11 @@
 //! work: [`generate_local_work`]) with
 //! partial-order reduction (`tests/interpreted.rs`).
 
-/// Both generators, in one module as the build script includes them.
+/// The generators, in one module as the build script includes the first two.
 mod generate {
     include!("generate.rs");
     include!("symmetric.rs");
+    include!("fairness.rs");
 }
 
-pub use generate::{generate, generate_local_work, generate_symmetric, Rng};
+pub use generate::{generate, generate_fairness, generate_local_work, generate_symmetric, Rng};

@@ -20,7 +20,8 @@
 //!   with the same counts, verdicts and first counterexamples, wide states as trees.
 //!
 //! - `ltl` properties on `BIR_DIFF_LTL_INTERPRETED` models (default 300) of the
-//!   differential test's generator and as many symmetric ones: every verdict (without
+//!   differential test's generator, as many symmetric ones and as many whose verdicts
+//!   fairness decides ([`generate_fairness`]): every verdict (without
 //!   fairness, reduced by partial orders, with compact storage, under weak and strong
 //!   fairness; the symmetric models' without fairness under symmetry reduction too) is the
 //!   one the whole unreduced product gives, its strongly connected components examined
@@ -35,7 +36,7 @@ mod oracle;
 mod reduction;
 
 use bir::{Checker, Fairness, FindingKind, Model, PropertyKind, Report, Storage, Verdict};
-use bir_difftest::{generate, generate_local_work, generate_symmetric};
+use bir_difftest::{generate, generate_fairness, generate_local_work, generate_symmetric};
 use bir_interp::Interpreter;
 use oracle::{judge, Judged};
 use reduction::{configure, reduction_difference, MAX_STATES};
@@ -268,14 +269,15 @@ fn ltl_verdicts_are_those_of_the_whole_product() {
     // Properties violated without fairness but not under weak fairness, and under weak
     // but not under strong fairness.
     let (mut weak_saves, mut strong_saves) = (0, 0);
-    for i in 0..2 * count {
+    for i in 0..3 * count {
         // Other streams than the other tests' models.
-        let symmetric = i % 2 == 1;
+        let symmetric = i % 3 == 1;
         let model_seed = seed.wrapping_mul(1_000_081).wrapping_add(i);
-        let source = if symmetric {
-            generate_symmetric(&format!("L{i}"), model_seed)
-        } else {
-            generate(&format!("L{i}"), model_seed)
+        let name = format!("L{i}");
+        let source = match i % 3 {
+            0 => generate(&name, model_seed),
+            1 => generate_symmetric(&name, model_seed),
+            _ => generate_fairness(&name, model_seed),
         };
         let Some(checker) = interpreted(&source, model_seed, &mut failures) else {
             continue;
@@ -315,7 +317,7 @@ fn ltl_verdicts_are_those_of_the_whole_product() {
             strong_saves += usize::from(verdicts[3] == Some(true) && verdicts[4] == Some(false));
         }
     }
-    assert_agreed(&failures, 2 * count);
+    assert_agreed(&failures, 3 * count);
     // Each mode must judge violations (about one model in ten) and properties that hold
     // (one in three), or the test tests little.
     for slot in 0..modes.len() {
@@ -328,8 +330,14 @@ fn ltl_verdicts_are_those_of_the_whole_product() {
             violated[slot]
         );
     }
+    // Fairness must decide some verdicts, weak and strong alike, or the fair searches go
+    // untested on models.
+    assert!(
+        count < 100 || (weak_saves > 0 && strong_saves > 0),
+        "fairness decided {weak_saves} verdicts (weak) and {strong_saves} (strong)"
+    );
     eprintln!(
-        "{count} random and {count} symmetric models (BIR_DIFF_SEED={seed}) through the \
+        "{count} random, {count} symmetric and {count} fairness models (BIR_DIFF_SEED={seed}) through the \
          interpreter: ltl verdicts as the whole product gives them, judged (violated) \
          without fairness {} ({}), reduced by partial orders {} ({}), with compact storage \
          {} ({}), under weak fairness {} ({}), under strong fairness {} ({}); with symmetry \
