@@ -10,7 +10,6 @@
 //! BIR_DIFF_SEED=$RANDOM cargo test -p bir-difftest
 //! scripts/difftest 10000      # the longer run: 50 batches of 200 models
 //! ```
-
 //!
 //! Symmetry reduction has its own generator ([`generate_symmetric`]: a family of mostly
 //! interchangeable instances, and in two models of five a second one, each family's locals
@@ -20,6 +19,13 @@
 //! `BIR_DIFF_INTERPRETED` random models (default 150, `.ci/run` 300, all doing thread-local
 //! work: [`generate_local_work`]) with
 //! partial-order reduction (`tests/interpreted.rs`).
+//!
+//! Models carry `ltl` properties and `reachable` checks, compared like the rest; every
+//! `ltl` verdict is also held against the whole product's strongly connected components
+//! (`bir::oracle::ltl_violated`). Through the interpreter alone, `BIR_DIFF_LTL_INTERPRETED`
+//! models of each kind (default 300; `.ci/run` sets 2,000) are judged so: random ones,
+//! symmetric ones, and models whose liveness verdicts fairness decides
+//! ([`generate_fairness`]).
 
 /// The generators, in one module as the build script includes the first two.
 mod generate {
