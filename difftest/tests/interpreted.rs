@@ -25,20 +25,20 @@
 //!   fairness, reduced by partial orders, with compact storage, under weak and strong
 //!   fairness; the symmetric models' without fairness under symmetry reduction too) is the
 //!   one the whole unreduced product gives, its strongly connected components examined
-//!   (`common/oracle.rs`).
+//!   (`common/ltl.rs`).
 //!
 //! The compiled checkers reduce as the interpreter does: `differential.rs` compares the two
 //! on every model it compiles (and compact storage against exact storage on each).
 
-#[path = "common/oracle.rs"]
-mod oracle;
+#[path = "common/ltl.rs"]
+mod ltl;
 #[path = "common/reduction.rs"]
 mod reduction;
 
 use bir::{Checker, Fairness, FindingKind, Model, PropertyKind, Report, Storage, Verdict};
 use bir_difftest::{generate, generate_fairness, generate_local_work, generate_symmetric};
 use bir_interp::Interpreter;
-use oracle::{judge, Judged};
+use ltl::{judge, ltl_modes, Configure, Judged};
 use reduction::{configure, reduction_difference, MAX_STATES};
 
 fn env_number(name: &str) -> Option<u64> {
@@ -244,21 +244,8 @@ fn compact_storage_stores_what_exact_storage_stores() {
 fn ltl_verdicts_are_those_of_the_whole_product() {
     let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
     let count = env_number("BIR_DIFF_LTL_INTERPRETED").unwrap_or(300);
-    type Configure = fn(Checker<Interpreter>) -> Checker<Interpreter>;
-    let modes: [(&str, Fairness, Configure); 5] = [
-        ("without fairness", Fairness::None, |c| c),
-        ("with partial-order reduction", Fairness::None, |c| {
-            c.por(true)
-        }),
-        ("with compact storage", Fairness::None, |c| {
-            c.storage(Storage::Compact)
-        }),
-        ("under weak fairness", Fairness::Weak, |c| c.weak_fairness()),
-        ("under strong fairness", Fairness::Strong, |c| {
-            c.strong_fairness()
-        }),
-    ];
-    let symmetric_modes: [(&str, Fairness, Configure); 1] =
+    let modes = ltl_modes::<Interpreter>();
+    let symmetric_modes: [(&str, Fairness, Configure<Interpreter>); 1] =
         [("with symmetry reduction", Fairness::None, |c| {
             c.symmetry(true)
         })];
@@ -282,7 +269,7 @@ fn ltl_verdicts_are_those_of_the_whole_product() {
         let Some(checker) = interpreted(&source, model_seed, &mut failures) else {
             continue;
         };
-        let modes: &[(&str, Fairness, Configure)] =
+        let modes: &[(&str, Fairness, Configure<Interpreter>)] =
             if symmetric { &symmetric_modes } else { &modes };
         for property in checker.model().properties().to_vec() {
             if property.kind == PropertyKind::Reachable {

@@ -18,9 +18,9 @@
 //! reports (without fairness, reduced by partial orders, with compact storage, under weak
 //! and under strong fairness), lassos included; and each verdict on an `ltl` property
 //! against the oracle that builds the whole product and examines its strongly connected
-//! components (`common/oracle.rs`).
+//! components (`common/ltl.rs`).
 
-mod oracle;
+mod ltl;
 mod reduction;
 
 use bir::{
@@ -28,7 +28,7 @@ use bir::{
     Storage, Verdict,
 };
 use bir_interp::Interpreter;
-use oracle::{judge, Judged};
+use ltl::{judge, ltl_modes, Judged};
 use reduction::{configure, reduction_difference, symmetry_differences, MAX_STATES};
 
 /// Compares each model's two implementations and collects the disagreements.
@@ -143,7 +143,6 @@ impl Differ {
             );
             return;
         }
-        type Configure<N> = fn(Checker<N>) -> Checker<N>;
         for (name, kind) in properties {
             let compiled = configure(checker.clone(), false);
             let interpreted = configure(Checker::new(interpreter.clone()), false);
@@ -155,34 +154,8 @@ impl Differ {
                 self.reachable_checks += 1;
                 continue;
             }
-            let modes: [(&str, Fairness, Configure<M>, Configure<Interpreter>); 5] = [
-                ("without fairness", Fairness::None, |c| c, |c| c),
-                (
-                    "with partial-order reduction",
-                    Fairness::None,
-                    |c| c.por(true),
-                    |c| c.por(true),
-                ),
-                (
-                    "with compact storage",
-                    Fairness::None,
-                    |c| c.storage(Storage::Compact),
-                    |c| c.storage(Storage::Compact),
-                ),
-                (
-                    "under weak fairness",
-                    Fairness::Weak,
-                    |c| c.weak_fairness(),
-                    |c| c.weak_fairness(),
-                ),
-                (
-                    "under strong fairness",
-                    Fairness::Strong,
-                    |c| c.strong_fairness(),
-                    |c| c.strong_fairness(),
-                ),
-            ];
-            for (mode, fairness, on_compiled, on_interpreted) in modes {
+            let modes = ltl_modes::<M>().into_iter().zip(ltl_modes::<Interpreter>());
+            for ((mode, fairness, on_compiled), (_, _, on_interpreted)) in modes {
                 let what = format!("ltl {name} {mode}");
                 let compiled = on_compiled(compiled.clone().ltl(&name)).try_run();
                 let interpreted = on_interpreted(interpreted.clone().ltl(&name)).try_run();

@@ -1,8 +1,31 @@
-//! `ltl` verdicts against the oracle that builds a model's whole product and examines its
-//! strongly connected components ([`ltl_violated`]), shared by the differential tests.
+//! The `ltl` checks of the differential tests: the modes every property is checked in, and
+//! the judgement of a verdict by the oracle that builds a model's whole product and
+//! examines its strongly connected components ([`ltl_violated`]).
 
 use bir::oracle::ltl_violated;
-use bir::{Fairness, FindingKind, Model, Report, Verdict};
+use bir::{Checker, Fairness, FindingKind, Model, Report, Storage, Verdict};
+
+/// A change to a check's configuration.
+pub type Configure<M> = fn(Checker<M>) -> Checker<M>;
+
+/// The modes every `ltl` property is checked in, each with the fairness it assumes: without
+/// fairness (alone, reduced by partial orders, with compact storage), under weak and under
+/// strong fairness.
+pub fn ltl_modes<M: Model>() -> [(&'static str, Fairness, Configure<M>); 5] {
+    [
+        ("without fairness", Fairness::None, |c| c),
+        ("with partial-order reduction", Fairness::None, |c| {
+            c.por(true)
+        }),
+        ("with compact storage", Fairness::None, |c| {
+            c.storage(Storage::Compact)
+        }),
+        ("under weak fairness", Fairness::Weak, |c| c.weak_fairness()),
+        ("under strong fairness", Fairness::Strong, |c| {
+            c.strong_fairness()
+        }),
+    ]
+}
 
 /// What the oracle says of a report's verdict.
 pub enum Judged {
