@@ -1,12 +1,15 @@
 //! Arbitrary bytes as a `.bir` file for the reference interpreter: when the front end
 //! accepts the text, bounded depth-first and breadth-first searches (exact, compact, reduced
 //! by partial orders and by symmetry), a few random walks, and a bounded check of each of
-//! its properties (every `ltl` without fairness, reduced by partial orders, under weak and
-//! under strong fairness; every `reachable`). Rule: nothing panics; a malformed model is
-//! an error and a faulty one a finding.
+//! its properties (every `ltl` without fairness, reduced by partial orders or by symmetry,
+//! under weak and under strong fairness; every `reachable`). Rules: nothing panics; a
+//! malformed model is an error and a faulty one a finding; and an `ltl` verdict is the one
+//! the whole product gives, where it is small enough for the oracle
+//! (`bir::oracle::ltl_violated`).
 #![no_main]
 
-use bir::{Checker, Model, PropertyKind, Storage};
+use bir::oracle::ltl_violated;
+use bir::{Checker, Fairness, FindingKind, Model, PropertyKind, Report, Storage, Verdict};
 use bir_interp::Interpreter;
 use libfuzzer_sys::fuzz_target;
 
@@ -30,10 +33,20 @@ fuzz_target!(|data: &[u8]| {
                 match property.kind {
                     PropertyKind::Ltl { .. } => {
                         let ltl = checker.clone().ltl(&property.name);
-                        let _ = ltl.clone().run();
-                        let _ = ltl.clone().por(true).run();
-                        let _ = ltl.clone().weak_fairness().run();
-                        let _ = ltl.strong_fairness().run();
+                        let checks = [
+                            (Fairness::None, ltl.clone()),
+                            (Fairness::None, ltl.clone().por(true)),
+                            (Fairness::None, ltl.clone().symmetry(true)),
+                            (Fairness::Weak, ltl.clone().weak_fairness()),
+                            (Fairness::Strong, ltl.strong_fairness()),
+                        ];
+                        for (fairness, check) in checks {
+                            // Partial-order reduction refuses a formula with `X`, a
+                            // refusal is no finding.
+                            if let Ok(report) = check.try_run() {
+                                judge(&report, checker.model(), &property.name, fairness);
+                            }
+                        }
                     }
                     PropertyKind::Reachable => {
                         let _ = checker.clone().reachable(&property.name).run();
@@ -49,3 +62,20 @@ fuzz_target!(|data: &[u8]| {
     }
     proc_macro2::extra::invalidate_current_thread_spans();
 });
+
+/// Panics unless the verdict of `report`, a check of the `ltl` property `name` of `model`
+/// under `fairness`, is the one the whole product gives, where the search answered about
+/// the property and the product has at most 2,000 states and no fault.
+fn judge(report: &Report, model: &Interpreter, name: &str, fairness: Fairness) {
+    let violated = match report.verdict() {
+        Verdict::Found(FindingKind::Property) => true,
+        Verdict::Verified => false,
+        _ => return,
+    };
+    if let Some(expected) = ltl_violated(model, name, fairness, 2_000) {
+        assert_eq!(
+            violated, expected,
+            "ltl {name}, {fairness}: the search and the whole product disagree\n{report}"
+        );
+    }
+}
