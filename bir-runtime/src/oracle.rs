@@ -4,6 +4,8 @@
 use crate::checker::ProductGraph;
 use crate::model::Model;
 use crate::property::{Fairness, PropertyKind};
+use crate::report::{Report, Verdict};
+use crate::trace::FindingKind;
 
 /// Whether some run of `model` violates its `ltl` property `property` under `fairness`
 /// (LANGUAGE.md, "Properties (version 2)"), by building the product of the model with the
@@ -14,8 +16,8 @@ use crate::property::{Fairness, PropertyKind};
 /// property of the model.
 ///
 /// The tests hold the searches' verdicts against it: every row of the LTL table
-/// (`tests/suite/ltl.rs`) and every property of the random models of the differential
-/// test (`difftest/`).
+/// (`tests/suite/ltl.rs`), and through [`judge`] every property of the random models of
+/// the differential test (`difftest/`) and of the `interpreter` fuzz target.
 pub fn ltl_violated<M: Model>(
     model: &M,
     property: &str,
@@ -28,4 +30,39 @@ pub fn ltl_violated<M: Model>(
         .position(|p| p.name == property && matches!(p.kind, PropertyKind::Ltl { .. }))?;
     let product = ProductGraph::new(model, index, max_states)?;
     Some(product.has_fair_accepting_cycle(fairness))
+}
+
+/// What [`judge`] says of a report's verdict on an `ltl` property.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judgement {
+    /// The whole product gives the report's verdict.
+    Agrees,
+    /// The whole product gives the other verdict: a fair accepting cycle where the report
+    /// says the property holds (`violated`), or none where it reports a violation.
+    Disagrees {
+        /// Whether the whole product holds a fair accepting cycle.
+        violated: bool,
+    },
+    /// No judgement: the report answers no `ltl` property (a fault, a limit or an invariant
+    /// came first), or [`ltl_violated`] cannot answer.
+    Unjudged,
+}
+
+/// Judges the verdict of `report`, a check of an `ltl` property of `model` (reduced or
+/// not, with any storage), by [`ltl_violated`] on the whole unreduced product, built up
+/// to `max_states` states, under the fairness the report's check assumed.
+pub fn judge<M: Model>(report: &Report, model: &M, max_states: usize) -> Judgement {
+    let violated = match report.verdict() {
+        Verdict::Found(FindingKind::Property) => true,
+        Verdict::Verified => false,
+        _ => return Judgement::Unjudged,
+    };
+    let Some(property) = report.property() else {
+        return Judgement::Unjudged;
+    };
+    match ltl_violated(model, &property.name, report.plan().fairness, max_states) {
+        Some(expected) if expected == violated => Judgement::Agrees,
+        Some(expected) => Judgement::Disagrees { violated: expected },
+        None => Judgement::Unjudged,
+    }
 }

@@ -25,7 +25,7 @@
 //!   fairness, reduced by partial orders, with compact storage, under weak and strong
 //!   fairness; the symmetric models' without fairness under symmetry reduction too) is the
 //!   one the whole unreduced product gives, its strongly connected components examined
-//!   (`common/ltl.rs`).
+//!   (`bir::oracle::judge`).
 //!
 //! The compiled checkers reduce as the interpreter does: `differential.rs` compares the two
 //! on every model it compiles (and compact storage against exact storage on each).
@@ -35,10 +35,11 @@ mod ltl;
 #[path = "common/reduction.rs"]
 mod reduction;
 
-use bir::{Checker, Fairness, FindingKind, Model, PropertyKind, Report, Storage, Verdict};
+use bir::oracle::{judge, Judgement};
+use bir::{Checker, FindingKind, Model, PropertyKind, Report, Storage, Verdict};
 use bir_difftest::{generate, generate_fairness, generate_local_work, generate_symmetric};
 use bir_interp::Interpreter;
-use ltl::{judge, ltl_modes, Configure, Judged};
+use ltl::{ltl_modes, Configure};
 use reduction::{configure, reduction_difference, MAX_STATES};
 
 fn env_number(name: &str) -> Option<u64> {
@@ -245,10 +246,8 @@ fn ltl_verdicts_are_those_of_the_whole_product() {
     let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
     let count = env_number("BIR_DIFF_LTL_INTERPRETED").unwrap_or(300);
     let modes = ltl_modes::<Interpreter>();
-    let symmetric_modes: [(&str, Fairness, Configure<Interpreter>); 1] =
-        [("with symmetry reduction", Fairness::None, |c| {
-            c.symmetry(true)
-        })];
+    let symmetric_modes: [(&str, Configure<Interpreter>); 1] =
+        [("with symmetry reduction", |c| c.symmetry(true))];
     let mut failures = Vec::new();
     // Verdicts judged, and of those the violations.
     let (mut judged, mut violated) = ([0; 5], [0; 5]);
@@ -269,7 +268,7 @@ fn ltl_verdicts_are_those_of_the_whole_product() {
         let Some(checker) = interpreted(&source, model_seed, &mut failures) else {
             continue;
         };
-        let modes: &[(&str, Fairness, Configure<Interpreter>)] =
+        let modes: &[(&str, Configure<Interpreter>)] =
             if symmetric { &symmetric_modes } else { &modes };
         for property in checker.model().properties().to_vec() {
             if property.kind == PropertyKind::Reachable {
@@ -277,26 +276,26 @@ fn ltl_verdicts_are_those_of_the_whole_product() {
             }
             // Each mode's verdict (violated), where the oracle judged it.
             let mut verdicts = [None; 5];
-            for (slot, &(mode, fairness, on)) in modes.iter().enumerate() {
+            for (slot, &(mode, on)) in modes.iter().enumerate() {
                 let checker = on(configure(checker.clone(), false).ltl(&property.name));
-                // Partial-order reduction refuses formulas with `X`, symmetry reduction
-                // models without symmetry.
+                // Partial-order reduction refuses formulas with `X`.
                 let Ok(report) = checker.try_run() else {
                     continue;
                 };
-                match judge(&report, checker.model(), &property.name, fairness, MAX_STATES as usize) {
-                    Judged::Agrees if symmetric => judged_symmetric += 1,
-                    Judged::Agrees => {
+                match judge(&report, checker.model(), MAX_STATES as usize) {
+                    Judgement::Agrees if symmetric => judged_symmetric += 1,
+                    Judgement::Agrees => {
                         judged[slot] += 1;
                         let found = report.verdict() == Verdict::Found(FindingKind::Property);
                         violated[slot] += usize::from(found);
                         verdicts[slot] = Some(found);
                     }
-                    Judged::Disagrees(why) => failures.push(format!(
-                        "model seed {model_seed} (BIR_DIFF_SEED={seed}):\n{source}\nltl {} {mode}: {why}",
+                    Judgement::Disagrees { violated } => failures.push(format!(
+                        "model seed {model_seed} (BIR_DIFF_SEED={seed}):\n{source}\nltl {} \
+                         {mode}: the whole product says violated {violated}\n{report}",
                         property.name
                     )),
-                    Judged::Unjudged => {}
+                    Judgement::Unjudged => {}
                 }
             }
             // A run that only unfair schedules violate.

@@ -18,17 +18,17 @@
 //! reports (without fairness, reduced by partial orders, with compact storage, under weak
 //! and under strong fairness), lassos included; and each verdict on an `ltl` property
 //! against the oracle that builds the whole product and examines its strongly connected
-//! components (`common/ltl.rs`).
+//! components (`bir::oracle::judge`).
 
 mod ltl;
 mod reduction;
 
+use bir::oracle::{judge, Judgement};
 use bir::{
-    Checker, ConfigError, Fairness, FindingKind, Model, PropertyInfo, PropertyKind, Report,
-    Storage, Verdict,
+    Checker, ConfigError, FindingKind, Model, PropertyInfo, PropertyKind, Report, Storage, Verdict,
 };
 use bir_interp::Interpreter;
-use ltl::{judge, ltl_modes, Judged};
+use ltl::ltl_modes;
 use reduction::{configure, reduction_difference, symmetry_differences, MAX_STATES};
 
 /// Compares each model's two implementations and collects the disagreements.
@@ -155,30 +155,15 @@ impl Differ {
                 continue;
             }
             let modes = ltl_modes::<M>().into_iter().zip(ltl_modes::<Interpreter>());
-            for ((mode, fairness, on_compiled), (_, _, on_interpreted)) in modes {
+            for ((mode, on_compiled), (_, on_interpreted)) in modes {
                 let what = format!("ltl {name} {mode}");
                 let compiled = on_compiled(compiled.clone().ltl(&name)).try_run();
                 let interpreted = on_interpreted(interpreted.clone().ltl(&name)).try_run();
-                let (compiled, interpreted) = match (compiled, interpreted) {
-                    (Ok(compiled), Ok(interpreted)) => (compiled, interpreted),
-                    // Both refuse alike (partial-order reduction of a formula with `X`).
-                    (Err(a), Err(b)) if a.to_string() == b.to_string() => continue,
-                    (a, b) => {
-                        let refusal =
-                            |r: Result<Report, ConfigError>| r.err().map(|e| e.to_string());
-                        let (a, b) = (refusal(a), refusal(b));
-                        self.fail(seed, source, format!("{what}: refused {a:?} vs {b:?}"));
-                        continue;
-                    }
+                let case = (seed, source, what.as_str());
+                let Some(compiled) = self.compare_ltl(case, compiled, interpreted, interpreter)
+                else {
+                    continue;
                 };
-                self.judge(
-                    (seed, source, &what),
-                    &compiled,
-                    interpreter,
-                    &name,
-                    fairness,
-                );
-                self.compare(seed, source, &what, &compiled, &interpreted);
                 self.ltl_checks += 1;
                 match compiled.verdict() {
                     Verdict::Found(FindingKind::Property) => self.ltl_violated += 1,
@@ -189,21 +174,38 @@ impl Differ {
         }
     }
 
-    /// Holds the verdict of `report` on the `ltl` property `name` under `fairness` against
-    /// the whole unreduced product of `interpreter` ([`judge`]).
-    fn judge(
+    /// Compares the two runs of one `ltl` check (`what` of the model `source` of `seed`):
+    /// both refuse alike (partial-order reduction of a formula with `X`), or both run to
+    /// the same report, whose verdict the whole unreduced product of `interpreter` gives
+    /// ([`judge`]). The compiled checker's report, when both ran.
+    fn compare_ltl(
         &mut self,
         (seed, source, what): (u64, &str, &str),
-        report: &Report,
+        compiled: Result<Report, ConfigError>,
+        interpreted: Result<Report, ConfigError>,
         interpreter: &Interpreter,
-        name: &str,
-        fairness: Fairness,
-    ) {
-        match judge(report, interpreter, name, fairness, MAX_STATES as usize) {
-            Judged::Agrees => self.oracle_checks += 1,
-            Judged::Disagrees(why) => self.fail(seed, source, format!("{what}: {why}")),
-            Judged::Unjudged => {}
+    ) -> Option<Report> {
+        let (compiled, interpreted) = match (compiled, interpreted) {
+            (Ok(compiled), Ok(interpreted)) => (compiled, interpreted),
+            (Err(a), Err(b)) if a.to_string() == b.to_string() => return None,
+            (a, b) => {
+                let refusal = |r: Result<Report, ConfigError>| r.err().map(|e| e.to_string());
+                let (a, b) = (refusal(a), refusal(b));
+                self.fail(seed, source, format!("{what}: refused {a:?} vs {b:?}"));
+                return None;
+            }
+        };
+        self.compare(seed, source, what, &compiled, &interpreted);
+        match judge(&compiled, interpreter, MAX_STATES as usize) {
+            Judgement::Agrees => self.oracle_checks += 1,
+            Judgement::Disagrees { violated } => self.fail(
+                seed,
+                source,
+                format!("{what}: the whole product says violated {violated}\n{compiled}"),
+            ),
+            Judgement::Unjudged => {}
         }
+        Some(compiled)
     }
 
     /// Records the difference between the generated checker's report and the
@@ -255,18 +257,13 @@ impl Differ {
             let interpreted = configure(Checker::new(interpreter.clone()).symmetry(true), false)
                 .ltl(name)
                 .try_run();
-            let (Ok(compiled), Ok(interpreted)) = (compiled, interpreted) else {
-                continue;
-            };
-            self.compare(seed, source, &what, &compiled, &interpreted);
-            self.judge(
-                (seed, source, &what),
-                &compiled,
-                &interpreter,
-                name,
-                Fairness::None,
-            );
-            self.symmetric_ltl_checks += 1;
+            let case = (seed, source, what.as_str());
+            if self
+                .compare_ltl(case, compiled, interpreted, &interpreter)
+                .is_some()
+            {
+                self.symmetric_ltl_checks += 1;
+            }
         }
         let check = symmetry_differences(&checker);
         for failure in check.failures {
