@@ -63,6 +63,9 @@ pub enum Command {
     /// Write the state graph of a small model as DOT (or JSON)
     #[command(allow_negative_numbers = true)]
     Graph(GraphOptions),
+    /// Write the model in Murphi, for a cross-check of its counts with Rumur
+    #[command(after_help = MURPHI_USE, allow_negative_numbers = true)]
+    Murphi(MurphiOptions),
     /// Run a model step by step: random walks, or choose each step (--guided)
     #[command(allow_negative_numbers = true)]
     Simulate(SimulateOptions),
@@ -260,6 +263,34 @@ pub struct GraphOptions {
         help = "Print the states and steps as one JSON object instead of DOT"
     )]
     pub json: bool,
+
+    /// Constants replaced with `--set`.
+    #[arg(
+        long = "set",
+        value_name = "Block.NAME=VALUE",
+        value_parser = constant,
+        help = "Replace a constant, e.g. --set Param.N=12 (repeatable)"
+    )]
+    pub set: Vec<Override>,
+}
+
+/// What `bir murphi --help` ends with.
+const MURPHI_USE: &str = "\
+Rumur's states and rules fired are bir's states and transitions on a model whose search
+meets no error (Rumur stops at the first):
+  bir murphi m.bir > m.m
+  rumur --deadlock-detection off --value-type int64_t m.m -o m.c
+  cc -O2 -std=c11 -mcx16 m.c -lpthread -o m && ./m";
+
+/// The options of `bir murphi`.
+#[derive(Debug, Args)]
+pub struct MurphiOptions {
+    /// The model file.
+    #[arg(
+        value_name = "MODEL.bir",
+        help = "The model file: BIR text of at most 16 MiB"
+    )]
+    pub model: PathBuf,
 
     /// Constants replaced with `--set`.
     #[arg(

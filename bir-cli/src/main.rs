@@ -17,7 +17,8 @@
 //! `bir explore` serves the model to a browser (`explore/`; the page's checks run on the
 //! same two engines, the compiled one in the driver's served mode), `bir simulate --guided`
 //! walks it in the terminal (`guided.rs`), both over one guided-simulation session
-//! (`session.rs`); `bir graph` writes its state graph (`graph.rs`); paths are drawn as
+//! (`session.rs`); `bir graph` writes its state graph (`graph.rs`), `bir murphi` the model in
+//! Murphi for Rumur (`bir_codegen::murphi`); paths are drawn as
 //! message-sequence charts by `bir_driver::msc`.
 //!
 //! The command line is declared once, with `clap` (`args.rs`), and `bir --help` and
@@ -33,6 +34,7 @@
 //!   check     Explore every reachable state of a model; report errors and deadlocks
 //!   explore   Walk a model in the browser: states, steps, charts, checks, the state graph
 //!   graph     Write the state graph of a small model as DOT (or JSON)
+//!   murphi    Write the model in Murphi, for a cross-check of its counts with Rumur
 //!   simulate  Run a model step by step: random walks, or choose each step (--guided)
 //!   replay    Re-execute a replay string from a report; print its counterexample
 //!   help      Print this message or the help of the given subcommand(s)
@@ -206,7 +208,7 @@ use bir_driver::{exit_status, INCOMPLETE, MALFORMED};
 use bir_interp::Interpreter;
 use bir_runtime::Checker;
 
-use crate::args::{CheckOptions, Command, GraphOptions, Parsed, SimulateOptions};
+use crate::args::{CheckOptions, Command, GraphOptions, MurphiOptions, Parsed, SimulateOptions};
 use crate::graph::StateGraph;
 use crate::session::Session;
 
@@ -232,6 +234,7 @@ fn run(args: &[OsString]) -> u8 {
             Command::Check(options) => check(&options),
             Command::Explore(options) => explore::run(&options),
             Command::Graph(options) => graph(&options),
+            Command::Murphi(options) => murphi(&options),
             Command::Replay(options) => replay::replay(&options),
             Command::Simulate(options) => simulate(&options),
         },
@@ -349,6 +352,18 @@ fn graph(options: &GraphOptions) -> u8 {
     };
     let _ = write!(std::io::stdout().lock(), "{text}");
     0
+}
+
+/// `bir murphi`: the model in Murphi, for Rumur.
+fn murphi(options: &MurphiOptions) -> u8 {
+    match load(&options.model, &args::overrides(&options.set), false) {
+        Ok(loaded) => {
+            let text = bir_codegen::murphi::murphi(&loaded.system);
+            let _ = write!(std::io::stdout().lock(), "{text}");
+            0
+        }
+        Err(status) => status,
+    }
 }
 
 /// `bir simulate`: random walks (the runtime's simulation, reported as `bir check`

@@ -1,4 +1,5 @@
-//! The files for sharing and the terminal: `bir graph` (DOT, JSON, the refusal),
+//! The files for sharing and the terminal: `bir graph` (DOT, JSON, the refusal), `bir
+//! murphi`,
 //! `bir check --html`, `bir simulate`, and `bir simulate --guided` driven through a
 //! pseudo-terminal as a person would type.
 
@@ -52,6 +53,41 @@ fn the_state_graph_as_dot_and_json_and_its_refusal() {
         err.contains("1 to 1000000 states") && err.contains("bir graph --help"),
         "{err}"
     );
+}
+
+#[test]
+fn the_model_in_murphi_for_rumur_and_a_malformed_one() {
+    let peterson = model("peterson_filter.bir");
+    let (status, text, err) = bir(&["murphi", &peterson, "--set", "Param.N=4"]);
+    assert_eq!((status, err.as_str()), (0, ""));
+    assert!(
+        text.starts_with("-- The BIR system `PetersonFilter`"),
+        "{text}"
+    );
+    for expected in [
+        "  g_level: array [0..3] of 0..3;",
+        "ruleset inst: 0..3 do",
+        "invariant \"MutualExclusion: incs <= 1\"",
+    ] {
+        assert!(
+            text.lines().any(|l| l == expected),
+            "no `{expected}` in\n{text}"
+        );
+    }
+    // What Rumur counts of it is `bir-difftest`'s test `rumur` (it needs Rumur).
+    let dir = std::env::temp_dir().join(format!("bir-murphi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let broken = dir.join("broken.bir");
+    std::fs::write(
+        &broken,
+        "system S { active thread T() { loc a: do { x := 1; } goto a; } }",
+    )
+    .unwrap();
+    let (status, out, err) = bir(&["murphi", broken.to_str().unwrap()]);
+    assert_eq!(status, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("unknown name `x`"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

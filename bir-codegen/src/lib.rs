@@ -22,6 +22,7 @@ mod kw;
 pub mod layout;
 mod lower;
 pub mod ltl;
+pub mod murphi;
 mod names;
 pub mod parse;
 mod print;

@@ -26,6 +26,11 @@
 //! models of each kind (default 300; `.ci/run` sets 2,000) are judged so: random ones,
 //! symmetric ones, and models whose liveness verdicts fairness decides
 //! ([`generate_fairness`]).
+//!
+//! Against Rumur (`tests/rumur.rs`, ignored unless Rumur is installed; `BIR_DIFF_RUMUR`
+//! models, default 60, `.ci/run` 300): each random model is written in Murphi
+//! (`bir_codegen::murphi`) and Rumur must count bir's states and transitions on the models
+//! whose search meets no error, and meet an error on the others.
 
 /// The generators, in one module as the build script includes the first two.
 mod generate {

@@ -1,0 +1,569 @@
+//! The checked model written as a Murphi model, so that Rumur, a checker with a front end
+//! and a search of its own, can count the same states and transitions (`bir murphi`).
+//!
+//! The encoding follows LANGUAGE.md rule by rule, so that Rumur's "states" are bir's states
+//! and its "rules fired" bir's transitions on every model whose search meets no error
+//! (Rumur stops at the first one, and counts differently past it):
+//! - a variable per global (`g_name`), per thread an array of the instances' statuses
+//!   (`st_Thread`: a location's number, then "ended", then "not started", as the state
+//!   stores them) and an array per local (`l<thread>_name`, indexed by the instance);
+//! - one rule per transformation and instance (a `ruleset` over the instances), guarded by
+//!   the status and the guard; its body runs the actions in order and then jumps;
+//! - an `assume` discards the step as a false guard would: the guard calls a function that
+//!   runs the actions before it on copies of what they write, and answers whether every
+//!   `assume` holds;
+//! - `int wrap` writes are wrapped with Murphi's `%` (the remainder with the dividend's
+//!   sign, as BIR's), other writes are range-checked by Murphi's types; Rumur computes on
+//!   32 bits (`--value-type int32_t`; its 64-bit type leaves no room for "undefined"), BIR
+//!   on 64, so an intermediate past 32 bits that BIR writes nowhere is Rumur's error alone;
+//! - an ended instance keeps its locals; a `start` checks that its target has not started.
+//!
+//! Deadlocks are no error here (run Rumur with `--deadlock-detection off`); bir reports
+//! them, Rumur counts past them.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use crate::ir::{
+    Action, ArithOp, CmpOp, Expr, GlobalId, Id, Jump, LocalId, Place, Scalar, System, ThreadId,
+    ThreadKind, Transform, TransformId, Ty, VarRef,
+};
+
+/// The Murphi model of `system`, as Rumur reads it.
+pub fn murphi(system: &System) -> String {
+    let mut out = String::new();
+    let writer = Writer { system };
+    let _ = writeln!(
+        out,
+        "-- The BIR system `{}`, written by `bir murphi` for Rumur:\n\
+         --   rumur --deadlock-detection off --value-type int32_t MODEL.m -o MODEL.c\n\
+         -- Its states and rules fired are bir's states and transitions while no error is met.\n",
+        system.name
+    );
+    writer.variables(&mut out);
+    writer.start_state(&mut out);
+    for (id, thread) in system.threads.iter_enumerated() {
+        for (transform_id, transform) in thread.transforms.iter_enumerated() {
+            writer.rule(&mut out, id, transform_id, transform);
+        }
+    }
+    for invariant in &system.invariants {
+        let cond = writer.expr(&invariant.cond, &Scope::invariant(), true);
+        let _ = writeln!(
+            out,
+            "invariant \"{}: {}\"\n  {cond};\n",
+            invariant.name,
+            quoted(&invariant.text)
+        );
+    }
+    out
+}
+
+/// Writes the parts of one system's model.
+struct Writer<'a> {
+    system: &'a System,
+}
+
+/// Where an expression is evaluated: by which thread's instance `inst` (none for
+/// invariants), and which variables stand for their copies (`c_` prefixed, in an assume
+/// function).
+struct Scope {
+    thread: Option<ThreadId>,
+    copied: BTreeSet<String>,
+}
+
+impl Scope {
+    fn invariant() -> Scope {
+        Scope {
+            thread: None,
+            copied: BTreeSet::new(),
+        }
+    }
+
+    fn step(thread: ThreadId) -> Scope {
+        Scope {
+            thread: Some(thread),
+            copied: BTreeSet::new(),
+        }
+    }
+
+    /// The Murphi variable `name`, or its copy.
+    fn var(&self, name: String) -> String {
+        if self.copied.contains(&name) {
+            format!("c_{name}")
+        } else {
+            name
+        }
+    }
+}
+
+/// `text` fit for a Murphi string: without double quotes or line breaks.
+fn quoted(text: &str) -> String {
+    text.replace('"', "'").replace(['\n', '\r'], " ")
+}
+
+/// `name` if it is a plain ASCII identifier, else a name made of `fallback`'s id.
+fn ident(name: &str, fallback: impl FnOnce() -> String) -> String {
+    let plain = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if plain {
+        name.to_string()
+    } else {
+        fallback()
+    }
+}
+
+impl Writer<'_> {
+    fn global(&self, id: GlobalId) -> String {
+        let name = &self.system.globals[id].name;
+        format!("g_{}", ident(name, || id.index().to_string()))
+    }
+
+    fn status(&self, id: ThreadId) -> String {
+        let name = &self.system.threads[id].name;
+        format!("st_{}", ident(name, || id.index().to_string()))
+    }
+
+    fn local(&self, thread: ThreadId, id: LocalId) -> String {
+        let name = &self.system.threads[thread].locals[id].name;
+        format!(
+            "l{}_{}",
+            thread.index(),
+            ident(name, || id.index().to_string())
+        )
+    }
+
+    fn scalar_type(&self, scalar: Scalar) -> String {
+        match scalar {
+            Scalar::Bool => "boolean".into(),
+            _ => {
+                let (lo, hi) = scalar.bounds(&self.system.enums);
+                format!("{lo}..{hi}")
+            }
+        }
+    }
+
+    fn var_type(&self, ty: Ty) -> String {
+        match ty.len {
+            Some(len) => format!("array [0..{}] of {}", len - 1, self.scalar_type(ty.scalar)),
+            None => self.scalar_type(ty.scalar),
+        }
+    }
+
+    /// The type of every Murphi variable, by name: what an assume function copies.
+    fn variable_types(&self) -> Vec<(String, String)> {
+        let system = self.system;
+        let mut vars = Vec::new();
+        for (id, var) in system.globals.iter_enumerated() {
+            vars.push((self.global(id), self.var_type(var.ty)));
+        }
+        for (id, thread) in system.threads.iter_enumerated() {
+            let instances = format!("array [0..{}] of", thread.instances() - 1);
+            vars.push((
+                self.status(id),
+                format!("{instances} 0..{}", thread.not_started_status()),
+            ));
+            for (local, var) in thread.locals.iter_enumerated() {
+                vars.push((
+                    self.local(id, local),
+                    format!("{instances} {}", self.var_type(var.ty)),
+                ));
+            }
+        }
+        vars
+    }
+
+    fn variables(&self, out: &mut String) {
+        let vars = self.variable_types();
+        if vars.is_empty() {
+            return;
+        }
+        out.push_str("var\n");
+        for (name, ty) in vars {
+            let _ = writeln!(out, "  {name}: {ty};");
+        }
+        out.push('\n');
+    }
+
+    fn value(scalar: Scalar, value: i64) -> String {
+        match scalar {
+            Scalar::Bool => (value != 0).to_string(),
+            _ => value.to_string(),
+        }
+    }
+
+    /// Assignments of `init` to the variable `name` (of type `ty`, an instance's when
+    /// `instance` is given).
+    fn initialise(out: &mut String, name: &str, instance: Option<u32>, ty: Ty, init: &[i64]) {
+        let at = instance.map(|i| format!("[{i}]")).unwrap_or_default();
+        for (element, &value) in init.iter().enumerate() {
+            let index = ty.len.map(|_| format!("[{element}]")).unwrap_or_default();
+            let value = Self::value(ty.scalar, value);
+            let _ = writeln!(out, "  {name}{at}{index} := {value};");
+        }
+    }
+
+    fn start_state(&self, out: &mut String) {
+        let system = self.system;
+        out.push_str("startstate \"initial state\"\nbegin\n");
+        for (id, var) in system.globals.iter_enumerated() {
+            Self::initialise(out, &self.global(id), None, var.ty, &var.init);
+        }
+        for (id, thread) in system.threads.iter_enumerated() {
+            let status = match thread.kind {
+                ThreadKind::Active { .. } => 0,
+                ThreadKind::Started => thread.not_started_status(),
+            };
+            for instance in 0..thread.instances() {
+                let _ = writeln!(out, "  {}[{instance}] := {status};", self.status(id));
+                for (local, var) in thread.locals.iter_enumerated() {
+                    let name = self.local(id, local);
+                    Self::initialise(out, &name, Some(instance), var.ty, &var.init);
+                }
+            }
+        }
+        out.push_str("end;\n\n");
+    }
+
+    /// The rule of one transformation, over the instances of its thread, and before it the
+    /// function that decides its assumes, if it has any.
+    fn rule(&self, out: &mut String, id: ThreadId, transform_id: TransformId, t: &Transform) {
+        let thread = &self.system.threads[id];
+        let instances = format!("inst: 0..{}", thread.instances() - 1);
+        let scope = Scope::step(id);
+        let mut guard = format!("{}[inst] = {}", self.status(id), t.location.index());
+        if let Some(cond) = &t.guard {
+            let _ = write!(guard, " & {}", self.expr(cond, &scope, true));
+        }
+        if t.actions.iter().any(|a| matches!(a, Action::Assume(_))) {
+            let function = format!("assumed_{}_{}", id.index(), transform_id.index());
+            self.assume_function(out, &function, &instances, id, t);
+            let _ = write!(guard, " & {function}(inst)");
+        }
+        let from = &thread.locations[t.location].name;
+        let to = match t.destination() {
+            Jump::Goto(location) => thread.locations[location].name.as_str(),
+            Jump::Return => "end",
+        };
+        let _ = writeln!(
+            out,
+            "ruleset {instances} do\n  rule \"{} {from} -> {to} (line {}): {}\"\n    {guard}\n  ==>\n  begin",
+            thread.name,
+            t.line,
+            quoted(&t.text),
+        );
+        for action in &t.actions {
+            if !self.action(out, "    ", action, &scope, false) {
+                break;
+            }
+        }
+        let status = match t.jump {
+            Jump::Goto(location) => location.index() as i64,
+            Jump::Return => thread.ended_status(),
+        };
+        if !t.actions.iter().any(|a| matches!(a, Action::Exit)) {
+            let _ = writeln!(out, "    {}[inst] := {status};", self.status(id));
+        }
+        out.push_str("  end;\nend;\n\n");
+    }
+
+    /// A function that runs `t`'s actions up to its last assume on copies of the variables
+    /// they write, and answers whether every assume holds: the step's guard calls it, since
+    /// a false assume discards the step as a false guard does.
+    fn assume_function(
+        &self,
+        out: &mut String,
+        name: &str,
+        instances: &str,
+        id: ThreadId,
+        t: &Transform,
+    ) {
+        let last = t
+            .actions
+            .iter()
+            .rposition(|a| matches!(a, Action::Assume(_)))
+            .unwrap_or(0);
+        let actions = &t.actions[..=last];
+        let mut scope = Scope::step(id);
+        for action in actions {
+            match action {
+                Action::Assign { place, .. } => {
+                    scope.copied.insert(self.place_var(place.var, id));
+                }
+                Action::Start { thread, .. } => {
+                    scope.copied.insert(self.status(*thread));
+                    if let Some(param) = self.system.threads[*thread].start_param {
+                        scope.copied.insert(self.local(*thread, param));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let _ = writeln!(out, "function {name}({instances}): boolean;");
+        let types = self.variable_types();
+        let copies: Vec<_> = types
+            .iter()
+            .filter(|(var, _)| scope.copied.contains(var))
+            .collect();
+        if !copies.is_empty() {
+            out.push_str("var\n");
+            for (var, ty) in &copies {
+                let _ = writeln!(out, "  c_{var}: {ty};");
+            }
+        }
+        out.push_str("begin\n");
+        for (var, _) in &copies {
+            let _ = writeln!(out, "  c_{var} := {var};");
+        }
+        for action in actions {
+            self.action(out, "  ", action, &scope, true);
+        }
+        out.push_str("  return true;\nend;\n\n");
+    }
+
+    /// The Murphi variable behind a BIR variable of `thread`'s instances.
+    fn place_var(&self, var: VarRef, thread: ThreadId) -> String {
+        match var {
+            VarRef::Global(id) => self.global(id),
+            VarRef::Local(id) => self.local(thread, id),
+        }
+    }
+
+    /// A read or write of `var` (element `index`) by instance `inst` of the scope's thread.
+    fn var_ref(&self, var: VarRef, index: Option<&Expr>, scope: &Scope) -> String {
+        let element = index
+            .map(|index| format!("[{}]", self.expr(index, scope, false)))
+            .unwrap_or_default();
+        match (var, scope.thread) {
+            (VarRef::Global(id), _) => format!("{}{element}", scope.var(self.global(id))),
+            (VarRef::Local(id), Some(thread)) => {
+                format!("{}[inst]{element}", scope.var(self.local(thread, id)))
+            }
+            // The checker keeps locals out of invariants.
+            (VarRef::Local(_), None) => "false".into(),
+        }
+    }
+
+    /// Writes one action; false after `exit`, which ends the block. In an assume function
+    /// (`deciding`), an assume returns false when it fails, and a failing assert or start
+    /// returns true: the step then fires and meets that error, as BIR's does before it
+    /// reaches the assume. (A range, index or division fault before the assume faults in the
+    /// function, in the guard: an error either way.)
+    fn action(
+        &self,
+        out: &mut String,
+        indent: &str,
+        action: &Action,
+        scope: &Scope,
+        deciding: bool,
+    ) -> bool {
+        let thread = scope.thread.expect("actions run in a thread");
+        match action {
+            Action::Assign { place, value, .. } => self.assign(out, indent, place, value, scope),
+            Action::Assert { cond, site } => {
+                let cond = self.expr(cond, scope, true);
+                if deciding {
+                    // A failing assert before the assumes is the step's error: let it fire.
+                    let _ = writeln!(out, "{indent}if !({cond}) then return true; endif;");
+                } else {
+                    let message = quoted(&self.system.fault_sites[*site].message);
+                    let _ = writeln!(out, "{indent}assert {cond} \"{message}\";");
+                }
+            }
+            Action::Assume(cond) => {
+                if deciding {
+                    let cond = self.expr(cond, scope, true);
+                    let _ = writeln!(out, "{indent}if !({cond}) then return false; endif;");
+                }
+            }
+            Action::Start {
+                thread: target,
+                arg,
+                site,
+                ..
+            } => {
+                let started = &self.system.threads[*target];
+                let status = scope.var(self.status(*target));
+                let not_started = started.not_started_status();
+                if deciding {
+                    // So is a start error: the step fires and meets it.
+                    let _ = writeln!(
+                        out,
+                        "{indent}if {status}[0] != {not_started} then return true; endif;"
+                    );
+                } else {
+                    let message = quoted(&self.system.fault_sites[*site].message);
+                    let _ = writeln!(
+                        out,
+                        "{indent}if {status}[0] != {not_started} then error \"{message}\"; endif;"
+                    );
+                }
+                if let (Some(arg), Some(param)) = (arg, started.start_param) {
+                    let value =
+                        self.expr(arg, scope, started.locals[param].ty.scalar == Scalar::Bool);
+                    let local = scope.var(self.local(*target, param));
+                    let _ = writeln!(out, "{indent}{local}[0] := {value};");
+                }
+                let _ = writeln!(out, "{indent}{status}[0] := 0;");
+            }
+            Action::Exit => {
+                let status = self.system.threads[thread].ended_status();
+                let _ = writeln!(out, "{indent}{}[inst] := {status};", self.status(thread));
+                return false;
+            }
+        }
+        true
+    }
+
+    fn assign(&self, out: &mut String, indent: &str, place: &Place, value: &Expr, scope: &Scope) {
+        let thread = scope.thread.expect("actions run in a thread");
+        let ty = self.system.var(thread, place.var).ty;
+        let target = self.var_ref(place.var, place.index.as_ref().map(|(i, _)| &**i), scope);
+        let value = self.expr(value, scope, ty.scalar == Scalar::Bool);
+        let value = match ty.scalar {
+            Scalar::Int {
+                lo, hi, wrap: true, ..
+            } => {
+                let modulus = hi - lo + 1;
+                format!("{lo} + (({value} - ({lo})) % {modulus} + {modulus}) % {modulus}")
+            }
+            _ => value,
+        };
+        let _ = writeln!(out, "{indent}{target} := {value};");
+    }
+
+    /// True when `expr` is a boolean (Murphi keeps booleans and integers apart).
+    fn is_bool(&self, expr: &Expr, scope: &Scope) -> bool {
+        match expr {
+            Expr::Bool(_)
+            | Expr::Not(_)
+            | Expr::Cmp { .. }
+            | Expr::And(..)
+            | Expr::Or(..)
+            | Expr::At { .. }
+            | Expr::Quant { .. } => true,
+            Expr::Int(_)
+            | Expr::Neg(..)
+            | Expr::Arith { .. }
+            | Expr::InstanceIndex
+            | Expr::QuantVar(_) => false,
+            Expr::Read(var) | Expr::Element { var, .. } => match (var, scope.thread) {
+                (VarRef::Global(id), _) => self.system.globals[*id].ty.scalar == Scalar::Bool,
+                (VarRef::Local(id), Some(thread)) => {
+                    self.system.threads[thread].locals[*id].ty.scalar == Scalar::Bool
+                }
+                (VarRef::Local(_), None) => false,
+            },
+            Expr::Cond {
+                then, otherwise, ..
+            } => self.is_bool(then, scope) || self.is_bool(otherwise, scope),
+        }
+    }
+
+    /// `expr` in Murphi; `boolean` when a boolean is wanted (constants folded to integers
+    /// become `true`/`false` there).
+    fn expr(&self, expr: &Expr, scope: &Scope, boolean: bool) -> String {
+        match expr {
+            Expr::Bool(value) => value.to_string(),
+            Expr::Int(value) if boolean => (*value != 0).to_string(),
+            Expr::Int(value) if *value < 0 => format!("({value})"),
+            Expr::Int(value) => value.to_string(),
+            Expr::Read(var) => self.var_ref(*var, None, scope),
+            Expr::Element { var, index, .. } => self.var_ref(*var, Some(index), scope),
+            Expr::InstanceIndex => "inst".into(),
+            Expr::QuantVar(id) => format!("q{}", id.index()),
+            Expr::Not(inner) => format!("!({})", self.expr(inner, scope, true)),
+            Expr::Neg(inner, _) => format!("(-({}))", self.expr(inner, scope, false)),
+            Expr::Arith { op, lhs, rhs, .. } => {
+                let op = match op {
+                    ArithOp::Add => "+",
+                    ArithOp::Sub => "-",
+                    ArithOp::Mul => "*",
+                    ArithOp::Div => "/",
+                    ArithOp::Rem => "%",
+                };
+                format!(
+                    "({} {op} {})",
+                    self.expr(lhs, scope, false),
+                    self.expr(rhs, scope, false)
+                )
+            }
+            Expr::Cmp { op, lhs, rhs } => {
+                let operands_bool = self.is_bool(lhs, scope) || self.is_bool(rhs, scope);
+                let op = match op {
+                    CmpOp::Eq => "=",
+                    CmpOp::Ne => "!=",
+                    CmpOp::Lt => "<",
+                    CmpOp::Le => "<=",
+                    CmpOp::Gt => ">",
+                    CmpOp::Ge => ">=",
+                };
+                format!(
+                    "({} {op} {})",
+                    self.expr(lhs, scope, operands_bool),
+                    self.expr(rhs, scope, operands_bool)
+                )
+            }
+            Expr::And(lhs, rhs) => format!(
+                "({} & {})",
+                self.expr(lhs, scope, true),
+                self.expr(rhs, scope, true)
+            ),
+            Expr::Or(lhs, rhs) => format!(
+                "({} | {})",
+                self.expr(lhs, scope, true),
+                self.expr(rhs, scope, true)
+            ),
+            Expr::Cond {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let branches_bool =
+                    boolean || self.is_bool(then, scope) || self.is_bool(otherwise, scope);
+                format!(
+                    "({} ? {} : {})",
+                    self.expr(cond, scope, true),
+                    self.expr(then, scope, branches_bool),
+                    self.expr(otherwise, scope, branches_bool)
+                )
+            }
+            Expr::At {
+                thread,
+                instance,
+                location,
+            } => {
+                let index = instance
+                    .as_ref()
+                    .map_or_else(|| "0".into(), |(i, _)| self.expr(i, scope, false));
+                let status = scope.var(self.status(*thread));
+                format!("({status}[{index}] = {})", location.index())
+            }
+            Expr::Quant {
+                forall,
+                var,
+                lo,
+                hi,
+                body,
+            } => {
+                if lo >= hi {
+                    // An empty range: `forall` holds, `exists` fails.
+                    return forall.to_string();
+                }
+                let (open, close) = if *forall {
+                    ("forall", "endforall")
+                } else {
+                    ("exists", "endexists")
+                };
+                format!(
+                    "({open} q{}: {lo}..{} do {} {close})",
+                    var.index(),
+                    hi - 1,
+                    self.expr(body, scope, true)
+                )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,148 @@
+use super::murphi;
+use crate::ir::System;
+use crate::source::front_end;
+use crate::Overrides;
+
+fn checked(source: &str) -> System {
+    match front_end(source, &Overrides::default()) {
+        Ok(system) => system,
+        Err(errors) => panic!("the model does not compile: {errors:?}"),
+    }
+}
+
+/// The lines of `text`, trimmed, for asserting that some are there.
+fn lines(text: &str) -> Vec<&str> {
+    text.lines().map(str::trim).collect()
+}
+
+#[test]
+fn globals_statuses_and_locals_are_variables_initialised_in_the_start_state() {
+    let text = murphi(&checked(
+        "system S {
+           boolean[2] fork := { true, false };
+           int (-3, 3) x := -2;
+           active [2] thread P(int index) {
+             int (0, 4) n := 1;
+             loc a: do { n := n + 1; } return;
+           }
+           thread Q(int p) { loc b: do {} goto b; }
+         }",
+    ));
+    let lines = lines(&text);
+    for expected in [
+        "g_fork: array [0..1] of boolean;",
+        "g_x: -3..3;",
+        "st_P: array [0..1] of 0..2;",
+        "l0_n: array [0..1] of 0..4;",
+        "st_Q: array [0..0] of 0..2;",
+        "g_fork[0] := true;",
+        "g_fork[1] := false;",
+        "g_x := -2;",
+        "st_P[1] := 0;",
+        "l0_n[1] := 1;",
+        // Not started: one past "ended".
+        "st_Q[0] := 2;",
+    ] {
+        assert!(lines.contains(&expected), "no `{expected}` in\n{text}");
+    }
+}
+
+#[test]
+fn a_transformation_is_a_rule_over_the_instances_guarded_by_location_and_guard() {
+    let text = murphi(&checked(
+        "system S {
+           boolean[3] fork;
+           active [3] thread P(int index) {
+             loc take: when !fork[index] do { fork[index] := true; } goto put;
+             loc put: do { fork[index] := false; exit; } goto take;
+           }
+         }",
+    ));
+    let lines = lines(&text);
+    for expected in [
+        "ruleset inst: 0..2 do",
+        "st_P[inst] = 0 & !(g_fork[inst])",
+        "g_fork[inst] := true;",
+        "st_P[inst] := 1;",
+        "st_P[inst] = 1",
+        // `exit` ends the instance whatever the jump says.
+        "st_P[inst] := 2;",
+    ] {
+        assert!(lines.contains(&expected), "no `{expected}` in\n{text}");
+    }
+    assert!(!lines.contains(&"st_P[inst] := 0;"), "{text}");
+}
+
+#[test]
+fn wrapping_writes_wrap_with_the_remainder_and_quantifiers_become_murphi_quantifiers() {
+    let text = murphi(&checked(
+        "system S {
+           byte b;
+           int (0, 3)[3] a;
+           active thread T() {
+             loc l: when forall i in 0 .. 3 : (a[i] < 3) && exists j in 1 .. 1 : (a[j] == 0)
+                    do { b := b - 1; } goto l;
+           }
+         }",
+    ));
+    assert!(
+        text.contains("g_b := 0 + (((g_b - 1) - (0)) % 256 + 256) % 256;"),
+        "{text}"
+    );
+    // An empty range: `exists` is false.
+    assert!(
+        text.contains("st_T[inst] = 0 & ((forall q0: 0..2 do (g_a[q0] < 3) endforall) & false)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_assume_after_a_write_is_decided_on_copies_in_the_guard() {
+    let text = murphi(&checked(
+        "system S {
+           int (0, 3) x;
+           active thread T() {
+             loc l: do { x := x + 1; assert (x < 3); assume (x == 2); } goto l;
+           }
+         }",
+    ));
+    let lines = lines(&text);
+    for expected in [
+        "function assumed_0_0(inst: 0..0): boolean;",
+        "c_g_x: 0..3;",
+        "c_g_x := g_x;",
+        "c_g_x := (c_g_x + 1);",
+        // The assert's failure is the step's error, met when the rule fires.
+        "if !((c_g_x < 3)) then return true; endif;",
+        "if !((c_g_x = 2)) then return false; endif;",
+        "st_T[inst] = 0 & assumed_0_0(inst)",
+        "g_x := (g_x + 1);",
+        "assert (g_x < 3) \"assertion failed: x < 3\";",
+    ] {
+        assert!(lines.contains(&expected), "no `{expected}` in\n{text}");
+    }
+}
+
+#[test]
+fn a_start_checks_its_target_and_invariants_are_murphi_invariants() {
+    let text = murphi(&checked(
+        "system S {
+           boolean go;
+           thread W(int (0, 5) p) { loc w: do { go := true; } return; }
+           active thread M() { loc m: do { start W(3); } goto m; }
+           invariant Quiet: !go || W@w == false;
+         }",
+    ));
+    let lines = lines(&text);
+    for expected in [
+        "if st_W[0] != 2 then error \"cannot start `W`: it has already started\"; endif;",
+        "l0_p[0] := 3;",
+        "st_W[0] := 0;",
+        "invariant \"Quiet: !go || W@w == false\"",
+    ] {
+        assert!(
+            lines.iter().any(|line| line.starts_with(expected)),
+            "no `{expected}` in\n{text}"
+        );
+    }
+}

@@ -1,0 +1,286 @@
+//! bir against Rumur, a checker with a front end and a search of its own, on random models:
+//! each model is written in Murphi (`bir_codegen::murphi`, what `bir murphi` prints),
+//! checked by Rumur (`--deadlock-detection off`), and
+//!
+//! - on a model where bir's complete search meets no error, Rumur must find none, and count
+//!   exactly bir's states and, as rules fired, bir's transitions;
+//! - on a model where bir meets an error, Rumur must meet one too (it stops at its first,
+//!   so its counts are not compared).
+//!
+//! Rumur computes with 32-bit values (`--value-type int32_t`; its 64-bit type cannot hold
+//! its own "undefined"), where BIR's intermediates have 64 bits: a model on which only
+//! Rumur overflows an intermediate is counted apart, not compared.
+//!
+//! `BIR_DIFF_SEED` (default 1) seeds the models and `BIR_DIFF_RUMUR` sets how many (default
+//! 60; `.ci/run` runs 300): half from the differential test's generator, half from the
+//! generator of symmetric families. Needs `rumur` and `cc` (Debian packages; `.ci/run`
+//! installs them), so it is ignored by default:
+//!
+//! ```text
+//! BIR_DIFF_RUMUR=1000 cargo test -p bir-difftest --test rumur -- --ignored --nocapture
+//! ```
+//!
+//! The reference models (`models/`, at several sizes) must count in Rumur exactly what the
+//! reference table (`models/README.md`) says, as they do in bir.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use bir::{Checker, Report};
+use bir_codegen::{murphi::murphi, source::front_end, Overrides};
+use bir_difftest::{generate, generate_symmetric};
+use bir_interp::Interpreter;
+
+/// The most states a model may have to be compared (Rumur's build dominates below it).
+const MAX_STATES: u64 = 200_000;
+
+fn env_number(name: &str) -> Option<u64> {
+    std::env::var(name).ok()?.trim().parse().ok()
+}
+
+/// What Rumur reported.
+#[derive(Debug, PartialEq, Eq)]
+struct RumurCounts {
+    states: u64,
+    rules_fired: u64,
+    /// The error it stopped at, if any.
+    error: Option<String>,
+}
+
+/// How one model compared.
+enum Outcome {
+    /// Counts equal, no error on either side.
+    Equal,
+    /// Both met an error.
+    BothErred,
+    /// Not compared: too large for bir's limit, or Rumur overflowed 32 bits.
+    Skipped,
+    /// A disagreement, described.
+    Differs(String),
+}
+
+/// Runs `program` with `args` in `dir`; its stdout, or why it failed.
+fn run(dir: &Path, program: &str, args: &[&str]) -> Result<String, String> {
+    let output = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| format!("cannot run {program}: {e}"))?;
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // The verifier exits non-zero when it finds an error; its report says so.
+    if output.status.success() || program.starts_with("./") {
+        Ok(stdout)
+    } else {
+        Err(format!("{program} {args:?} failed:\n{stdout}{stderr}"))
+    }
+}
+
+/// Rumur's verdict and counts on the Murphi model `text`, built in `dir`.
+fn rumur(dir: &Path, text: &str) -> Result<RumurCounts, String> {
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("model.m"), text).map_err(|e| e.to_string())?;
+    run(
+        dir,
+        "rumur",
+        &[
+            "--deadlock-detection",
+            "off",
+            "--value-type",
+            "int32_t",
+            "--threads",
+            "1",
+            "model.m",
+            "-o",
+            "model.c",
+        ],
+    )?;
+    run(
+        dir,
+        "cc",
+        &[
+            "-O0",
+            "-std=c11",
+            "-mcx16",
+            "-w",
+            "model.c",
+            "-lpthread",
+            "-o",
+            "model",
+        ],
+    )?;
+    let report = run(dir, "./model", &[])?;
+    let counts = report
+        .lines()
+        .find_map(|line| {
+            let (states, rest) = line.trim().split_once(" states, ")?;
+            let (rules, _) = rest.split_once(" rules fired")?;
+            Some((states.parse().ok()?, rules.parse().ok()?))
+        })
+        .ok_or_else(|| format!("no counts in Rumur's report:\n{report}"))?;
+    let error = (!report.contains("No error found.")).then(|| {
+        report
+            .lines()
+            .find(|line| line.contains("model.m:") || line.contains("failed"))
+            .unwrap_or("an error")
+            .trim()
+            .to_string()
+    });
+    Ok(RumurCounts {
+        states: counts.0,
+        rules_fired: counts.1,
+        error,
+    })
+}
+
+/// bir's complete search of `source` (the interpreter's, which the differential test holds
+/// equal to the generated checker's) continuing past errors; `None` past [`MAX_STATES`].
+fn bir_counts(source: &str) -> Result<Option<Report>, String> {
+    let interpreter =
+        Interpreter::from_source(source).map_err(|errors| format!("rejected: {errors:?}"))?;
+    let report = Checker::new(interpreter)
+        .keep_going(1)
+        .max_states(MAX_STATES)
+        .progress(false)
+        .run();
+    Ok(report.is_complete().then_some(report))
+}
+
+fn compare(source: &str, dir: &Path) -> Result<Outcome, String> {
+    let Some(report) = bir_counts(source)? else {
+        return Ok(Outcome::Skipped);
+    };
+    let system = front_end(source, &Overrides::default())
+        .map_err(|errors| format!("rejected: {errors:?}"))?;
+    let rumur = rumur(dir, &murphi(&system))?;
+    let bir_erred = report.errors() > 0;
+    Ok(match (&rumur.error, bir_erred) {
+        (Some(error), false) if error.contains("overflow") => Outcome::Skipped,
+        (Some(error), false) => Outcome::Differs(format!(
+            "Rumur meets an error, bir none ({} states, {} transitions): {error}",
+            report.states(),
+            report.transitions()
+        )),
+        (None, true) => Outcome::Differs(format!(
+            "bir meets an error, Rumur none ({} states, {} rules fired):\n{report}",
+            rumur.states, rumur.rules_fired
+        )),
+        (Some(_), true) => Outcome::BothErred,
+        (None, false)
+            if (rumur.states, rumur.rules_fired) == (report.states(), report.transitions()) =>
+        {
+            Outcome::Equal
+        }
+        (None, false) => Outcome::Differs(format!(
+            "bir counts {} states and {} transitions, Rumur {} states and {} rules fired",
+            report.states(),
+            report.transitions(),
+            rumur.states,
+            rumur.rules_fired
+        )),
+    })
+}
+
+/// The reference models with the sizes set, and their states and transitions by the
+/// reference table (`models/README.md`).
+const REFERENCE: &[(&str, Option<i64>, u64, u64)] = &[
+    ("two_dining_philosophers", None, 10, 14),
+    ("bounded_buffer", None, 10, 12),
+    ("readers_writers", None, 11, 21),
+    ("dining_philosophers", Some(5), 392, 1_415),
+    ("dining_philosophers", Some(8), 14_158, 81_848),
+    ("dining_philosophers_fixed", Some(8), 9_403, 51_944),
+    ("peterson_filter", Some(3), 288, 651),
+    ("peterson_filter", Some(4), 4_752, 13_080),
+];
+
+#[test]
+#[ignore = "needs rumur and a C compiler (`.ci/run` installs them)"]
+fn reference_models_count_alike_in_rumur() {
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+    let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rumur-reference");
+    for &(name, n, states, transitions) in REFERENCE {
+        let path = models.join(format!("{name}.bir"));
+        let source = std::fs::read_to_string(&path).expect("the reference model is readable");
+        let mut overrides = Overrides::default();
+        if let Some(n) = n {
+            overrides.set_int("Param", "N", n);
+        }
+        let system = front_end(&source, &overrides).expect("the reference model compiles");
+        let counts = rumur(&work, &murphi(&system)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            counts,
+            RumurCounts {
+                states,
+                rules_fired: transitions,
+                error: None
+            },
+            "{name} N={n:?} in Rumur"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs rumur and a C compiler (`.ci/run` installs them)"]
+fn counts_agree_with_rumur() {
+    let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
+    let count = env_number("BIR_DIFF_RUMUR").unwrap_or(60);
+    let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("rumur");
+    let next = AtomicU64::new(0);
+    let failures = Mutex::new(Vec::new());
+    let tally = Mutex::new([0u64; 3]);
+    // Two workers: the C compiler dominates, one model at a time each.
+    std::thread::scope(|scope| {
+        for worker in 0..2 {
+            let (next, failures, tally, work) = (&next, &failures, &tally, &work);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= count {
+                    break;
+                }
+                // Another stream than the other tests' (seed * 1_000_0xx + i).
+                let model_seed = seed.wrapping_mul(1_000_081).wrapping_add(i);
+                let source = if i % 2 == 0 {
+                    generate(&format!("R{i}"), model_seed)
+                } else {
+                    generate_symmetric(&format!("S{i}"), model_seed)
+                };
+                let dir = work.join(format!("w{worker}"));
+                let outcome = compare(&source, &dir).unwrap_or_else(Outcome::Differs);
+                let slot = match outcome {
+                    Outcome::Equal => 0,
+                    Outcome::BothErred => 1,
+                    Outcome::Skipped => 2,
+                    Outcome::Differs(why) => {
+                        let kept = work.join(format!("model-{model_seed}.m"));
+                        let _ = std::fs::copy(dir.join("model.m"), &kept);
+                        failures.lock().unwrap().push(format!(
+                            "model seed {model_seed} (BIR_DIFF_SEED={seed}, Murphi kept \
+                             in {}):\n{source}\n{why}",
+                            kept.display()
+                        ));
+                        continue;
+                    }
+                };
+                tally.lock().unwrap()[slot] += 1;
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(
+        failures.is_empty(),
+        "{} disagreements with Rumur in {count} models:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    let [equal, both_erred, skipped] = *tally.lock().unwrap();
+    // Most models must be compared, and many by their counts, or the test tests little.
+    assert!(equal * 4 >= count, "{equal} of {count} compared by counts");
+    eprintln!(
+        "{count} random models (BIR_DIFF_SEED={seed}) against Rumur: {equal} with equal \
+         counts and no error, {both_erred} with an error found by both, {skipped} not \
+         compared (over {MAX_STATES} states, or a 32-bit overflow of Rumur's)"
+    );
+}
