@@ -292,6 +292,15 @@ pub struct MurphiOptions {
     )]
     pub model: PathBuf,
 
+    /// Errors as steps to the same state.
+    #[arg(
+        long,
+        help = "Count past errors as bir does: a step that faults changes nothing, a state\n\
+                that violates an invariant enables no rule (Rumur then meets no error and\n\
+                counts bir's states and transitions on every model)"
+    )]
+    pub past_errors: bool,
+
     /// Constants replaced with `--set`.
     #[arg(
         long = "set",

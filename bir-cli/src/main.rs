@@ -358,7 +358,12 @@ fn graph(options: &GraphOptions) -> u8 {
 fn murphi(options: &MurphiOptions) -> u8 {
     match load(&options.model, &args::overrides(&options.set), false) {
         Ok(loaded) => {
-            let text = bir_codegen::murphi::murphi(&loaded.system);
+            let errors = if options.past_errors {
+                bir_codegen::murphi::Errors::CountPast
+            } else {
+                bir_codegen::murphi::Errors::Stop
+            };
+            let text = bir_codegen::murphi::murphi(&loaded.system, errors);
             let _ = write!(std::io::stdout().lock(), "{text}");
             0
         }

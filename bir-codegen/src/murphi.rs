@@ -2,8 +2,9 @@
 //! and a search of its own, can count the same states and transitions (`bir murphi`).
 //!
 //! The encoding follows LANGUAGE.md rule by rule, so that Rumur's "states" are bir's states
-//! and its "rules fired" bir's transitions on every model whose search meets no error
-//! (Rumur stops at the first one, and counts differently past it):
+//! and its "rules fired" bir's transitions: on every model whose search meets no error
+//! when Rumur stops at errors ([`Errors::Stop`]), and on every model when the encoding
+//! decides each fault before it happens ([`Errors::CountPast`], `counting.rs`):
 //! - a variable per global (`g_name`), per thread an array of the instances' statuses
 //!   (`st_Thread`: a location's number, then "ended", then "not started", as the state
 //!   stores them) and an array per local (`l<thread>_name`, indexed by the instance);
@@ -25,36 +26,60 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use crate::ir::{
-    Action, ArithOp, CmpOp, Expr, GlobalId, Id, Jump, LocalId, Place, Scalar, System, ThreadId,
+    Action, Expr, GlobalId, Id, Jump, LocalId, Place, QuantVarId, Scalar, System, ThreadId,
     ThreadKind, Transform, TransformId, Ty, VarRef,
 };
 
-/// The Murphi model of `system`, as Rumur reads it.
-pub fn murphi(system: &System) -> String {
+/// What the Murphi model does where bir's search meets an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Errors {
+    /// Rumur reports it and stops, as a Murphi model's errors do: asserts, `error`
+    /// statements, invariants, and Murphi's own range and index checks. What `bir murphi`
+    /// writes.
+    Stop,
+    /// Rumur counts past it as bir does when it keeps going (`bir murphi --past-errors`): a
+    /// step that faults fires its rule and changes nothing (a transition, no new state),
+    /// and a state that violates an invariant enables no rule (a state, not expanded).
+    /// Every fault is decided before it happens, so Rumur meets none, and its states and
+    /// rules fired are bir's states and transitions on every model (below 32-bit values).
+    CountPast,
+}
+
+/// The Murphi model of `system`, as Rumur reads it, with its errors as `errors` says.
+pub fn murphi(system: &System, errors: Errors) -> String {
     let mut out = String::new();
-    let writer = Writer { system };
+    let writer = Writer { system, errors };
+    let counts = match errors {
+        Errors::Stop => "while no error is met",
+        Errors::CountPast => "(each error a step to the same state)",
+    };
     let _ = writeln!(
         out,
         "-- The BIR system `{}`, written by `bir murphi` for Rumur:\n\
          --   rumur --deadlock-detection off --value-type int32_t MODEL.m -o MODEL.c\n\
-         -- Its states and rules fired are bir's states and transitions while no error is met.\n",
+         -- Its states and rules fired are bir's states and transitions {counts}.\n",
         system.name
     );
     writer.variables(&mut out);
     writer.start_state(&mut out);
+    if errors == Errors::CountPast {
+        writer.invariants_function(&mut out);
+    }
     for (id, thread) in system.threads.iter_enumerated() {
         for (transform_id, transform) in thread.transforms.iter_enumerated() {
             writer.rule(&mut out, id, transform_id, transform);
         }
     }
-    for invariant in &system.invariants {
-        let cond = writer.expr(&invariant.cond, &Scope::invariant(), true);
-        let _ = writeln!(
-            out,
-            "invariant \"{}: {}\"\n  {cond};\n",
-            invariant.name,
-            quoted(&invariant.text)
-        );
+    if errors == Errors::Stop {
+        for invariant in &system.invariants {
+            let cond = writer.expr(&invariant.cond, &Scope::invariant(), true);
+            let _ = writeln!(
+                out,
+                "invariant \"{}: {}\"\n  {cond};\n",
+                invariant.name,
+                quoted(&invariant.text)
+            );
+        }
     }
     out
 }
@@ -62,14 +87,19 @@ pub fn murphi(system: &System) -> String {
 /// Writes the parts of one system's model.
 struct Writer<'a> {
     system: &'a System,
+    errors: Errors,
 }
 
 /// Where an expression is evaluated: by which thread's instance `inst` (none for
 /// invariants), and which variables stand for their copies (`c_` prefixed, in an assume
 /// function).
+#[derive(Clone)]
 struct Scope {
     thread: Option<ThreadId>,
     copied: BTreeSet<String>,
+    /// Quantifier variables written under another name (a second loop over the same
+    /// range, in [`Writer::faults`]).
+    renamed: Vec<(QuantVarId, String)>,
 }
 
 impl Scope {
@@ -77,6 +107,7 @@ impl Scope {
         Scope {
             thread: None,
             copied: BTreeSet::new(),
+            renamed: Vec::new(),
         }
     }
 
@@ -84,7 +115,17 @@ impl Scope {
         Scope {
             thread: Some(thread),
             copied: BTreeSet::new(),
+            renamed: Vec::new(),
         }
+    }
+
+    /// The Murphi name of quantifier variable `id`.
+    fn quant(&self, id: QuantVarId) -> String {
+        self.renamed
+            .iter()
+            .rev()
+            .find(|(renamed, _)| *renamed == id)
+            .map_or_else(|| format!("q{}", id.index()), |(_, name)| name.clone())
     }
 
     /// The Murphi variable `name`, or its copy.
@@ -230,15 +271,33 @@ impl Writer<'_> {
         let thread = &self.system.threads[id];
         let instances = format!("inst: 0..{}", thread.instances() - 1);
         let scope = Scope::step(id);
-        let mut guard = format!("{}[inst] = {}", self.status(id), t.location.index());
-        if let Some(cond) = &t.guard {
-            let _ = write!(guard, " & {}", self.expr(cond, &scope, true));
-        }
-        if t.actions.iter().any(|a| matches!(a, Action::Assume(_))) {
-            let function = format!("assumed_{}_{}", id.index(), transform_id.index());
-            self.assume_function(out, &function, &instances, id, t);
-            let _ = write!(guard, " & {function}(inst)");
-        }
+        let at = format!("{}[inst] = {}", self.status(id), t.location.index());
+        let name = format!("{}_{}", id.index(), transform_id.index());
+        let (guard, outcome) = match self.errors {
+            Errors::Stop => {
+                let mut guard = at;
+                if let Some(cond) = &t.guard {
+                    let _ = write!(guard, " & {}", self.expr(cond, &scope, true));
+                }
+                if t.actions.iter().any(|a| matches!(a, Action::Assume(_))) {
+                    let function = format!("assumed_{name}");
+                    self.assume_function(out, &function, &instances, id, t);
+                    let _ = write!(guard, " & {function}(inst)");
+                }
+                (guard, None)
+            }
+            Errors::CountPast => {
+                let function = format!("outcome_{name}");
+                self.outcome_function(out, &function, &instances, id, t);
+                let invariants = if self.system.invariants.is_empty() {
+                    ""
+                } else {
+                    "invariants_hold() & "
+                };
+                let guard = format!("{invariants}{at} & {function}(inst) != {DISABLED}");
+                (guard, Some(function))
+            }
+        };
         let from = &thread.locations[t.location].name;
         let to = match t.destination() {
             Jump::Goto(location) => thread.locations[location].name.as_str(),
@@ -251,8 +310,16 @@ impl Writer<'_> {
             t.line,
             quoted(&t.text),
         );
+        // Counting past errors, a step that faults changes nothing.
+        let indent = match &outcome {
+            Some(function) => {
+                let _ = writeln!(out, "    if {function}(inst) = {COMPLETES} then");
+                "      "
+            }
+            None => "    ",
+        };
         for action in &t.actions {
-            if !self.action(out, "    ", action, &scope, false) {
+            if !self.action(out, indent, action, &scope, false) {
                 break;
             }
         }
@@ -261,7 +328,10 @@ impl Writer<'_> {
             Jump::Return => thread.ended_status(),
         };
         if !t.actions.iter().any(|a| matches!(a, Action::Exit)) {
-            let _ = writeln!(out, "    {}[inst] := {status};", self.status(id));
+            let _ = writeln!(out, "{indent}{}[inst] := {status};", self.status(id));
+        }
+        if outcome.is_some() {
+            out.push_str("    endif;\n");
         }
         out.push_str("  end;\nend;\n\n");
     }
@@ -430,140 +500,11 @@ impl Writer<'_> {
         };
         let _ = writeln!(out, "{indent}{target} := {value};");
     }
-
-    /// True when `expr` is a boolean (Murphi keeps booleans and integers apart).
-    fn is_bool(&self, expr: &Expr, scope: &Scope) -> bool {
-        match expr {
-            Expr::Bool(_)
-            | Expr::Not(_)
-            | Expr::Cmp { .. }
-            | Expr::And(..)
-            | Expr::Or(..)
-            | Expr::At { .. }
-            | Expr::Quant { .. } => true,
-            Expr::Int(_)
-            | Expr::Neg(..)
-            | Expr::Arith { .. }
-            | Expr::InstanceIndex
-            | Expr::QuantVar(_) => false,
-            Expr::Read(var) | Expr::Element { var, .. } => match (var, scope.thread) {
-                (VarRef::Global(id), _) => self.system.globals[*id].ty.scalar == Scalar::Bool,
-                (VarRef::Local(id), Some(thread)) => {
-                    self.system.threads[thread].locals[*id].ty.scalar == Scalar::Bool
-                }
-                (VarRef::Local(_), None) => false,
-            },
-            Expr::Cond {
-                then, otherwise, ..
-            } => self.is_bool(then, scope) || self.is_bool(otherwise, scope),
-        }
-    }
-
-    /// `expr` in Murphi; `boolean` when a boolean is wanted (constants folded to integers
-    /// become `true`/`false` there).
-    fn expr(&self, expr: &Expr, scope: &Scope, boolean: bool) -> String {
-        match expr {
-            Expr::Bool(value) => value.to_string(),
-            Expr::Int(value) if boolean => (*value != 0).to_string(),
-            Expr::Int(value) if *value < 0 => format!("({value})"),
-            Expr::Int(value) => value.to_string(),
-            Expr::Read(var) => self.var_ref(*var, None, scope),
-            Expr::Element { var, index, .. } => self.var_ref(*var, Some(index), scope),
-            Expr::InstanceIndex => "inst".into(),
-            Expr::QuantVar(id) => format!("q{}", id.index()),
-            Expr::Not(inner) => format!("!({})", self.expr(inner, scope, true)),
-            Expr::Neg(inner, _) => format!("(-({}))", self.expr(inner, scope, false)),
-            Expr::Arith { op, lhs, rhs, .. } => {
-                let op = match op {
-                    ArithOp::Add => "+",
-                    ArithOp::Sub => "-",
-                    ArithOp::Mul => "*",
-                    ArithOp::Div => "/",
-                    ArithOp::Rem => "%",
-                };
-                format!(
-                    "({} {op} {})",
-                    self.expr(lhs, scope, false),
-                    self.expr(rhs, scope, false)
-                )
-            }
-            Expr::Cmp { op, lhs, rhs } => {
-                let operands_bool = self.is_bool(lhs, scope) || self.is_bool(rhs, scope);
-                let op = match op {
-                    CmpOp::Eq => "=",
-                    CmpOp::Ne => "!=",
-                    CmpOp::Lt => "<",
-                    CmpOp::Le => "<=",
-                    CmpOp::Gt => ">",
-                    CmpOp::Ge => ">=",
-                };
-                format!(
-                    "({} {op} {})",
-                    self.expr(lhs, scope, operands_bool),
-                    self.expr(rhs, scope, operands_bool)
-                )
-            }
-            Expr::And(lhs, rhs) => format!(
-                "({} & {})",
-                self.expr(lhs, scope, true),
-                self.expr(rhs, scope, true)
-            ),
-            Expr::Or(lhs, rhs) => format!(
-                "({} | {})",
-                self.expr(lhs, scope, true),
-                self.expr(rhs, scope, true)
-            ),
-            Expr::Cond {
-                cond,
-                then,
-                otherwise,
-            } => {
-                let branches_bool =
-                    boolean || self.is_bool(then, scope) || self.is_bool(otherwise, scope);
-                format!(
-                    "({} ? {} : {})",
-                    self.expr(cond, scope, true),
-                    self.expr(then, scope, branches_bool),
-                    self.expr(otherwise, scope, branches_bool)
-                )
-            }
-            Expr::At {
-                thread,
-                instance,
-                location,
-            } => {
-                let index = instance
-                    .as_ref()
-                    .map_or_else(|| "0".into(), |(i, _)| self.expr(i, scope, false));
-                let status = scope.var(self.status(*thread));
-                format!("({status}[{index}] = {})", location.index())
-            }
-            Expr::Quant {
-                forall,
-                var,
-                lo,
-                hi,
-                body,
-            } => {
-                if lo >= hi {
-                    // An empty range: `forall` holds, `exists` fails.
-                    return forall.to_string();
-                }
-                let (open, close) = if *forall {
-                    ("forall", "endforall")
-                } else {
-                    ("exists", "endexists")
-                };
-                format!(
-                    "({open} q{}: {lo}..{} do {} {close})",
-                    var.index(),
-                    hi - 1,
-                    self.expr(body, scope, true)
-                )
-            }
-        }
-    }
 }
 
+mod counting;
+mod expr;
 #[cfg(test)]
 mod tests;
+
+use counting::{COMPLETES, DISABLED};

@@ -1,4 +1,4 @@
-use super::murphi;
+use super::{murphi, Errors};
 use crate::ir::System;
 use crate::source::front_end;
 use crate::Overrides;
@@ -17,8 +17,9 @@ fn lines(text: &str) -> Vec<&str> {
 
 #[test]
 fn globals_statuses_and_locals_are_variables_initialised_in_the_start_state() {
-    let text = murphi(&checked(
-        "system S {
+    let text = murphi(
+        &checked(
+            "system S {
            boolean[2] fork := { true, false };
            int (-3, 3) x := -2;
            active [2] thread P(int index) {
@@ -27,7 +28,9 @@ fn globals_statuses_and_locals_are_variables_initialised_in_the_start_state() {
            }
            thread Q(int p) { loc b: do {} goto b; }
          }",
-    ));
+        ),
+        Errors::Stop,
+    );
     let lines = lines(&text);
     for expected in [
         "g_fork: array [0..1] of boolean;",
@@ -49,15 +52,18 @@ fn globals_statuses_and_locals_are_variables_initialised_in_the_start_state() {
 
 #[test]
 fn a_transformation_is_a_rule_over_the_instances_guarded_by_location_and_guard() {
-    let text = murphi(&checked(
-        "system S {
+    let text = murphi(
+        &checked(
+            "system S {
            boolean[3] fork;
            active [3] thread P(int index) {
              loc take: when !fork[index] do { fork[index] := true; } goto put;
              loc put: do { fork[index] := false; exit; } goto take;
            }
          }",
-    ));
+        ),
+        Errors::Stop,
+    );
     let lines = lines(&text);
     for expected in [
         "ruleset inst: 0..2 do",
@@ -75,8 +81,9 @@ fn a_transformation_is_a_rule_over_the_instances_guarded_by_location_and_guard()
 
 #[test]
 fn wrapping_writes_wrap_with_the_remainder_and_quantifiers_become_murphi_quantifiers() {
-    let text = murphi(&checked(
-        "system S {
+    let text = murphi(
+        &checked(
+            "system S {
            byte b;
            int (0, 3)[3] a;
            active thread T() {
@@ -84,7 +91,9 @@ fn wrapping_writes_wrap_with_the_remainder_and_quantifiers_become_murphi_quantif
                     do { b := b - 1; } goto l;
            }
          }",
-    ));
+        ),
+        Errors::Stop,
+    );
     assert!(
         text.contains("g_b := 0 + (((g_b - 1) - (0)) % 256 + 256) % 256;"),
         "{text}"
@@ -98,14 +107,17 @@ fn wrapping_writes_wrap_with_the_remainder_and_quantifiers_become_murphi_quantif
 
 #[test]
 fn an_assume_after_a_write_is_decided_on_copies_in_the_guard() {
-    let text = murphi(&checked(
-        "system S {
+    let text = murphi(
+        &checked(
+            "system S {
            int (0, 3) x;
            active thread T() {
              loc l: do { x := x + 1; assert (x < 3); assume (x == 2); } goto l;
            }
          }",
-    ));
+        ),
+        Errors::Stop,
+    );
     let lines = lines(&text);
     for expected in [
         "function assumed_0_0(inst: 0..0): boolean;",
@@ -125,14 +137,17 @@ fn an_assume_after_a_write_is_decided_on_copies_in_the_guard() {
 
 #[test]
 fn a_start_checks_its_target_and_invariants_are_murphi_invariants() {
-    let text = murphi(&checked(
-        "system S {
+    let text = murphi(
+        &checked(
+            "system S {
            boolean go;
            thread W(int (0, 5) p) { loc w: do { go := true; } return; }
            active thread M() { loc m: do { start W(3); } goto m; }
            invariant Quiet: !go || W@w == false;
          }",
-    ));
+        ),
+        Errors::Stop,
+    );
     let lines = lines(&text);
     for expected in [
         "if st_W[0] != 2 then error \"cannot start `W`: it has already started\"; endif;",
@@ -145,4 +160,67 @@ fn a_start_checks_its_target_and_invariants_are_murphi_invariants() {
             "no `{expected}` in\n{text}"
         );
     }
+}
+
+#[test]
+fn counting_past_errors_decides_each_fault_in_an_outcome_function() {
+    let text = murphi(
+        &checked(
+            "system S {
+               int (0, 3)[2] a;
+               int (0, 3) x;
+               active thread T() {
+                 loc l: when a[x] > 0 || x / a[0] == 1
+                        do { a[x] := x + 2; assert (x < 3); assume (x != 1); } goto l;
+               }
+               invariant Small: a[0] < 3;
+             }",
+        ),
+        Errors::CountPast,
+    );
+    let lines = lines(&text);
+    for expected in [
+        "function outcome_0_0(inst: 0..0): 0..2;",
+        // The guard: `a[x]` first; the division only when `a[x] > 0` is false.
+        "if (((g_x < 0) | (g_x >= 2)) | (!((c_g_a[g_x] > 0)) & (((0 < 0) | (0 >= 2)) | \
+         (c_g_a[0] = 0)))) then return 1; endif;",
+        "if !(((c_g_a[g_x] > 0) | ((g_x / c_g_a[0]) = 1))) then return 0; endif;",
+        // The write: its index, its value, its range.
+        "if ((g_x < 0) | (g_x >= 2)) then return 1; endif;",
+        "if ((g_x + 2) < 0) | ((g_x + 2) > 3) then return 1; endif;",
+        "c_g_a[g_x] := (g_x + 2);",
+        "if !((g_x < 3)) then return 1; endif;",
+        "if !((g_x != 1)) then return 0; endif;",
+        "return 2;",
+        // A violating state is counted and not expanded; a fault changes nothing.
+        "invariants_hold() & st_T[inst] = 0 & outcome_0_0(inst) != 0",
+        "if outcome_0_0(inst) = 2 then",
+    ] {
+        assert!(lines.contains(&expected), "no `{expected}` in\n{text}");
+    }
+    // No invariant of Murphi's own: Rumur must count past the violation.
+    assert!(!text.contains("\ninvariant "), "{text}");
+}
+
+#[test]
+fn a_quantifier_faults_where_its_loop_reaches_a_faulting_body() {
+    let text = murphi(
+        &checked(
+            "system S {
+               boolean[2] b;
+               active thread T() {
+                 loc l: when forall i in 0 .. 3 : (b[i]) do {} goto l;
+               }
+             }",
+        ),
+        Errors::CountPast,
+    );
+    // `b[2]` faults only when `b[0]` and `b[1]` hold: the loop stops at a false element.
+    assert!(
+        text.contains(
+            "(exists q0: 0..2 do (((q0 < 0) | (q0 >= 2))) & (forall q0e: 0..2 do \
+             (q0e >= q0) | (!(((q0e < 0) | (q0e >= 2))) & (g_b[q0e])) endforall) endexists)"
+        ),
+        "{text}"
+    );
 }
