@@ -66,6 +66,9 @@ pub enum Command {
     /// Write the model in Murphi, for a cross-check of its counts with Rumur
     #[command(after_help = MURPHI_USE, allow_negative_numbers = true)]
     Murphi(MurphiOptions),
+    /// Write the model and its ltl properties in Promela, for a cross-check with SPIN
+    #[command(after_help = PROMELA_USE, allow_negative_numbers = true)]
+    Promela(PromelaOptions),
     /// Run a model step by step: random walks, or choose each step (--guided)
     #[command(allow_negative_numbers = true)]
     Simulate(SimulateOptions),
@@ -300,6 +303,35 @@ pub struct MurphiOptions {
                 counts bir's states and transitions on every model)"
     )]
     pub past_errors: bool,
+
+    /// Constants replaced with `--set`.
+    #[arg(
+        long = "set",
+        value_name = "Block.NAME=VALUE",
+        value_parser = constant,
+        help = "Replace a constant, e.g. --set Param.N=12 (repeatable)"
+    )]
+    pub set: Vec<Override>,
+}
+
+/// What `bir promela --help` ends with.
+const PROMELA_USE: &str = "\
+SPIN's verdicts are bir's on a model whose search meets no error (Promela checks no
+ranges); an ltl property with X, or whose predicates need `? :` or a computed index, is
+left out with a comment:
+  bir promela m.bir > m.pml
+  spin -a m.pml && gcc -O2 -DNOREDUCE -o pan pan.c
+  ./pan -a -N NAME        (-f: weak fairness, as bir check --ltl NAME --weak-fairness)";
+
+/// The options of `bir promela`.
+#[derive(Debug, Args)]
+pub struct PromelaOptions {
+    /// The model file.
+    #[arg(
+        value_name = "MODEL.bir",
+        help = "The model file: BIR text of at most 16 MiB"
+    )]
+    pub model: PathBuf,
 
     /// Constants replaced with `--set`.
     #[arg(

@@ -18,7 +18,8 @@
 //! same two engines, the compiled one in the driver's served mode), `bir simulate --guided`
 //! walks it in the terminal (`guided.rs`), both over one guided-simulation session
 //! (`session.rs`); `bir graph` writes its state graph (`graph.rs`), `bir murphi` the model in
-//! Murphi for Rumur (`bir_codegen::murphi`); paths are drawn as
+//! Murphi for Rumur (`bir_codegen::murphi`), `bir promela` in Promela for SPIN
+//! (`bir_codegen::promela`); paths are drawn as
 //! message-sequence charts by `bir_driver::msc`.
 //!
 //! The command line is declared once, with `clap` (`args.rs`), and `bir --help` and
@@ -35,6 +36,7 @@
 //!   explore   Walk a model in the browser: states, steps, charts, checks, the state graph
 //!   graph     Write the state graph of a small model as DOT (or JSON)
 //!   murphi    Write the model in Murphi, for a cross-check of its counts with Rumur
+//!   promela   Write the model and its ltl properties in Promela, for a cross-check with SPIN
 //!   simulate  Run a model step by step: random walks, or choose each step (--guided)
 //!   replay    Re-execute a replay string from a report; print its counterexample
 //!   help      Print this message or the help of the given subcommand(s)
@@ -208,7 +210,9 @@ use bir_driver::{exit_status, INCOMPLETE, MALFORMED};
 use bir_interp::Interpreter;
 use bir_runtime::Checker;
 
-use crate::args::{CheckOptions, Command, GraphOptions, MurphiOptions, Parsed, SimulateOptions};
+use crate::args::{
+    CheckOptions, Command, GraphOptions, MurphiOptions, Parsed, PromelaOptions, SimulateOptions,
+};
 use crate::graph::StateGraph;
 use crate::session::Session;
 
@@ -235,6 +239,7 @@ fn run(args: &[OsString]) -> u8 {
             Command::Explore(options) => explore::run(&options),
             Command::Graph(options) => graph(&options),
             Command::Murphi(options) => murphi(&options),
+            Command::Promela(options) => promela(&options),
             Command::Replay(options) => replay::replay(&options),
             Command::Simulate(options) => simulate(&options),
         },
@@ -368,6 +373,25 @@ fn murphi(options: &MurphiOptions) -> u8 {
             0
         }
         Err(status) => status,
+    }
+}
+
+/// `bir promela`: the model and its ltl properties in Promela, for SPIN; status 2 for a
+/// model the encoding cannot keep (an assume after a write).
+fn promela(options: &PromelaOptions) -> u8 {
+    let loaded = match load(&options.model, &args::overrides(&options.set), false) {
+        Ok(loaded) => loaded,
+        Err(status) => return status,
+    };
+    match bir_codegen::promela::promela(&loaded.system) {
+        Ok(text) => {
+            let _ = write!(std::io::stdout().lock(), "{text}");
+            0
+        }
+        Err(bir_codegen::promela::Unsupported(why)) => {
+            eprintln!("bir: error: cannot write the model in Promela: {why}");
+            MALFORMED
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 //! The files for sharing and the terminal: `bir graph` (DOT, JSON, the refusal), `bir
-//! murphi`,
+//! murphi`, `bir promela`,
 //! `bir check --html`, `bir simulate`, and `bir simulate --guided` driven through a
 //! pseudo-terminal as a person would type.
 
@@ -95,6 +95,49 @@ fn the_model_in_murphi_for_rumur_and_a_malformed_one() {
     assert_eq!(status, 2);
     assert!(out.is_empty());
     assert!(err.contains("unknown name `x`"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_model_in_promela_for_spin_and_its_refusal() {
+    let dir = std::env::temp_dir().join(format!("bir-promela-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lock = dir.join("lock.bir");
+    std::fs::write(
+        &lock,
+        "system Lock {
+           boolean taken;
+           active [2] thread P(int index) {
+             loc idle: do {} goto waiting;
+             loc waiting: when !taken do { taken := true; } goto critical;
+             loc critical: do { taken := false; } goto idle;
+           }
+           ltl Served: [](P[0]@waiting -> <>P[0]@critical);
+         }",
+    )
+    .unwrap();
+    let (status, text, err) = bir(&["promela", lock.to_str().unwrap()]);
+    assert_eq!((status, err.as_str()), (0, ""));
+    for expected in [
+        "  :: d_step { (st_P_0 == 1 && !(g_taken)); g_taken = true; st_P_0 = 2 }",
+        "ltl Served { []((((st_P_0 == 1)) -> <>(((st_P_0 == 2))))) }",
+    ] {
+        assert!(
+            text.lines().any(|l| l == expected),
+            "no `{expected}` in\n{text}"
+        );
+    }
+    // What SPIN says of such models is `bir-difftest`'s test `spin` (it needs SPIN).
+    let late = dir.join("late.bir");
+    std::fs::write(
+        &late,
+        "system S { int (0, 3) x; active thread T() { loc l: do { x := 1; assume (x > 0); } goto l; } }",
+    )
+    .unwrap();
+    let (status, out, err) = bir(&["promela", late.to_str().unwrap()]);
+    assert_eq!(status, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("cannot write the model in Promela"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

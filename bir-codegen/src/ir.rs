@@ -470,6 +470,19 @@ pub enum ArithOp {
     Rem,
 }
 
+impl ArithOp {
+    /// The operator as BIR writes it, which is also how C, Promela and Murphi write it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            ArithOp::Add => "+",
+            ArithOp::Sub => "-",
+            ArithOp::Mul => "*",
+            ArithOp::Div => "/",
+            ArithOp::Rem => "%",
+        }
+    }
+}
+
 /// A checked expression. Integers, booleans (0/1) and enum ordinals are all `i64` values;
 /// the checker guarantees operands have the right kind.
 #[derive(Clone, Debug)]
@@ -652,6 +665,9 @@ pub struct Property {
     pub atom_texts: Vec<String>,
     /// The automaton of the formula's negation; `None` for a reachability check.
     pub automaton: Option<crate::ltl::Automaton>,
+    /// The formula over the atoms, as written (for tools that write it for another
+    /// checker); `None` for a reachability check.
+    pub formula: Option<crate::ltl::Formula>,
     /// True when the formula has no `X`.
     pub next_free: bool,
 }

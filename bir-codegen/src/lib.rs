@@ -26,6 +26,7 @@ pub mod murphi;
 mod names;
 pub mod parse;
 mod print;
+pub mod promela;
 pub mod source;
 pub mod tables;
 

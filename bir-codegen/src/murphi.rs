@@ -144,7 +144,7 @@ fn quoted(text: &str) -> String {
 }
 
 /// `name` if it is a plain ASCII identifier, else a name made of `fallback`'s id.
-fn ident(name: &str, fallback: impl FnOnce() -> String) -> String {
+pub(crate) fn ident(name: &str, fallback: impl FnOnce() -> String) -> String {
     let plain = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     if plain {
         name.to_string()

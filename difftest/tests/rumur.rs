@@ -26,8 +26,10 @@
 //! The reference models (`models/`, at several sizes) must count in Rumur exactly what the
 //! reference table (`models/README.md`) says, as they do in bir, both ways.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "common/peer.rs"]
+mod peer;
+
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -36,6 +38,7 @@ use bir_codegen::murphi::{murphi, Errors};
 use bir_codegen::{source::front_end, Overrides};
 use bir_difftest::{generate, generate_symmetric};
 use bir_interp::Interpreter;
+use peer::{run, work_dir};
 
 /// The most states a model may have to be compared (Rumur's build dominates below it).
 const MAX_STATES: u64 = 200_000;
@@ -63,23 +66,6 @@ enum Outcome {
     Skipped,
     /// A disagreement, described.
     Differs(String),
-}
-
-/// Runs `program` with `args` in `dir`; its stdout, or why it failed.
-fn run(dir: &Path, program: &str, args: &[&str]) -> Result<String, String> {
-    let output = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .map_err(|e| format!("cannot run {program}: {e}"))?;
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    // The verifier exits non-zero when it finds an error; its report says so.
-    if output.status.success() || program.starts_with("./") {
-        Ok(stdout)
-    } else {
-        Err(format!("{program} {args:?} failed:\n{stdout}{stderr}"))
-    }
 }
 
 /// Rumur's verdict and counts on the Murphi model `text`, built in `dir`.
@@ -215,8 +201,7 @@ const REFERENCE: &[(&str, Option<i64>, u64, u64)] = &[
 #[ignore = "needs rumur and a C compiler (`.ci/run` installs them)"]
 fn reference_models_count_alike_in_rumur() {
     let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
-    let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("rumur-reference-{}", std::process::id()));
+    let work = work_dir("rumur-reference");
     for &(name, n, states, transitions) in REFERENCE {
         let path = models.join(format!("{name}.bir"));
         let source = std::fs::read_to_string(&path).expect("the reference model is readable");
@@ -249,9 +234,7 @@ fn reference_models_count_alike_in_rumur() {
 fn counts_agree_with_rumur() {
     let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
     let count = env_number("BIR_DIFF_RUMUR").unwrap_or(60);
-    // One directory per run, so that runs side by side do not share files.
-    let work =
-        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("rumur-{}", std::process::id()));
+    let work = work_dir("rumur");
     let next = AtomicU64::new(0);
     let failures = Mutex::new(Vec::new());
     let tally = Mutex::new([0u64; 3]);

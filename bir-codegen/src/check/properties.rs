@@ -65,6 +65,7 @@ impl<'a> Checker<'a> {
                         atoms: vec![atom],
                         atom_texts: vec![check.expr.to_string()],
                         automaton: None,
+                        formula: None,
                         next_free: true,
                     })
                 }
@@ -106,6 +107,7 @@ impl<'a> Checker<'a> {
             atoms: atoms.exprs,
             atom_texts: atoms.texts,
             automaton,
+            formula: Some(formula),
             next_free,
         })
     }

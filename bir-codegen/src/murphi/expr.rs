@@ -2,7 +2,7 @@
 //! as Murphi's types require, quantifiers as Murphi's.
 
 use super::{Scope, Writer};
-use crate::ir::{ArithOp, CmpOp, Expr, Id, Scalar, VarRef};
+use crate::ir::{CmpOp, Expr, Id, Scalar, VarRef};
 
 impl Writer<'_> {
     /// True when `expr` is a boolean (Murphi keeps booleans and integers apart).
@@ -48,13 +48,7 @@ impl Writer<'_> {
             Expr::Not(inner) => format!("!({})", self.expr(inner, scope, true)),
             Expr::Neg(inner, _) => format!("(-({}))", self.expr(inner, scope, false)),
             Expr::Arith { op, lhs, rhs, .. } => {
-                let op = match op {
-                    ArithOp::Add => "+",
-                    ArithOp::Sub => "-",
-                    ArithOp::Mul => "*",
-                    ArithOp::Div => "/",
-                    ArithOp::Rem => "%",
-                };
+                let op = op.symbol();
                 format!(
                     "({} {op} {})",
                     self.expr(lhs, scope, false),

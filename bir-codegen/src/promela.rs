@@ -1,0 +1,501 @@
+//! The checked model written in Promela with its `ltl` properties, so that SPIN can check
+//! them: the LTL differential against SPIN on random models (`bir-difftest`'s test `spin`).
+//!
+//! The state is all in global variables, as bir's is: every global, array element, status
+//! and local is a variable of its own (`g_name`, `g_name_3`, `st_Thread_1`,
+//! `l<thread>_<instance>_name`), so that each starts at its initial value, with no step
+//! before the first state. Each thread instance is one process whose body is a loop over
+//! its transformations, each one `d_step` (one SPIN step, as one transformation is one BIR
+//! step) guarded by the status and the guard. A process is therefore enabled exactly when
+//! its instance is, as weak fairness (`pan -f`) needs. A last process loops exactly where
+//! no instance is enabled: SPIN stutters there as LANGUAGE.md does, but its weak fairness
+//! misses a stuttered deadlock (`peers/weak_fairness_stutter.pml`), which a real step
+//! does not. Quantifiers are expanded, an array read with a computed index becomes a chain
+//! of `->` `:` choices.
+//!
+//! The encoding keeps BIR's semantics where no step faults (Promela checks no ranges and
+//! computes on 32 bits): it is for models whose search meets no error. An `assume` after a
+//! write cannot be written as a guard, and is refused ([`Unsupported`]); an `ltl` property
+//! with `X` (SPIN's Debian build has no next operator) or with a predicate that needs `->`
+//! `:` (which an `ltl` block reads as implication) is left out, with a comment saying why.
+
+use std::fmt::Write as _;
+
+use crate::ir::{
+    Action, ArithOp, CmpOp, Expr, Id, Jump, Place, QuantVarId, Scalar, System, ThreadId,
+    ThreadKind, Transform, VarRef,
+};
+use crate::ltl::Formula;
+use crate::murphi::ident;
+
+/// Why a model cannot be written in Promela.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+/// The Promela model of `system` with the `ltl` blocks that SPIN can read.
+pub fn promela(system: &System) -> Result<String, Unsupported> {
+    let writer = Writer { system };
+    let mut out = format!(
+        "/* The BIR system `{}`, written for SPIN (spin -a; pan -a [-f] -N NAME). */\n\n",
+        system.name
+    );
+    writer.variables(&mut out);
+    let mut enabled = Vec::new();
+    for (id, thread) in system.threads.iter_enumerated() {
+        for instance in 0..thread.instances() {
+            writer.process(&mut out, id, instance, &mut enabled)?;
+        }
+    }
+    let anything = if enabled.is_empty() {
+        "false".to_string()
+    } else {
+        enabled.join(" || ")
+    };
+    let _ = writeln!(
+        out,
+        "/* No instance is enabled: the stutter of a deadlock or of an end, as a step. */\n\
+         active proctype stutter() {{\n  do :: d_step {{ !({anything}) }} od\n}}\n"
+    );
+    for property in &system.properties {
+        let Some(formula) = &property.formula else {
+            continue;
+        };
+        match writer.ltl(formula, &property.atoms) {
+            Ok(text) => {
+                let _ = writeln!(out, "ltl {} {{ {text} }}", property.name);
+            }
+            Err(why) => {
+                let _ = writeln!(out, "/* ltl {} left out: {why} */", property.name);
+            }
+        }
+    }
+    Ok(out)
+}
+
+struct Writer<'a> {
+    system: &'a System,
+}
+
+/// Where an expression is evaluated: by which instance of which thread (none in a
+/// property), with which values of the quantifiers around it, and whether `->` `:` may
+/// be used (not in an `ltl` block).
+#[derive(Clone)]
+struct Scope {
+    thread: Option<(ThreadId, u32)>,
+    quants: Vec<(QuantVarId, i64)>,
+    choices: bool,
+}
+
+type Written = Result<String, String>;
+
+impl Writer<'_> {
+    fn global(&self, id: crate::ir::GlobalId) -> String {
+        let name = &self.system.globals[id].name;
+        format!("g_{}", ident(name, || id.index().to_string()))
+    }
+
+    fn status(&self, thread: ThreadId, instance: u32) -> String {
+        let name = &self.system.threads[thread].name;
+        format!(
+            "st_{}_{instance}",
+            ident(name, || thread.index().to_string())
+        )
+    }
+
+    fn local(&self, thread: ThreadId, instance: u32, id: crate::ir::LocalId) -> String {
+        let name = &self.system.threads[thread].locals[id].name;
+        format!(
+            "l{}_{instance}_{}",
+            thread.index(),
+            ident(name, || id.index().to_string())
+        )
+    }
+
+    /// Declares `name` (an array as one variable per element) with its initial values.
+    fn declare(out: &mut String, name: &str, scalar: Scalar, is_array: bool, init: &[i64]) {
+        let ty = if scalar == Scalar::Bool {
+            "bool"
+        } else {
+            "int"
+        };
+        for (element, value) in init.iter().enumerate() {
+            let suffix = if is_array {
+                format!("_{element}")
+            } else {
+                String::new()
+            };
+            let _ = writeln!(out, "{ty} {name}{suffix} = {value};");
+        }
+    }
+
+    fn variables(&self, out: &mut String) {
+        let system = self.system;
+        for (id, var) in system.globals.iter_enumerated() {
+            Self::declare(
+                out,
+                &self.global(id),
+                var.ty.scalar,
+                var.ty.len.is_some(),
+                &var.init,
+            );
+        }
+        for (id, thread) in system.threads.iter_enumerated() {
+            let status = match thread.kind {
+                ThreadKind::Active { .. } => 0,
+                ThreadKind::Started => thread.not_started_status(),
+            };
+            for instance in 0..thread.instances() {
+                let _ = writeln!(out, "int {} = {status};", self.status(id, instance));
+                for (local, var) in thread.locals.iter_enumerated() {
+                    let name = self.local(id, instance, local);
+                    Self::declare(out, &name, var.ty.scalar, var.ty.len.is_some(), &var.init);
+                }
+            }
+        }
+        out.push('\n');
+    }
+
+    /// The process of one instance; appends to `enabled` when each of its steps is.
+    fn process(
+        &self,
+        out: &mut String,
+        id: ThreadId,
+        instance: u32,
+        enabled: &mut Vec<String>,
+    ) -> Result<(), Unsupported> {
+        let thread = &self.system.threads[id];
+        let scope = Scope {
+            thread: Some((id, instance)),
+            quants: Vec::new(),
+            choices: true,
+        };
+        let name = thread.instance_name(instance);
+        let _ = writeln!(
+            out,
+            "/* {name} */\nactive proctype p{}_{instance}() {{\n  do",
+            id.index()
+        );
+        for t in thread.transforms.iter() {
+            let guard = self.guard(t, &scope)?;
+            enabled.push(guard.clone());
+            let _ = write!(out, "  :: d_step {{ {guard}");
+            for action in &t.actions {
+                match action {
+                    Action::Assign { place, value, .. } => {
+                        let _ = write!(out, "; {}", self.assign(place, value, &scope));
+                    }
+                    Action::Assert { cond, .. } => {
+                        let _ = write!(
+                            out,
+                            "; assert({})",
+                            self.expr(cond, &scope).unwrap_or_default()
+                        );
+                    }
+                    Action::Assume(_) => {}
+                    Action::Start {
+                        thread: target,
+                        arg,
+                        ..
+                    } => {
+                        let started = &self.system.threads[*target];
+                        if let (Some(arg), Some(param)) = (arg, started.start_param) {
+                            let value = self.expr(arg, &scope).unwrap_or_default();
+                            let _ = write!(out, "; {} = {value}", self.local(*target, 0, param));
+                        }
+                        let _ = write!(out, "; {} = 0", self.status(*target, 0));
+                    }
+                    Action::Exit => break,
+                }
+            }
+            let status = match t.destination() {
+                Jump::Goto(location) => location.index() as i64,
+                Jump::Return => thread.ended_status(),
+            };
+            let _ = writeln!(out, "; {} = {status} }}", self.status(id, instance));
+        }
+        out.push_str("  od\n}\n\n");
+        Ok(())
+    }
+
+    /// The guard of a step: the status, the guard, and the assumes that come before any
+    /// write (a later one would need the written values).
+    fn guard(&self, t: &Transform, scope: &Scope) -> Result<String, Unsupported> {
+        let (id, instance) = scope.thread.expect("a step runs in an instance");
+        let mut parts = vec![format!(
+            "{} == {}",
+            self.status(id, instance),
+            t.location.index()
+        )];
+        if let Some(guard) = &t.guard {
+            parts.push(self.expr(guard, scope).unwrap_or_default());
+        }
+        let mut written = false;
+        for action in &t.actions {
+            match action {
+                Action::Assume(cond) if written => {
+                    return Err(Unsupported(format!(
+                        "`{}`: an assume after a write",
+                        t.text
+                    )))
+                }
+                Action::Assume(cond) => parts.push(self.expr(cond, scope).unwrap_or_default()),
+                Action::Assign { .. } | Action::Start { .. } => written = true,
+                Action::Assert { .. } => {}
+                Action::Exit => break,
+            }
+        }
+        Ok(format!("({})", parts.join(" && ")))
+    }
+
+    /// `place = value`, an `if` over the elements when the index is computed.
+    fn assign(&self, place: &Place, value: &Expr, scope: &Scope) -> String {
+        let (id, _) = scope.thread.expect("a step runs in an instance");
+        let ty = self.system.var(id, place.var).ty;
+        let mut value = self.expr(value, scope).unwrap_or_default();
+        if let Scalar::Int {
+            lo, hi, wrap: true, ..
+        } = ty.scalar
+        {
+            let modulus = hi - lo + 1;
+            value = format!("{lo} + (({value} - ({lo})) % {modulus} + {modulus}) % {modulus}");
+        }
+        let base = self.var_name(place.var, scope);
+        let Some((index, _)) = &place.index else {
+            return format!("{base} = {value}");
+        };
+        if let Some(element) = self.constant(index, scope) {
+            // A write outside the array is an index error, which a run without faults
+            // never reaches: if one does, SPIN says so.
+            return if (0..i64::from(ty.elements())).contains(&element) {
+                format!("{base}_{element} = {value}")
+            } else {
+                "assert(false)".into()
+            };
+        }
+        let index = self.expr(index, scope).unwrap_or_default();
+        let options: String = (0..ty.elements())
+            .map(|element| format!(" :: ({index}) == {element} -> {base}_{element} = {value}"))
+            .collect();
+        format!("if{options} fi")
+    }
+
+    /// The name of a variable of the scope's instance (the first element's prefix for an
+    /// array).
+    fn var_name(&self, var: VarRef, scope: &Scope) -> String {
+        match (var, scope.thread) {
+            (VarRef::Global(id), _) => self.global(id),
+            (VarRef::Local(id), Some((thread, instance))) => self.local(thread, instance, id),
+            (VarRef::Local(_), None) => "0".into(),
+        }
+    }
+
+    /// The value of `expr` when the scope fixes it (constants, the instance's index, the
+    /// quantifiers' values, and arithmetic on them).
+    fn constant(&self, expr: &Expr, scope: &Scope) -> Option<i64> {
+        match expr {
+            Expr::Int(value) => Some(*value),
+            Expr::Bool(value) => Some(i64::from(*value)),
+            Expr::InstanceIndex => scope.thread.map(|(_, instance)| i64::from(instance)),
+            Expr::QuantVar(id) => scope
+                .quants
+                .iter()
+                .rev()
+                .find(|(q, _)| q == id)
+                .map(|q| q.1),
+            Expr::Neg(inner, _) => self.constant(inner, scope)?.checked_neg(),
+            Expr::Arith { op, lhs, rhs, .. } => {
+                let (lhs, rhs) = (self.constant(lhs, scope)?, self.constant(rhs, scope)?);
+                match op {
+                    ArithOp::Add => lhs.checked_add(rhs),
+                    ArithOp::Sub => lhs.checked_sub(rhs),
+                    ArithOp::Mul => lhs.checked_mul(rhs),
+                    ArithOp::Div => lhs.checked_div(rhs),
+                    ArithOp::Rem => lhs.checked_rem(rhs),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// One of `count` values chosen by `index`: directly when the scope fixes it, else a
+    /// chain of `->` `:` (an error in an `ltl` block).
+    fn choose(
+        &self,
+        index: &Expr,
+        count: u32,
+        scope: &Scope,
+        value: impl Fn(u32) -> String,
+    ) -> Written {
+        if let Some(index) = self.constant(index, scope) {
+            // A constant index outside the array is never evaluated in a run without faults.
+            return Ok(u32::try_from(index)
+                .ok()
+                .filter(|i| *i < count)
+                .map_or_else(|| "0".to_string(), &value));
+        }
+        if !scope.choices {
+            return Err("a predicate indexes with a computed value".into());
+        }
+        let index = self.expr(index, scope)?;
+        let mut chain = value(count - 1);
+        for element in (0..count - 1).rev() {
+            chain = format!("(({index}) == {element} -> {} : {chain})", value(element));
+        }
+        Ok(chain)
+    }
+
+    /// `expr` in Promela.
+    fn expr(&self, expr: &Expr, scope: &Scope) -> Written {
+        Ok(match expr {
+            Expr::Bool(value) => value.to_string(),
+            // `0 - n`, not `-n`: SPIN's `ltl` parser reads `<-n` as the start of `<->`.
+            Expr::Int(value) if *value < 0 => format!("(0 - {})", value.unsigned_abs()),
+            Expr::Int(value) => value.to_string(),
+            Expr::InstanceIndex | Expr::QuantVar(_) => {
+                let value = self.constant(expr, scope).unwrap_or_default();
+                if value < 0 {
+                    format!("(0 - {})", value.unsigned_abs())
+                } else {
+                    value.to_string()
+                }
+            }
+            Expr::Read(var) => self.var_name(*var, scope),
+            Expr::Element { var, index, .. } => {
+                let base = self.var_name(*var, scope);
+                let len = match (var, scope.thread) {
+                    (VarRef::Global(id), _) => self.system.globals[*id].ty.elements(),
+                    (VarRef::Local(id), Some((thread, _))) => {
+                        self.system.threads[thread].locals[*id].ty.elements()
+                    }
+                    (VarRef::Local(_), None) => 1,
+                };
+                self.choose(index, len, scope, |element| format!("{base}_{element}"))?
+            }
+            Expr::Not(inner) => format!("!({})", self.expr(inner, scope)?),
+            Expr::Neg(inner, _) => format!("(0 - {})", self.expr(inner, scope)?),
+            Expr::Arith { op, lhs, rhs, .. } => {
+                let op = op.symbol();
+                format!(
+                    "({} {op} {})",
+                    self.expr(lhs, scope)?,
+                    self.expr(rhs, scope)?
+                )
+            }
+            Expr::Cmp { op, lhs, rhs } => {
+                let op = match op {
+                    CmpOp::Eq => "==",
+                    CmpOp::Ne => "!=",
+                    CmpOp::Lt => "<",
+                    CmpOp::Le => "<=",
+                    CmpOp::Gt => ">",
+                    CmpOp::Ge => ">=",
+                };
+                format!(
+                    "({} {op} {})",
+                    self.expr(lhs, scope)?,
+                    self.expr(rhs, scope)?
+                )
+            }
+            Expr::And(lhs, rhs) => {
+                format!("({} && {})", self.expr(lhs, scope)?, self.expr(rhs, scope)?)
+            }
+            Expr::Or(lhs, rhs) => {
+                format!("({} || {})", self.expr(lhs, scope)?, self.expr(rhs, scope)?)
+            }
+            Expr::Cond {
+                cond,
+                then,
+                otherwise,
+            } => {
+                if !scope.choices {
+                    return Err("a predicate has `? :`".into());
+                }
+                format!(
+                    "(({}) -> ({}) : ({}))",
+                    self.expr(cond, scope)?,
+                    self.expr(then, scope)?,
+                    self.expr(otherwise, scope)?
+                )
+            }
+            Expr::At {
+                thread,
+                instance,
+                location,
+            } => {
+                let at = |instance: u32| {
+                    format!(
+                        "({} == {})",
+                        self.status(*thread, instance),
+                        location.index()
+                    )
+                };
+                match instance {
+                    Some((index, _)) => {
+                        let count = self.system.threads[*thread].instances();
+                        self.choose(index, count, scope, at)?
+                    }
+                    None => at(0),
+                }
+            }
+            Expr::Quant {
+                forall,
+                var,
+                lo,
+                hi,
+                body,
+            } => {
+                let (join, empty) = if *forall {
+                    (" && ", "true")
+                } else {
+                    (" || ", "false")
+                };
+                let mut parts = Vec::new();
+                for value in *lo..*hi {
+                    let mut inner = scope.clone();
+                    inner.quants.push((*var, value));
+                    parts.push(self.expr(body, &inner)?);
+                }
+                if parts.is_empty() {
+                    empty.to_string()
+                } else {
+                    format!("({})", parts.join(join))
+                }
+            }
+        })
+    }
+
+    /// An `ltl` formula in SPIN's syntax, each atom in parentheses.
+    fn ltl(&self, formula: &Formula, atoms: &[Expr]) -> Written {
+        let scope = Scope {
+            thread: None,
+            quants: Vec::new(),
+            choices: false,
+        };
+        let binary = |op: &str, lhs: &Formula, rhs: &Formula| -> Written {
+            Ok(format!(
+                "({} {op} {})",
+                self.ltl(lhs, atoms)?,
+                self.ltl(rhs, atoms)?
+            ))
+        };
+        match formula {
+            Formula::True => Ok("true".into()),
+            Formula::False => Ok("false".into()),
+            Formula::Atom(n) => Ok(format!("({})", self.expr(&atoms[*n as usize], &scope)?)),
+            Formula::Not(inner) => Ok(format!("!({})", self.ltl(inner, atoms)?)),
+            Formula::Always(inner) => Ok(format!("[]({})", self.ltl(inner, atoms)?)),
+            Formula::Eventually(inner) => Ok(format!("<>({})", self.ltl(inner, atoms)?)),
+            Formula::Next(_) => Err("it has `X`, which SPIN's Debian build lacks".into()),
+            Formula::And(lhs, rhs) => binary("&&", lhs, rhs),
+            Formula::Or(lhs, rhs) => binary("||", lhs, rhs),
+            Formula::Implies(lhs, rhs) => binary("->", lhs, rhs),
+            Formula::Equiv(lhs, rhs) => binary("<->", lhs, rhs),
+            Formula::Until(lhs, rhs) => binary("U", lhs, rhs),
+            Formula::WeakUntil(lhs, rhs) => binary("W", lhs, rhs),
+            Formula::Release(lhs, rhs) => binary("V", lhs, rhs),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

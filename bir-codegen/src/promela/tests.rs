@@ -1,0 +1,143 @@
+use super::{promela, Unsupported};
+use crate::ir::System;
+use crate::source::front_end;
+use crate::Overrides;
+
+fn checked(source: &str) -> System {
+    match front_end(source, &Overrides::default()) {
+        Ok(system) => system,
+        Err(errors) => panic!("the model does not compile: {errors:?}"),
+    }
+}
+
+fn written(source: &str) -> String {
+    promela(&checked(source)).expect("the model can be written in Promela")
+}
+
+#[test]
+fn every_variable_starts_at_its_value_and_each_instance_is_a_process_of_d_steps() {
+    let text = written(
+        "system S {
+           boolean[2] fork := { true, false };
+           active [2] thread P(int index) {
+             int (0, 4) n := 1;
+             loc take: when !fork[index] do { fork[index] := true; n := n + 1; } goto put;
+             loc put: do { fork[index] := false; } return;
+           }
+           thread Q(int p) { loc b: do {} goto b; }
+         }",
+    );
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    for expected in [
+        "bool g_fork_0 = 1;",
+        "bool g_fork_1 = 0;",
+        "int st_P_1 = 0;",
+        "int l0_1_n = 1;",
+        // Not started: one past "ended".
+        "int st_Q_0 = 2;",
+        "active proctype p0_1() {",
+        ":: d_step { (st_P_1 == 0 && !(g_fork_1)); g_fork_1 = true; l0_1_n = (l0_1_n + 1); \
+         st_P_1 = 1 }",
+        ":: d_step { (st_P_1 == 1); g_fork_1 = false; st_P_1 = 2 }",
+    ] {
+        assert!(lines.contains(&expected), "no `{expected}` in\n{text}");
+    }
+    // The stutter process steps exactly where no instance can.
+    assert!(text.contains("active proctype stutter()"), "{text}");
+    assert!(text.contains("do :: d_step { !((st_P_0 == 0 && !(g_fork_0)) || (st_P_0 == 1)"));
+}
+
+#[test]
+fn computed_indices_choose_among_the_elements_and_quantifiers_are_expanded() {
+    let text = written(
+        "system S {
+           int (0, 2) i;
+           int (0, 3)[3] a;
+           active thread T() {
+             loc l: when exists k in 0 .. 3 : (a[k] == 0) do { a[i] := a[i] + 1; } goto l;
+           }
+         }",
+    );
+    assert!(
+        text.contains(
+            "(st_T_0 == 0 && ((g_a_0 == 0) || (g_a_1 == 0) || (g_a_2 == 0))); if :: (g_i) == 0 \
+             -> g_a_0 = (((g_i) == 0 -> g_a_0 : ((g_i) == 1 -> g_a_1 : g_a_2)) + 1)"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn properties_are_ltl_blocks_unless_spin_cannot_read_them() {
+    let text = written(
+        "system S {
+           int (0, 2) i;
+           boolean[3] b;
+           active [2] thread T(int index) { loc l: do { b[index] := !b[index]; } goto l; }
+           ltl Fair: [](T[0]@l -> <>(b[0] R !b[1]));
+           ltl Next: X b[0];
+           ltl Computed: []<>b[i];
+           reachable Some: b[2];
+         }",
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    for expected in [
+        "ltl Fair { []((((st_T_0 == 0)) -> <>(((g_b_0) V !((g_b_1)))))) }",
+        "/* ltl Next left out: it has `X`, which SPIN's Debian build lacks */",
+        "/* ltl Computed left out: a predicate indexes with a computed value */",
+    ] {
+        assert!(lines.contains(&expected), "no `{expected}` in\n{text}");
+    }
+    assert!(!text.contains("Some"), "{text}");
+}
+
+#[test]
+fn an_assume_before_any_write_joins_the_guard_and_one_after_a_write_is_refused() {
+    let text = written(
+        "system S {
+           int (0, 3) x;
+           active thread T() { loc l: do { assume (x < 2); x := x + 1; } goto l; }
+         }",
+    );
+    assert!(
+        text.contains("d_step { (st_T_0 == 0 && (g_x < 2)); g_x = (g_x + 1);"),
+        "{text}"
+    );
+    let refused = promela(&checked(
+        "system S {
+           int (0, 3) x;
+           active thread T() { loc l: do { x := x + 1; assume (x < 2); } goto l; }
+         }",
+    ));
+    assert!(
+        matches!(&refused, Err(Unsupported(why)) if why.contains("an assume after a write")),
+        "{refused:?}"
+    );
+}
+
+#[test]
+fn negative_numbers_are_subtractions_and_a_write_outside_an_array_an_assertion() {
+    let text = written(
+        "system S {
+           int (-3, 3) x := -2;
+           int (0, 1)[2] a;
+           active thread T() {
+             loc l: when x > -3 do { x := -x; } goto l;
+             loc m: do { a[2] := 1; } goto m;
+           }
+           ltl Low: [](x < -1 || x > -5);
+         }",
+    );
+    for expected in [
+        "int g_x = -2;",
+        ":: d_step { (st_T_0 == 0 && (g_x > (0 - 3))); g_x = (0 - g_x); st_T_0 = 0 }",
+        ":: d_step { (st_T_0 == 1); assert(false); st_T_0 = 1 }",
+        // SPIN's `ltl` parser would read `<-1` as the start of `<->`.
+        "ltl Low { []((((g_x < (0 - 1)) || (g_x > (0 - 5))))) }",
+    ] {
+        assert!(
+            text.lines().any(|l| l.trim() == expected),
+            "no `{expected}` in\n{text}"
+        );
+    }
+}
