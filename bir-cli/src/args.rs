@@ -280,9 +280,9 @@ pub struct GraphOptions {
 /// What `bir murphi --help` ends with.
 const MURPHI_USE: &str = "\
 Rumur's states and rules fired are bir's states and transitions on a model whose search
-meets no error (Rumur stops at the first):
+meets no error (Rumur stops at the first), and on any model with --past-errors:
   bir murphi m.bir > m.m
-  rumur --deadlock-detection off --value-type int64_t m.m -o m.c
+  rumur --deadlock-detection off --value-type int32_t m.m -o m.c
   cc -O2 -std=c11 -mcx16 m.c -lpthread -o m && ./m";
 
 /// The options of `bir murphi`.
@@ -298,9 +298,8 @@ pub struct MurphiOptions {
     /// Errors as steps to the same state.
     #[arg(
         long,
-        help = "Count past errors as bir does: a step that faults changes nothing, a state\n\
-                that violates an invariant enables no rule (Rumur then meets no error and\n\
-                counts bir's states and transitions on every model)"
+        help = "Count past errors as bir does: a step that faults changes\n\
+                nothing, a state that violates an invariant enables no rule"
     )]
     pub past_errors: bool,
 
@@ -320,7 +319,7 @@ SPIN's verdicts are bir's on a model whose search meets no error (Promela checks
 ranges); an ltl property with X, or whose predicates need `? :` or a computed index, is
 left out with a comment:
   bir promela m.bir > m.pml
-  spin -a m.pml && gcc -O2 -DNOREDUCE -o pan pan.c
+  spin -a m.pml && gcc -O2 -DNOREDUCE -DNFAIR=16 -o pan pan.c   (NFAIR: -f with many processes)
   ./pan -a -N NAME        (-f: weak fairness, as bir check --ltl NAME --weak-fairness)";
 
 /// The options of `bir promela`.

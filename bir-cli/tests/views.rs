@@ -64,6 +64,17 @@ fn the_model_in_murphi_for_rumur_and_a_malformed_one() {
         text.starts_with("-- The BIR system `PetersonFilter`"),
         "{text}"
     );
+    // The commands the text and the help give run as written (`--value-type int64_t`
+    // would not: Rumur's 64-bit type has no room for "undefined").
+    assert!(
+        text.contains("rumur --deadlock-detection off --value-type int32_t"),
+        "{text}"
+    );
+    let (_, help, _) = bir(&["murphi", "--help"]);
+    assert!(
+        help.contains("rumur --deadlock-detection off --value-type int32_t"),
+        "{help}"
+    );
     for expected in [
         "  g_level: array [0..3] of 0..3;",
         "ruleset inst: 0..3 do",
