@@ -470,6 +470,20 @@ pub enum ArithOp {
     Rem,
 }
 
+impl CmpOp {
+    /// The operator as BIR writes it, which is also how C and Promela write it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+}
+
 impl ArithOp {
     /// The operator as BIR writes it, which is also how C, Promela and Murphi write it.
     pub fn symbol(self) -> &'static str {

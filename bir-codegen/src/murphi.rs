@@ -48,7 +48,12 @@ pub enum Errors {
 /// The Murphi model of `system`, as Rumur reads it, with its errors as `errors` says.
 pub fn murphi(system: &System, errors: Errors) -> String {
     let mut out = String::new();
-    let writer = Writer { system, errors };
+    let mut writer = Writer {
+        system,
+        errors,
+        variables: Vec::new(),
+    };
+    writer.variables = writer.variable_types();
     let counts = match errors {
         Errors::Stop => "while no error is met",
         Errors::CountPast => "(each error a step to the same state)",
@@ -88,6 +93,9 @@ pub fn murphi(system: &System, errors: Errors) -> String {
 struct Writer<'a> {
     system: &'a System,
     errors: Errors,
+    /// Every Murphi variable with its type ([`Writer::variable_types`]): the declarations,
+    /// and what a function over copies copies.
+    variables: Vec<(String, String)>,
 }
 
 /// Where an expression is evaluated: by which thread's instance `inst` (none for
@@ -214,12 +222,11 @@ impl Writer<'_> {
     }
 
     fn variables(&self, out: &mut String) {
-        let vars = self.variable_types();
-        if vars.is_empty() {
+        if self.variables.is_empty() {
             return;
         }
         out.push_str("var\n");
-        for (name, ty) in vars {
+        for (name, ty) in &self.variables {
             let _ = writeln!(out, "  {name}: {ty};");
         }
         out.push('\n');
@@ -353,6 +360,24 @@ impl Writer<'_> {
             .rposition(|a| matches!(a, Action::Assume(_)))
             .unwrap_or(0);
         let actions = &t.actions[..=last];
+        let header = format!("function {name}({instances}): boolean;");
+        let scope = self.open_function_on_copies(out, &header, id, actions);
+        for action in actions {
+            self.action(out, "  ", action, &scope, true);
+        }
+        out.push_str("  return true;\nend;\n\n");
+    }
+
+    /// Opens a Murphi function (`header`) that runs `actions` of `id`'s instance `inst` on
+    /// copies of the variables they write: declares and fills the copies, and returns the
+    /// scope whose reads see them.
+    fn open_function_on_copies(
+        &self,
+        out: &mut String,
+        header: &str,
+        id: ThreadId,
+        actions: &[Action],
+    ) -> Scope {
         let mut scope = Scope::step(id);
         for action in actions {
             match action {
@@ -368,9 +393,9 @@ impl Writer<'_> {
                 _ => {}
             }
         }
-        let _ = writeln!(out, "function {name}({instances}): boolean;");
-        let types = self.variable_types();
-        let copies: Vec<_> = types
+        let _ = writeln!(out, "{header}");
+        let copies: Vec<_> = self
+            .variables
             .iter()
             .filter(|(var, _)| scope.copied.contains(var))
             .collect();
@@ -384,10 +409,7 @@ impl Writer<'_> {
         for (var, _) in &copies {
             let _ = writeln!(out, "  c_{var} := {var};");
         }
-        for action in actions {
-            self.action(out, "  ", action, &scope, true);
-        }
-        out.push_str("  return true;\nend;\n\n");
+        scope
     }
 
     /// The Murphi variable behind a BIR variable of `thread`'s instances.

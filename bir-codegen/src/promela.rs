@@ -22,8 +22,8 @@
 use std::fmt::Write as _;
 
 use crate::ir::{
-    Action, ArithOp, CmpOp, Expr, Id, Jump, Place, QuantVarId, Scalar, System, ThreadId,
-    ThreadKind, Transform, VarRef,
+    Action, ArithOp, Expr, Id, Jump, Place, QuantVarId, Scalar, System, ThreadId, ThreadKind,
+    Transform, VarRef,
 };
 use crate::ltl::Formula;
 use crate::murphi::ident;
@@ -382,14 +382,7 @@ impl Writer<'_> {
                 )
             }
             Expr::Cmp { op, lhs, rhs } => {
-                let op = match op {
-                    CmpOp::Eq => "==",
-                    CmpOp::Ne => "!=",
-                    CmpOp::Lt => "<",
-                    CmpOp::Le => "<=",
-                    CmpOp::Gt => ">",
-                    CmpOp::Ge => ">=",
-                };
+                let op = op.symbol();
                 format!(
                     "({} {op} {})",
                     self.expr(lhs, scope)?,

@@ -30,15 +30,14 @@
 mod peer;
 
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 
 use bir::{Checker, Report};
+use bir_codegen::ir::System;
 use bir_codegen::murphi::{murphi, Errors};
 use bir_codegen::{source::front_end, Overrides};
 use bir_difftest::{generate, generate_symmetric};
 use bir_interp::Interpreter;
-use peer::{run, work_dir};
+use peer::{check_models, run, work_dir};
 
 /// The most states a model may have to be compared (Rumur's build dominates below it).
 const MAX_STATES: u64 = 200_000;
@@ -56,7 +55,7 @@ struct RumurCounts {
     error: Option<String>,
 }
 
-/// How one model compared.
+/// How one model compared, when it agreed.
 enum Outcome {
     /// Counts equal, no error on either side.
     Equal,
@@ -64,8 +63,6 @@ enum Outcome {
     EqualPastErrors,
     /// Not compared: too large for bir's limit, or Rumur overflowed 32 bits.
     Skipped,
-    /// A disagreement, described.
-    Differs(String),
 }
 
 /// Rumur's verdict and counts on the Murphi model `text`, built in `dir`.
@@ -125,62 +122,57 @@ fn rumur(dir: &Path, text: &str) -> Result<RumurCounts, String> {
     })
 }
 
-/// bir's complete search of `source` (the interpreter's, which the differential test holds
+/// bir's complete search of `system` (the interpreter's, which the differential test holds
 /// equal to the generated checker's) continuing past errors; `None` past [`MAX_STATES`].
-fn bir_counts(source: &str) -> Result<Option<Report>, String> {
-    let interpreter =
-        Interpreter::from_source(source).map_err(|errors| format!("rejected: {errors:?}"))?;
-    let report = Checker::new(interpreter)
+fn bir_counts(system: &System) -> Option<Report> {
+    let report = Checker::new(Interpreter::new(system))
         .keep_going(1)
         .max_states(MAX_STATES)
         .progress(false)
         .run();
-    Ok(report.is_complete().then_some(report))
+    report.is_complete().then_some(report)
 }
 
+/// Compares one model; a disagreement (or a tool's failure) is an error.
 fn compare(source: &str, dir: &Path) -> Result<Outcome, String> {
-    let Some(report) = bir_counts(source)? else {
-        return Ok(Outcome::Skipped);
-    };
     let system = front_end(source, &Overrides::default())
         .map_err(|errors| format!("rejected: {errors:?}"))?;
+    let Some(report) = bir_counts(&system) else {
+        return Ok(Outcome::Skipped);
+    };
     let bir = (report.states(), report.transitions());
     let counted = rumur(dir, &murphi(&system, Errors::CountPast))?;
     match &counted.error {
         Some(error) if error.contains("overflow") => return Ok(Outcome::Skipped),
-        Some(error) => {
-            return Ok(Outcome::Differs(format!(
-                "counting past errors, Rumur meets one: {error}"
-            )))
-        }
+        Some(error) => return Err(format!("counting past errors, Rumur meets one: {error}")),
         None if (counted.states, counted.rules_fired) != bir => {
-            return Ok(Outcome::Differs(format!(
+            return Err(format!(
                 "bir counts {} states and {} transitions, Rumur (past errors) {} states and \
                  {} rules fired:\n{report}",
                 bir.0, bir.1, counted.states, counted.rules_fired
-            )))
+            ))
         }
         None => {}
     }
     let stopped = rumur(dir, &murphi(&system, Errors::Stop))?;
     let bir_erred = report.errors() > 0;
-    Ok(match (&stopped.error, bir_erred) {
-        (Some(error), false) if error.contains("overflow") => Outcome::Skipped,
-        (Some(error), false) => Outcome::Differs(format!(
+    match (&stopped.error, bir_erred) {
+        (Some(error), false) if error.contains("overflow") => Ok(Outcome::Skipped),
+        (Some(error), false) => Err(format!(
             "Rumur meets an error, bir none ({} states, {} transitions): {error}",
             bir.0, bir.1
         )),
-        (None, true) => Outcome::Differs(format!(
+        (None, true) => Err(format!(
             "bir meets an error, Rumur none ({} states, {} rules fired):\n{report}",
             stopped.states, stopped.rules_fired
         )),
-        (Some(_), true) => Outcome::EqualPastErrors,
-        (None, false) if (stopped.states, stopped.rules_fired) == bir => Outcome::Equal,
-        (None, false) => Outcome::Differs(format!(
+        (Some(_), true) => Ok(Outcome::EqualPastErrors),
+        (None, false) if (stopped.states, stopped.rules_fired) == bir => Ok(Outcome::Equal),
+        (None, false) => Err(format!(
             "bir counts {} states and {} transitions, Rumur {} states and {} rules fired",
             bir.0, bir.1, stopped.states, stopped.rules_fired
         )),
-    })
+    }
 }
 
 /// The reference models with the sizes set, and their states and transitions by the
@@ -234,58 +226,28 @@ fn reference_models_count_alike_in_rumur() {
 fn counts_agree_with_rumur() {
     let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
     let count = env_number("BIR_DIFF_RUMUR").unwrap_or(60);
-    let work = work_dir("rumur");
-    let next = AtomicU64::new(0);
-    let failures = Mutex::new(Vec::new());
-    let tally = Mutex::new([0u64; 3]);
-    // Two workers: the C compiler dominates, one model at a time each.
-    std::thread::scope(|scope| {
-        for worker in 0..2 {
-            let (next, failures, tally, work) = (&next, &failures, &tally, &work);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= count {
-                    break;
-                }
-                // Another stream than the other tests' (seed * 1_000_0xx + i).
-                let model_seed = seed.wrapping_mul(1_000_081).wrapping_add(i);
-                let source = if i % 2 == 0 {
-                    generate(&format!("R{i}"), model_seed)
-                } else {
-                    generate_symmetric(&format!("S{i}"), model_seed)
-                };
-                let dir = work.join(format!("w{worker}"));
-                let outcome = compare(&source, &dir).unwrap_or_else(Outcome::Differs);
-                let slot = match outcome {
-                    Outcome::Equal => 0,
-                    Outcome::EqualPastErrors => 1,
-                    Outcome::Skipped => 2,
-                    Outcome::Differs(why) => {
-                        let kept = work.join(format!("model-{model_seed}.m"));
-                        let _ = std::fs::copy(dir.join("model.m"), &kept);
-                        failures.lock().unwrap().push(format!(
-                            "model seed {model_seed} (BIR_DIFF_SEED={seed}, Murphi kept \
-                             in {}):\n{source}\n{why}",
-                            kept.display()
-                        ));
-                        continue;
-                    }
-                };
-                tally.lock().unwrap()[slot] += 1;
-            });
-        }
+    let outcomes = check_models("Rumur", count, &work_dir("rumur"), "model.m", |i, dir| {
+        // Another stream than the other tests' (seed * 1_000_0xx + i).
+        let model_seed = seed.wrapping_mul(1_000_081).wrapping_add(i);
+        let source = if i % 2 == 0 {
+            generate(&format!("R{i}"), model_seed)
+        } else {
+            generate_symmetric(&format!("S{i}"), model_seed)
+        };
+        compare(&source, dir).map_err(|why| {
+            format!("model seed {model_seed} (BIR_DIFF_SEED={seed}):\n{source}\n{why}")
+        })
     });
-    let failures = failures.into_inner().unwrap();
-    if failures.is_empty() {
-        let _ = std::fs::remove_dir_all(&work);
+    let mut tally = [0u64; 3];
+    for outcome in outcomes {
+        let slot = match outcome {
+            Outcome::Equal => 0,
+            Outcome::EqualPastErrors => 1,
+            Outcome::Skipped => 2,
+        };
+        tally[slot] += 1;
     }
-    assert!(
-        failures.is_empty(),
-        "{} disagreements with Rumur in {count} models:\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
-    let [equal, past_errors, skipped] = *tally.lock().unwrap();
+    let [equal, past_errors, skipped] = tally;
     // Most models must be compared, many of them with errors, or the test tests little.
     assert!(
         (equal + past_errors) * 4 >= count * 3 && equal * 10 >= count && past_errors * 10 >= count,

@@ -23,15 +23,13 @@
 mod peer;
 
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 
 use bir::{Checker, FindingKind, Report, Verdict};
 use bir_codegen::promela::promela;
 use bir_codegen::{source::front_end, Overrides};
 use bir_difftest::{generate, generate_fairness, generate_symmetric};
 use bir_interp::Interpreter;
-use peer::{run, run_within, work_dir};
+use peer::{check_models, run, run_within, work_dir};
 
 /// The most states a model may have to be compared (SPIN's build dominates below it).
 const MAX_STATES: u64 = 100_000;
@@ -83,15 +81,13 @@ fn spin_verdict(dir: &Path, name: &str, weak: bool) -> Result<Option<bool>, Stri
 
 /// Compares the verdicts of one model; `Ok(None)` when it is not compared.
 fn compare(source: &str, dir: &Path) -> Result<Option<Tally>, String> {
-    let interpreter =
-        Interpreter::from_source(source).map_err(|errors| format!("rejected: {errors:?}"))?;
-    let checker = Checker::new(interpreter).progress(false);
+    let system = front_end(source, &Overrides::default())
+        .map_err(|errors| format!("rejected: {errors:?}"))?;
+    let checker = Checker::new(Interpreter::new(&system)).progress(false);
     let safety = checker.clone().keep_going(1).max_states(MAX_STATES).run();
     if !safety.is_complete() || safety.errors() > 0 {
         return Ok(None);
     }
-    let system = front_end(source, &Overrides::default())
-        .map_err(|errors| format!("rejected: {errors:?}"))?;
     let Ok(text) = promela(&system) else {
         return Ok(None);
     };
@@ -175,60 +171,25 @@ fn compare(source: &str, dir: &Path) -> Result<Option<Tally>, String> {
 fn ltl_verdicts_agree_with_spin_on_random_models() {
     let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
     let count = env_number("BIR_DIFF_SPIN").unwrap_or(60);
-    let work = work_dir("spin");
-    let next = AtomicU64::new(0);
-    let failures = Mutex::new(Vec::new());
-    let total = Mutex::new(Tally::default());
-    // Two workers: the C compiler dominates, one model at a time each.
-    std::thread::scope(|scope| {
-        for worker in 0..2 {
-            let (next, failures, total, work) = (&next, &failures, &total, &work);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= count {
-                    break;
-                }
-                // Another stream than the other tests' (seed * 1_000_0xx + i).
-                let model_seed = seed.wrapping_mul(1_000_099).wrapping_add(i);
-                let source = match i % 3 {
-                    0 => generate(&format!("R{i}"), model_seed),
-                    1 => generate_symmetric(&format!("S{i}"), model_seed),
-                    _ => generate_fairness(&format!("F{i}"), model_seed),
-                };
-                let dir = work.join(format!("w{worker}"));
-                match compare(&source, &dir) {
-                    Ok(Some(tally)) => {
-                        let mut total = total.lock().unwrap();
-                        total.models += tally.models;
-                        total.verdicts += tally.verdicts;
-                        total.violated += tally.violated;
-                        total.decided_by_fairness += tally.decided_by_fairness;
-                    }
-                    Ok(None) => {}
-                    Err(why) => {
-                        let kept = work.join(format!("model-{model_seed}.pml"));
-                        let _ = std::fs::copy(dir.join("model.pml"), &kept);
-                        failures.lock().unwrap().push(format!(
-                            "model seed {model_seed} (BIR_DIFF_SEED={seed}, Promela kept \
-                             in {}):\n{source}\n{why}",
-                            kept.display()
-                        ));
-                    }
-                }
-            });
-        }
+    let tallies = check_models("SPIN", count, &work_dir("spin"), "model.pml", |i, dir| {
+        // Another stream than the other tests' (seed * 1_000_0xx + i).
+        let model_seed = seed.wrapping_mul(1_000_099).wrapping_add(i);
+        let source = match i % 3 {
+            0 => generate(&format!("R{i}"), model_seed),
+            1 => generate_symmetric(&format!("S{i}"), model_seed),
+            _ => generate_fairness(&format!("F{i}"), model_seed),
+        };
+        compare(&source, dir).map_err(|why| {
+            format!("model seed {model_seed} (BIR_DIFF_SEED={seed}):\n{source}\n{why}")
+        })
     });
-    let failures = failures.into_inner().unwrap();
-    if failures.is_empty() {
-        let _ = std::fs::remove_dir_all(&work);
+    let mut total = Tally::default();
+    for tally in tallies.into_iter().flatten() {
+        total.models += tally.models;
+        total.verdicts += tally.verdicts;
+        total.violated += tally.violated;
+        total.decided_by_fairness += tally.decided_by_fairness;
     }
-    assert!(
-        failures.is_empty(),
-        "{} disagreements with SPIN in {count} models:\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
-    let total = total.into_inner().unwrap();
     // Verdicts both ways, and some that weak fairness decides, or the test tests little.
     assert!(
         total.models * 5 >= count

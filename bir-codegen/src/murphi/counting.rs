@@ -49,40 +49,8 @@ impl Writer<'_> {
         id: ThreadId,
         t: &Transform,
     ) {
-        let mut scope = Scope::step(id);
-        for action in &t.actions {
-            match action {
-                Action::Assign { place, .. } => {
-                    scope.copied.insert(self.place_var(place.var, id));
-                }
-                Action::Start { thread, .. } => {
-                    scope.copied.insert(self.status(*thread));
-                    if let Some(param) = self.system.threads[*thread].start_param {
-                        scope.copied.insert(self.local(*thread, param));
-                    }
-                }
-                _ => {}
-            }
-        }
-        let _ = writeln!(
-            out,
-            "function {name}({instances}): {DISABLED}..{COMPLETES};"
-        );
-        let types = self.variable_types();
-        let copies: Vec<_> = types
-            .iter()
-            .filter(|(var, _)| scope.copied.contains(var))
-            .collect();
-        if !copies.is_empty() {
-            out.push_str("var\n");
-            for (var, ty) in &copies {
-                let _ = writeln!(out, "  c_{var}: {ty};");
-            }
-        }
-        out.push_str("begin\n");
-        for (var, _) in &copies {
-            let _ = writeln!(out, "  c_{var} := {var};");
-        }
+        let header = format!("function {name}({instances}): {DISABLED}..{COMPLETES};");
+        let scope = self.open_function_on_copies(out, &header, id, &t.actions);
         if let Some(guard) = &t.guard {
             if let Some(faults) = self.faults(guard, &scope) {
                 let _ = writeln!(out, "  if {faults} then return {FAULTS}; endif;");

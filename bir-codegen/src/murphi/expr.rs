@@ -57,13 +57,10 @@ impl Writer<'_> {
             }
             Expr::Cmp { op, lhs, rhs } => {
                 let operands_bool = self.is_bool(lhs, scope) || self.is_bool(rhs, scope);
+                // Murphi writes equality `=`, and the others as BIR does.
                 let op = match op {
                     CmpOp::Eq => "=",
-                    CmpOp::Ne => "!=",
-                    CmpOp::Lt => "<",
-                    CmpOp::Le => "<=",
-                    CmpOp::Gt => ">",
-                    CmpOp::Ge => ">=",
+                    op => op.symbol(),
                 };
                 format!(
                     "({} {op} {})",
