@@ -178,13 +178,6 @@ impl ReplayOptions {
 /// The options of `bir explore`.
 #[derive(Debug, Args)]
 pub struct ExploreOptions {
-    /// The model file.
-    #[arg(
-        value_name = "MODEL.bir",
-        help = "The model file: BIR text of at most 16 MiB"
-    )]
-    pub model: PathBuf,
-
     /// The port.
     #[arg(
         long,
@@ -204,18 +197,13 @@ pub struct ExploreOptions {
     )]
     pub listen: Option<std::net::IpAddr>,
 
-    /// Constants replaced with `--set`.
-    #[arg(
-        long = "set",
-        value_name = "Block.NAME=VALUE",
-        value_parser = constant,
-        help = "Replace a constant, e.g. --set Param.N=12 (repeatable)"
-    )]
-    pub set: Vec<Override>,
-
     /// The engine of the page's checks.
     #[command(flatten)]
     pub engine: EngineOptions,
+
+    /// The model file and its constants.
+    #[command(flatten)]
+    pub input: ModelInput,
 }
 
 /// The engine of `bir check` and of `bir explore`'s checks: a checker compiled from the
@@ -243,13 +231,6 @@ pub struct EngineOptions {
 /// The options of `bir graph`.
 #[derive(Debug, Args)]
 pub struct GraphOptions {
-    /// The model file.
-    #[arg(
-        value_name = "MODEL.bir",
-        help = "The model file: BIR text of at most 16 MiB"
-    )]
-    pub model: PathBuf,
-
     /// The most states drawn.
     #[arg(
         long,
@@ -267,14 +248,9 @@ pub struct GraphOptions {
     )]
     pub json: bool,
 
-    /// Constants replaced with `--set`.
-    #[arg(
-        long = "set",
-        value_name = "Block.NAME=VALUE",
-        value_parser = constant,
-        help = "Replace a constant, e.g. --set Param.N=12 (repeatable)"
-    )]
-    pub set: Vec<Override>,
+    /// The model file and its constants.
+    #[command(flatten)]
+    pub input: ModelInput,
 }
 
 /// What `bir murphi --help` ends with.
@@ -288,13 +264,6 @@ meets no error (Rumur stops at the first), and on any model with --past-errors:
 /// The options of `bir murphi`.
 #[derive(Debug, Args)]
 pub struct MurphiOptions {
-    /// The model file.
-    #[arg(
-        value_name = "MODEL.bir",
-        help = "The model file: BIR text of at most 16 MiB"
-    )]
-    pub model: PathBuf,
-
     /// Errors as steps to the same state.
     #[arg(
         long,
@@ -303,14 +272,9 @@ pub struct MurphiOptions {
     )]
     pub past_errors: bool,
 
-    /// Constants replaced with `--set`.
-    #[arg(
-        long = "set",
-        value_name = "Block.NAME=VALUE",
-        value_parser = constant,
-        help = "Replace a constant, e.g. --set Param.N=12 (repeatable)"
-    )]
-    pub set: Vec<Override>,
+    /// The model file and its constants.
+    #[command(flatten)]
+    pub input: ModelInput,
 }
 
 /// What `bir promela --help` ends with.
@@ -325,33 +289,14 @@ left out with a comment:
 /// The options of `bir promela`.
 #[derive(Debug, Args)]
 pub struct PromelaOptions {
-    /// The model file.
-    #[arg(
-        value_name = "MODEL.bir",
-        help = "The model file: BIR text of at most 16 MiB"
-    )]
-    pub model: PathBuf,
-
-    /// Constants replaced with `--set`.
-    #[arg(
-        long = "set",
-        value_name = "Block.NAME=VALUE",
-        value_parser = constant,
-        help = "Replace a constant, e.g. --set Param.N=12 (repeatable)"
-    )]
-    pub set: Vec<Override>,
+    /// The model file and its constants.
+    #[command(flatten)]
+    pub input: ModelInput,
 }
 
 /// The options of `bir simulate`.
 #[derive(Debug, Args)]
 pub struct SimulateOptions {
-    /// The model file.
-    #[arg(
-        value_name = "MODEL.bir",
-        help = "The model file: BIR text of at most 16 MiB"
-    )]
-    pub model: PathBuf,
-
     /// Choose each step in the terminal.
     #[arg(
         long,
@@ -390,6 +335,22 @@ pub struct SimulateOptions {
     )]
     pub steps: u32,
 
+    /// The model file and its constants.
+    #[command(flatten)]
+    pub input: ModelInput,
+}
+
+/// What every command but `check` and `replay` reads: the model file and the constants
+/// `--set` replaces in it (those two word their `--set` for their own use).
+#[derive(Debug, Args)]
+pub struct ModelInput {
+    /// The model file.
+    #[arg(
+        value_name = "MODEL.bir",
+        help = "The model file: BIR text of at most 16 MiB"
+    )]
+    pub model: PathBuf,
+
     /// Constants replaced with `--set`.
     #[arg(
         long = "set",
@@ -398,6 +359,13 @@ pub struct SimulateOptions {
         help = "Replace a constant, e.g. --set Param.N=12 (repeatable)"
     )]
     pub set: Vec<Override>,
+}
+
+impl ModelInput {
+    /// The constants replaced with `--set` (a later one for the same constant wins).
+    pub fn overrides(&self) -> Overrides {
+        overrides(&self.set)
+    }
 }
 
 /// The constants replaced with `--set` (a later one for the same constant wins).

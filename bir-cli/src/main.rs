@@ -333,7 +333,7 @@ fn check(options: &CheckOptions) -> u8 {
 
 /// `bir graph`: the state graph as DOT or JSON, or a refusal past the limit (status 3).
 fn graph(options: &GraphOptions) -> u8 {
-    let model = match load_interpreter(&options.model, &args::overrides(&options.set)) {
+    let model = match load_interpreter(&options.input.model, &options.input.overrides()) {
         Ok(model) => model,
         Err(status) => return status,
     };
@@ -361,7 +361,7 @@ fn graph(options: &GraphOptions) -> u8 {
 
 /// `bir murphi`: the model in Murphi, for Rumur.
 fn murphi(options: &MurphiOptions) -> u8 {
-    match load(&options.model, &args::overrides(&options.set), false) {
+    match load(&options.input.model, &options.input.overrides(), false) {
         Ok(loaded) => {
             let errors = if options.past_errors {
                 bir_codegen::murphi::Errors::CountPast
@@ -379,7 +379,7 @@ fn murphi(options: &MurphiOptions) -> u8 {
 /// `bir promela`: the model and its ltl properties in Promela, for SPIN; status 2 for a
 /// model the encoding cannot keep (an assume after a write).
 fn promela(options: &PromelaOptions) -> u8 {
-    let loaded = match load(&options.model, &args::overrides(&options.set), false) {
+    let loaded = match load(&options.input.model, &options.input.overrides(), false) {
         Ok(loaded) => loaded,
         Err(status) => return status,
     };
@@ -398,7 +398,7 @@ fn promela(options: &PromelaOptions) -> u8 {
 /// `bir simulate`: random walks (the runtime's simulation, reported as `bir check`
 /// reports), or with `--guided` a walk chosen step by step on stdin.
 fn simulate(options: &SimulateOptions) -> u8 {
-    let model = match load_interpreter(&options.model, &args::overrides(&options.set)) {
+    let model = match load_interpreter(&options.input.model, &options.input.overrides()) {
         Ok(model) => model,
         Err(status) => return status,
     };

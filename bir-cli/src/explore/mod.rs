@@ -35,13 +35,13 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use bir_interp::Interpreter;
 
-use crate::args::{overrides, ExploreOptions};
+use crate::args::ExploreOptions;
 use engine::Engine;
 
 /// Runs the server until the process is stopped; returns the exit status if it cannot start.
 pub fn run(options: &ExploreOptions) -> u8 {
-    let overrides = overrides(&options.set);
-    let loaded = match crate::load(&options.model, &overrides, false) {
+    let overrides = options.input.overrides();
+    let loaded = match crate::load(&options.input.model, &overrides, false) {
         Ok(loaded) => loaded,
         Err(status) => return status,
     };
@@ -70,7 +70,7 @@ pub fn run(options: &ExploreOptions) -> u8 {
         IpAddr::V6(v6) => format!("http://[{v6}]:{port}/"),
         IpAddr::V4(v4) => format!("http://{v4}:{port}/"),
     };
-    let file = options.model.display().to_string();
+    let file = options.input.model.display().to_string();
     // Started once the server listens: a port in use is said at once, not after a build.
     let engine = if options.engine.interpret {
         Engine::interpreter("--interpret")
