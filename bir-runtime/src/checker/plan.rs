@@ -37,7 +37,7 @@ pub enum Storage {
     /// one thread, and for the nested depth-first search of an LTL check without fairness
     /// (its product states as words or trees, and the stack's states in a set beside
     /// them); the plan stores other searches (and wide states of a model that cannot write
-    /// them as words, [`Model::write_state_words`](crate::Model::write_state_words)) exactly
+    /// them as words, [`Model::write_state_words`]) exactly
     /// as [`Storage::Exact`] does, and says so.
     Compact,
     /// Hash compaction: a 64-bit fingerprint per state. Two states with one fingerprint
