@@ -685,6 +685,14 @@ fn the_memory_limit_bounds_the_interpreter_peak_memory() {
         assert!(peak <= 22 << 20, "peak {peak} bytes for a 20 MiB limit");
     }
     assert!(json["states"].as_u64().is_some_and(|s| s > 1_000), "{out}");
+    // The report names the storage that would hold more in the same memory.
+    let notes = json["notes"].as_array().expect("notes");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.as_str().is_some_and(|n| n.contains("--compact"))),
+        "{out}"
+    );
 }
 
 #[test]

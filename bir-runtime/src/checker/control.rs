@@ -56,6 +56,8 @@ pub(crate) struct Control {
 /// approved since, which covers the large allocations (table growth) between readings.
 struct MemoryBudget {
     limit: Option<usize>,
+    /// The resident set when the run started.
+    at_start: usize,
     reader: Mutex<RssReader>,
     resident: AtomicUsize,
     approved_since: AtomicUsize,
@@ -83,6 +85,7 @@ impl Control {
             quota: AtomicU64::new(options.max_states.unwrap_or(u64::MAX)),
             memory: MemoryBudget {
                 limit: options.memory_limit,
+                at_start: resident,
                 reader: Mutex::new(reader),
                 resident: AtomicUsize::new(resident),
                 approved_since: AtomicUsize::new(0),
@@ -148,6 +151,14 @@ impl Control {
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
                 Some(left.saturating_add(states))
             });
+    }
+
+    /// The memory the limit left the run when it started (`None` without a limit).
+    pub(crate) fn memory_room(&self) -> Option<usize> {
+        let memory = &self.memory;
+        memory
+            .limit
+            .map(|limit| limit.saturating_sub(memory.at_start))
     }
 
     /// Approves an allocation of `bytes` unless it would take the process past the memory

@@ -76,6 +76,10 @@ pub(crate) fn finish(
                     tally.atoms,
                 )
             });
+    let mut notes = tally.notes;
+    if limit == Some(IncompleteReason::MemoryLimit) {
+        notes.extend(compact_hint(control, &plan, stats.seen_bytes));
+    }
     Report {
         info,
         plan,
@@ -86,7 +90,23 @@ pub(crate) fn finish(
         incomplete: limit,
         findings: tally.findings,
         stats,
-        notes: tally.notes,
+        notes,
         property: None,
     }
+}
+
+/// For a search that the memory limit stopped after it had room to grow (the limit was
+/// above what the process held at the start), in a table where compact storage would
+/// serve: the option that stores the same states, and a depth-first path, in less.
+fn compact_hint(control: &Control, plan: &Plan, held: usize) -> Option<String> {
+    let room = control.memory_room()?;
+    (plan.compact_serves && room > 0).then(|| {
+        format!(
+            "the memory limit stopped the search with the seen set at {}; compact storage \
+             (`bir check --compact`, `Checker::storage(Storage::Compact)`) stores the same \
+             states exactly in a few bytes each, and a depth-first path as step numbers: it \
+             may finish within the limit",
+            crate::render::Bytes(held)
+        )
+    })
 }

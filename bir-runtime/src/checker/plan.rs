@@ -102,6 +102,9 @@ pub struct Plan {
     pub symmetry: Option<String>,
     /// What the options did not say and the plan decided, printed in the report.
     pub notes: Vec<String>,
+    /// States are stored exactly in a table of words or states where compact storage would
+    /// serve the same search: a search that the memory limit stops says so.
+    pub(crate) compact_serves: bool,
 }
 
 impl Plan {
@@ -430,6 +433,9 @@ pub(crate) fn resolve<M: Model>(
         }
     }
     let symmetry = resolve_symmetry(model, options, strategy, &mut notes)?;
+    let compact_serves = storage == Storage::Exact
+        && compact_or_exact(strategy, writes_words, product_words, &mut Vec::new())
+            == Ok(Storage::Compact);
     Ok(Plan {
         strategy,
         threads: options.threads,
@@ -440,6 +446,7 @@ pub(crate) fn resolve<M: Model>(
         property: property.map(|(_, index)| model.properties()[index].name.to_string()),
         fairness: options.fairness,
         notes,
+        compact_serves,
     })
 }
 

@@ -215,6 +215,52 @@ fn a_memory_limit_above_what_the_process_holds_stops_the_search_before_it() {
 }
 
 #[test]
+fn a_search_the_memory_limit_stops_names_compact_storage_where_it_would_serve() {
+    // Room for a few MiB above what the process holds when each search starts (each
+    // search leaves the process a little larger).
+    let room = |mib: usize| {
+        memory::RssReader::new()
+            .resident()
+            .map(|now| now + (mib << 20))
+    };
+    let hinted = |report: &Report| report.notes().iter().any(|n| n.contains("--compact"));
+    let model = || Checker::new(Philosophers::new(12, true)).progress(false);
+    for order in [|c| c, |c: Checker<Philosophers>| c.bfs()] as [Configure; 2] {
+        let Some(limit) = room(2) else {
+            return; // no /proc: the limit falls back on the search's accounting
+        };
+        let report = order(model()).memory_limit(limit).run();
+        assert_eq!(
+            report.incomplete_reason(),
+            Some(IncompleteReason::MemoryLimit)
+        );
+        assert!(hinted(&report), "{report}");
+        assert!(report.states() < 1_118_878, "{report}");
+        let text = report.to_string();
+        assert!(
+            text.contains("note: the memory limit stopped the search"),
+            "{text}"
+        );
+    }
+    // Not where compact storage would not serve (several threads), nor where the limit is
+    // below what the process held at the start, nor once storage is compact.
+    let refused: [Configure; 3] = [
+        |c| c.threads(2),
+        |c| c.memory_limit(1 << 16),
+        |c| c.storage(Storage::Compact),
+    ];
+    for configure in refused {
+        let Some(limit) = room(1) else { return };
+        let report = configure(model().memory_limit(limit)).run();
+        assert_eq!(
+            report.incomplete_reason(),
+            Some(IncompleteReason::MemoryLimit)
+        );
+        assert!(!hinted(&report), "{report}");
+    }
+}
+
+#[test]
 fn impossible_plans_are_refused_before_anything_runs() {
     let model = || Checker::new(Philosophers::new(3, true));
     let refused = [
