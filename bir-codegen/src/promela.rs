@@ -21,9 +21,10 @@
 
 use std::fmt::Write as _;
 
+use crate::ir::eval::arith_value;
 use crate::ir::{
-    Action, ArithOp, Expr, Id, Jump, Place, QuantVarId, Scalar, System, ThreadId, ThreadKind,
-    Transform, VarRef,
+    Action, Expr, Id, Jump, Place, QuantVarId, Scalar, System, ThreadId, ThreadKind, Transform,
+    VarRef,
 };
 use crate::ltl::Formula;
 use crate::murphi::ident;
@@ -74,6 +75,16 @@ pub fn promela(system: &System) -> Result<String, Unsupported> {
 
 struct Writer<'a> {
     system: &'a System,
+}
+
+/// An integer as Promela reads it: `0 - n` for a negative one, not `-n`, which SPIN's `ltl`
+/// parser reads after `<` as the start of `<->`.
+fn literal(value: i64) -> String {
+    if value < 0 {
+        format!("(0 - {})", value.unsigned_abs())
+    } else {
+        value.to_string()
+    }
 }
 
 /// Where an expression is evaluated: by which instance of which thread (none in a
@@ -305,13 +316,7 @@ impl Writer<'_> {
             Expr::Neg(inner, _) => self.constant(inner, scope)?.checked_neg(),
             Expr::Arith { op, lhs, rhs, .. } => {
                 let (lhs, rhs) = (self.constant(lhs, scope)?, self.constant(rhs, scope)?);
-                match op {
-                    ArithOp::Add => lhs.checked_add(rhs),
-                    ArithOp::Sub => lhs.checked_sub(rhs),
-                    ArithOp::Mul => lhs.checked_mul(rhs),
-                    ArithOp::Div => lhs.checked_div(rhs),
-                    ArithOp::Rem => lhs.checked_rem(rhs),
-                }
+                arith_value(*op, lhs, rhs).ok()
             }
             _ => None,
         }
@@ -348,16 +353,9 @@ impl Writer<'_> {
     fn expr(&self, expr: &Expr, scope: &Scope) -> Written {
         Ok(match expr {
             Expr::Bool(value) => value.to_string(),
-            // `0 - n`, not `-n`: SPIN's `ltl` parser reads `<-n` as the start of `<->`.
-            Expr::Int(value) if *value < 0 => format!("(0 - {})", value.unsigned_abs()),
-            Expr::Int(value) => value.to_string(),
+            Expr::Int(value) => literal(*value),
             Expr::InstanceIndex | Expr::QuantVar(_) => {
-                let value = self.constant(expr, scope).unwrap_or_default();
-                if value < 0 {
-                    format!("(0 - {})", value.unsigned_abs())
-                } else {
-                    value.to_string()
-                }
+                literal(self.constant(expr, scope).unwrap_or_default())
             }
             Expr::Read(var) => self.var_name(*var, scope),
             Expr::Element { var, index, .. } => {

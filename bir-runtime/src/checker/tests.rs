@@ -225,7 +225,8 @@ fn a_search_the_memory_limit_stops_names_compact_storage_where_it_would_serve() 
     };
     let hinted = |report: &Report| report.notes().iter().any(|n| n.contains("--compact"));
     let model = || Checker::new(Philosophers::new(12, true)).progress(false);
-    for order in [|c| c, |c: Checker<Philosophers>| c.bfs()] as [Configure; 2] {
+    let orders: [Configure; 2] = [|c| c, |c| c.bfs()];
+    for order in orders {
         let Some(limit) = room(2) else {
             return; // no /proc: the limit falls back on the search's accounting
         };
