@@ -12,7 +12,7 @@
 //! DIR/models/<key>/built       the marker: written after a successful build
 //! DIR/models/<key>/build.log   cargo's output when a build failed
 //! DIR/target/                  one target directory: the runtime is compiled once per profile
-//! DIR/builds.log               one line per build: `<key> <seconds> <first|model>`
+//! DIR/builds.log               one line per build: `<key> <seconds> <first|model> <bytes>`
 //! DIR/explore/                 the HTML reports of `bir explore`'s checks while they run
 //! ```
 //!
@@ -341,7 +341,8 @@ fn write_crate(
 fn build(root: &Path, dir: &Path, key: &str, profile: Profile) -> Result<PathBuf, Unavailable> {
     let target = root.join("target");
     let first = !target.join(profile.folder()).is_dir();
-    let estimate = estimate(root, first);
+    let bytes = std::fs::metadata(dir.join("src").join("model.rs")).map_or(0, |m| m.len());
+    let estimate = estimate(root, first, bytes);
     if first {
         eprintln!(
             "bir: compiling the model and, once for this cache, the runtime (first run, \
@@ -406,28 +407,38 @@ fn build(root: &Path, dir: &Path, key: &str, profile: Profile) -> Result<PathBuf
         .create(true)
         .append(true)
         .open(root.join(BUILDS_LOG))
-        .and_then(|mut log| writeln!(log, "{key} {seconds:.1} {kind}"));
+        .and_then(|mut log| writeln!(log, "{key} {seconds:.1} {kind} {bytes}"));
     Ok(binary)
 }
 
-/// How long a build will take, in whole seconds: the last one of its kind in this cache
-/// (`first`: with the runtime), or what it took on a loaded 2-core machine.
-fn estimate(root: &Path, first: bool) -> u64 {
+/// How long a build will take, in whole seconds, for `bytes` of generated code: the last
+/// build of its kind in this cache (`first`: with the runtime), or what it took on a loaded
+/// 2-core machine, plus the time the difference in code takes.
+fn estimate(root: &Path, first: bool, bytes: u64) -> u64 {
     let kind = if first { "first" } else { "model" };
-    let last = std::fs::read_to_string(root.join(BUILDS_LOG))
-        .ok()
-        .and_then(|log| {
-            log.lines()
-                .filter(|line| line.ends_with(kind))
-                .filter_map(|line| line.split_whitespace().nth(1)?.parse::<f64>().ok())
-                .next_back()
-        });
-    match last {
-        Some(seconds) => seconds.ceil().max(1.0) as u64,
-        None if first => 45,
-        None => 15,
-    }
+    let log = std::fs::read_to_string(root.join(BUILDS_LOG)).unwrap_or_default();
+    let last = log
+        .lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let seconds = fields.get(1)?.parse::<f64>().ok()?;
+            // Lines written before the log held sizes: a model of a typical size.
+            let bytes = fields.get(3).and_then(|b| b.parse().ok());
+            (fields.get(2) == Some(&kind)).then_some((seconds, bytes.unwrap_or(TYPICAL_BYTES)))
+        })
+        .next_back();
+    let (seconds, last_bytes) = last.unwrap_or((if first { 45.0 } else { 15.0 }, TYPICAL_BYTES));
+    let more = (bytes as f64 - last_bytes as f64) / 1e6 * SECONDS_PER_MEGABYTE;
+    (seconds + more).ceil().max(1.0) as u64
 }
+
+/// The size of a reference model's generated code (Peterson's filter N=4: 48 KB).
+const TYPICAL_BYTES: u64 = 50_000;
+
+/// How much longer a release build takes for each megabyte of generated code: 7.4 s on
+/// this project's 2-core machine, from 3.7 s for 48 KB (Peterson's filter N=4) to 21.5 s
+/// for 2.4 MB (N=300, 1,500 transitions).
+const SECONDS_PER_MEGABYTE: f64 = 7.4;
 
 /// Writes `contents` to `path` through a temporary file and a rename, so that a reader (a
 /// check of the same model running at the same time) never sees half a file.
@@ -507,5 +518,24 @@ mod tests {
     fn the_cache_directory_is_absolute() {
         let root = cache_root(Some(Path::new("relative/dir"))).expect("a directory");
         assert!(root.is_absolute() && root.ends_with("relative/dir"));
+    }
+
+    #[test]
+    fn a_build_is_estimated_from_the_last_of_its_kind_and_the_size_of_its_code() {
+        let root = std::env::temp_dir().join(format!("bir-estimate-{}", std::process::id()));
+        std::fs::create_dir_all(&root).expect("a temporary directory");
+        // No build yet: what a loaded 2-core machine took.
+        assert_eq!(estimate(&root, true, TYPICAL_BYTES), 45);
+        assert_eq!(estimate(&root, false, TYPICAL_BYTES), 15);
+        let log = "a 20.0 first 50000\nb 4.2 model 50000\nc 3.1 model\n";
+        std::fs::write(root.join(BUILDS_LOG), log).expect("the log is written");
+        // The last of each kind, a line without a size read as a typical model.
+        assert_eq!(estimate(&root, true, 50_000), 20);
+        assert_eq!(estimate(&root, false, 50_000), 4);
+        // 2.45 MB more code: 7.4 s a megabyte more (Peterson's filter N=300 took 21.5 s).
+        assert_eq!(estimate(&root, false, 2_500_000), 22);
+        // Smaller code than the last build's saves little, and never below a second.
+        assert_eq!(estimate(&root, false, 0), 3);
+        let _ = std::fs::remove_dir_all(&root);
     }
 }

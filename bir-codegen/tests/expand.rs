@@ -158,3 +158,27 @@ snapshot!(
         reachable Full: a[0] == 3 && a[1] == 3;
     }"
 );
+
+/// Transition functions are inlined into the successor function up to 256 transitions,
+/// above which the optimiser's time would grow faster than the model (the limit's reason
+/// is at `MOST_INLINED_TRANSITIONS` in `emit/step.rs`). Peterson's filter has 5 transitions
+/// a thread.
+#[test]
+fn transitions_are_inlined_up_to_256_and_called_above() {
+    let peterson = include_str!("../../models/peterson_filter.bir");
+    let attribute_of_t0 = |threads: u32| {
+        let text = expand(&sized(peterson, 3, threads));
+        let at = text.find("fn t0(").expect("transition 0 is a function");
+        let before = &text[..at];
+        let attribute = before
+            .rfind("#[inline")
+            .expect("t0 has an inline attribute");
+        before[attribute..]
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(attribute_of_t0(51), "#[inline(always)]");
+    assert_eq!(attribute_of_t0(52), "#[inline(never)]");
+}
