@@ -30,7 +30,7 @@ use crate::seen::{
 
 use super::control::Control;
 use super::core::{Reduction, Role, Run, Stepper, Visit};
-use super::frames::{Frames, KEPT_FRAMES};
+use super::frames::{words_held_apart, Frames, KEPT_FRAMES};
 use super::path::Path;
 use super::plan::Storage;
 
@@ -79,7 +79,7 @@ fn search<M: Model, T: Store<M::State> + Footprint>(run: Run<'_, M>, mut seen: T
         model: run.model,
         stepper: run.stepper(Role::Alone),
         stack: Path::new(run.plan.storage == Storage::Compact),
-        frames: Frames::new(KEPT_FRAMES),
+        frames: Frames::new(KEPT_FRAMES, words_held_apart(run.model)),
         on_stack: run.plan.por.then(|| HashSet::with_hasher(FixedHasher)),
     };
     if let Some(initial) = dfs.stepper.start(&mut seen) {

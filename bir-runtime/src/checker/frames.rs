@@ -12,14 +12,39 @@
 //! ([`Frames::refill`]), as it would without the frames; every other return costs nothing.
 //! The top frame is held apart from the others, so taking its next successor is as cheap
 //! as reading a vector.
+//!
+//! The window also ends where the kept successors would pass [`KEPT_BYTES`]: a model of a
+//! thousand threads has a thousand successors a state, of kilobytes each, and 128 frames of
+//! them would hold hundreds of megabytes that moving and freeing cost more time than
+//! computing them again saves.
 
-use crate::model::Successor;
+use crate::model::{Model, Successor};
 
 /// Half the number of top frames whose successors a search keeps ([`Frames::new`]'s
 /// `window`): returning to one of them costs no expansion. With 64, the nested search on
 /// Peterson's filter N=5 computes a parent's successors again on 20,160 of 340,195 returns
 /// (every time without the frames); 4,096 saves only 8,000 more, at 64 times the memory.
 pub(crate) const KEPT_FRAMES: usize = 64;
+
+/// The most memory the kept frames' successors take, with the words of wide states held
+/// apart from them: the philosophers N=14 keep about 60 KB, so only models with
+/// hundreds of threads or wide states meet it. Peterson's filter N=1,000 interpreted
+/// (states of 2.8 KB, 1,000 successors each) peaked at 389 MiB with 128 frames kept, and
+/// at 54 MiB and twice the speed with 4.
+pub(crate) const KEPT_BYTES: usize = 4 << 20;
+
+/// The bytes a successor of `model`'s states takes outside its [`Successor`]: the words of
+/// a state wider than its type (the interpreter's boxed states), else none.
+pub(crate) fn words_held_apart<M: Model>(model: &M) -> usize {
+    let mut words = Vec::new();
+    model.write_state_words(&model.initial_state(), &mut words);
+    let bytes = words.len() * std::mem::size_of::<u64>();
+    if bytes > std::mem::size_of::<M::State>() {
+        bytes
+    } else {
+        0
+    }
+}
 
 /// A frame that keeps its successors: where they are in the arena (`start..end`), the
 /// index of the next one to take, and how many of its state's successors come before the
@@ -47,17 +72,23 @@ pub(crate) struct Frames<S> {
     arena: Vec<Successor<S>>,
     /// Half the frames kept at most (at least 1).
     window: usize,
+    /// The most successors the kept frames hold together ([`KEPT_BYTES`] of them).
+    most_successors: usize,
 }
 
 impl<S> Frames<S> {
-    /// No frames; at most `2 * window` frames keep their successors.
-    pub(crate) fn new(window: usize) -> Self {
+    /// No frames; at most `2 * window` frames keep their successors, and no more than
+    /// [`KEPT_BYTES`] of them, each its [`Successor`] and `held_apart` bytes more (see
+    /// [`words_held_apart`]).
+    pub(crate) fn new(window: usize, held_apart: usize) -> Self {
+        let successor = std::mem::size_of::<Successor<S>>() + held_apart;
         Frames {
             top: None,
             below: Vec::new(),
             dropped: 0,
             arena: Vec::new(),
             window: window.max(1),
+            most_successors: KEPT_BYTES / successor.max(1),
         }
     }
 
@@ -79,7 +110,8 @@ impl<S> Frames<S> {
 
     /// Pushes a frame whose successors are the arena's from `start` on; it takes them from
     /// the first. When more than `2 * window` frames would keep their successors, the
-    /// lowest `window` drop theirs.
+    /// lowest `window` drop theirs; when the kept successors pass their bound, the lowest
+    /// half of the frames under the top one.
     pub(crate) fn push(&mut self, start: usize) {
         self.push_after(start, 0);
     }
@@ -100,7 +132,7 @@ impl<S> Frames<S> {
         }
         if let Some(top) = self.top.take() {
             self.below.push(top);
-            if self.below.len() >= 2 * self.window {
+            if self.below.len() >= 2 * self.window || self.arena.len() > self.most_successors {
                 self.drop_lowest();
             }
         }
@@ -114,19 +146,29 @@ impl<S> Frames<S> {
         });
     }
 
-    /// Drops the successors of the lowest `window` kept frames: the arena's rest moves down
-    /// over them, and the frames above say where theirs now are.
+    /// Drops the successors of the lowest kept frames, while [`Self::push_after`] holds the
+    /// new top frame's successors at the arena's end: the lowest `window` of `2 * window`,
+    /// else (past the bytes kept) the lowest half. The arena's rest moves down over them,
+    /// and the frames above say where theirs now are.
     #[cold]
     fn drop_lowest(&mut self) {
-        let cut = self.below[self.window].start;
+        let count = if self.below.len() >= 2 * self.window {
+            self.window
+        } else {
+            self.below.len().div_ceil(2)
+        };
+        let cut = match self.below.get(count) {
+            Some(frame) => frame.start,
+            None => self.below.last().map_or(0, |frame| frame.end),
+        };
         self.arena.drain(..cut);
-        self.below.drain(..self.window);
+        self.below.drain(..count);
         for frame in &mut self.below {
             frame.start -= cut;
             frame.end -= cut;
             frame.next -= cut;
         }
-        self.dropped += self.window;
+        self.dropped += count;
     }
 
     /// The top frame's next successor, which it now takes; `None` when it has taken all of
@@ -198,7 +240,7 @@ impl<S> Frames<S> {
 
 #[cfg(test)]
 mod tests {
-    use super::Frames;
+    use super::{Frames, KEPT_BYTES};
     use crate::model::{Outcome, Successor};
 
     /// A successor into `state` by transition `state`.
@@ -223,7 +265,7 @@ mod tests {
 
     #[test]
     fn a_parent_resumes_where_it_left_off() {
-        let mut frames = Frames::new(4);
+        let mut frames = Frames::new(4, 0);
         push(&mut frames, &[1, 2, 3]);
         assert_eq!(take(&mut frames), Some(1));
         push(&mut frames, &[10, 11]);
@@ -241,7 +283,7 @@ mod tests {
 
     #[test]
     fn a_frame_without_successors_takes_none() {
-        let mut frames = Frames::new(1);
+        let mut frames = Frames::new(1, 0);
         push(&mut frames, &[1]);
         push(&mut frames, &[]);
         assert_eq!(take(&mut frames), None);
@@ -253,7 +295,7 @@ mod tests {
     fn frames_below_the_window_are_refilled() {
         // Window 2: at most 4 frames keep their successors; the fifth push drops the two
         // lowest.
-        let mut frames = Frames::new(2);
+        let mut frames = Frames::new(2, 0);
         for level in 0..5 {
             push(&mut frames, &[10 * level, 10 * level + 1]);
             assert_eq!(take(&mut frames), Some(10 * level));
@@ -283,7 +325,7 @@ mod tests {
     fn kept_frames_keep_their_place_when_the_lowest_drop_theirs() {
         // Window 2: the fifth push drops the two lowest frames' successors, and the arena's
         // rest moves down under the three frames still keeping theirs.
-        let mut frames = Frames::new(2);
+        let mut frames = Frames::new(2, 0);
         for level in 0..5 {
             let start = frames.arena().len();
             frames.arena().extend((0..3).map(|k| to(10 * level + k)));
@@ -308,7 +350,7 @@ mod tests {
 
     #[test]
     fn what_the_arena_held_before_a_frames_successors_is_no_frames() {
-        let mut frames = Frames::new(4);
+        let mut frames = Frames::new(4, 0);
         push(&mut frames, &[1, 2]);
         frames.arena().push(to(99));
         let start = frames.arena().len();
@@ -323,8 +365,31 @@ mod tests {
     }
 
     #[test]
+    fn the_lowest_half_drop_their_successors_past_the_bytes_kept() {
+        // Room for 10 successors: the fourth frame of 3 passes it, and the lowest two of
+        // the three under it drop theirs.
+        let held_apart = KEPT_BYTES / 10 - std::mem::size_of::<Successor<u32>>();
+        let mut frames = Frames::new(64, held_apart);
+        for level in 0..4 {
+            push(&mut frames, &[10 * level, 10 * level + 1, 10 * level + 2]);
+            assert_eq!(take(&mut frames), Some(10 * level));
+        }
+        assert_eq!((frames.kept(), frames.dropped), (2, 2));
+        assert_eq!(frames.arena().len(), 6);
+        for level in (2..4).rev() {
+            assert_eq!(take(&mut frames), Some(10 * level + 1));
+            assert_eq!(take(&mut frames), Some(10 * level + 2));
+            assert_eq!(take(&mut frames), None);
+            assert_eq!(frames.pop(), level == 2);
+        }
+        frames.arena().extend([to(10), to(11), to(12)]);
+        frames.refill(1);
+        assert_eq!(take(&mut frames), Some(11));
+    }
+
+    #[test]
     fn clear_forgets_every_frame() {
-        let mut frames = Frames::new(1);
+        let mut frames = Frames::new(1, 0);
         for level in 0..4 {
             push(&mut frames, &[level]);
         }

@@ -51,7 +51,7 @@ use crate::trace::{self, FindingKind};
 
 use super::core::{Admission, Reduction, Role, Run, Stepper, Visit};
 use super::dfs::{allocate_bitstate, steps_along, taken};
-use super::frames::{Frames, KEPT_FRAMES};
+use super::frames::{words_held_apart, Frames, KEPT_FRAMES};
 use super::path::Path as StackPath;
 use super::plan::Storage;
 use super::product::{Product, Scratch};
@@ -326,14 +326,15 @@ fn search<'a, M: Model>(
     property: usize,
     mut sets: impl Colours<ProductState<M>>,
 ) -> Report {
+    let held_apart = words_held_apart(run.model.model());
     let mut ndfs = Ndfs {
         product: run.model,
         property,
         stepper: run.stepper(Role::Alone),
         stack: StackPath::new(run.plan.storage == Storage::Compact),
-        frames: Frames::new(KEPT_FRAMES),
+        frames: Frames::new(KEPT_FRAMES, held_apart),
         red_stack: Vec::new(),
-        red_frames: Frames::new(KEPT_FRAMES),
+        red_frames: Frames::new(KEPT_FRAMES, held_apart),
         expansion: Expansion {
             product: run.model,
             scratch: Scratch::new(),

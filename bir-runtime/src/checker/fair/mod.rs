@@ -40,7 +40,7 @@ use crate::trace::{self, FindingKind};
 
 use super::core::{Role, Run, Stepper, Visit};
 use super::dfs::{step_between, steps_along, UNREPLAYABLE};
-use super::frames::{Frames, KEPT_FRAMES};
+use super::frames::{words_held_apart, Frames, KEPT_FRAMES};
 use super::ndfs::violation_message;
 use super::product::{Product, Scratch};
 
@@ -326,7 +326,7 @@ fn search<'a, M: Model, T: Numbered<ProductState<M>>>(
         stepper: run.stepper(Role::Alone),
         frames: Vec::new(),
         bases: MarksStack::new(1 + instances),
-        successors: Frames::new(KEPT_FRAMES),
+        successors: Frames::new(KEPT_FRAMES, words_held_apart(product.model())),
         active: Live::new(run.keying == Keying::Word && product.words_give_states_back()),
         roots: Vec::new(),
         all: Marks::full(1 + instances),
