@@ -121,3 +121,40 @@ fn wide_states_are_stored_as_trees_and_agree_with_exact_storage() {
         assert!(compact.plan().symmetry.is_some(), "{:?}", compact.plan());
     }
 }
+
+/// Without a storage asked for, a depth-first search on one thread stores states wider than
+/// a word compactly (as trees); words, and every other search, exactly. Asking overrides it.
+#[test]
+fn depth_first_search_stores_wide_states_compactly_unless_asked_otherwise() {
+    let storage = |checker: bir::Checker<models::ReadersWriters>| {
+        checker.plan().map(|plan| (plan.storage, plan.layout))
+    };
+    let wide = models::ReadersWriters::checker;
+    assert_eq!(
+        storage(wide()),
+        Ok((
+            Storage::Compact,
+            "trees of interned half-words, their roots' remainders in a quotient table; the \
+             depth-first path as successor numbers"
+        ))
+    );
+    for checker in [
+        wide().storage(Storage::Exact),
+        wide().bfs(),
+        wide().threads(2),
+    ] {
+        assert_eq!(
+            storage(checker).map(|(storage, _)| storage),
+            Ok(Storage::Exact)
+        );
+    }
+    let words = models::PetersonFilter::checker()
+        .plan()
+        .map(|plan| plan.storage);
+    assert_eq!(words, Ok(Storage::Exact));
+    // The same search as the exact table's.
+    let run = |checker: bir::Checker<models::ReadersWriters>| {
+        crate::search::summary(&checker.keep_going(1).progress(false).run())
+    };
+    assert_eq!(run(wide()), run(wide().storage(Storage::Exact)));
+}
