@@ -38,7 +38,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::str::FromStr;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bir_codegen::{ir, Overrides};
 use bir_driver::SearchOptions;
@@ -102,6 +102,10 @@ pub struct Unavailable(pub String);
 /// Checks the model `source` (whose checked form is `system`) with `overrides` applied,
 /// with a checker compiled from it ([`binary`]); the binary prints the report. Returns its
 /// exit status.
+///
+/// A time limit bounds the whole check: a build estimated to take longer is not started
+/// (the caller checks with the interpreter instead), and the search gets what the build
+/// left of it.
 pub fn check(
     dir: Option<&Path>,
     source: &str,
@@ -109,10 +113,24 @@ pub fn check(
     system: &ir::System,
     options: &SearchOptions,
 ) -> Result<u8, Unavailable> {
+    let start = Instant::now();
     let dist = options.dist.is_some();
-    let binary = binary(dir, source, overrides, &system.name, dist)?;
+    let binary = binary(
+        dir,
+        source,
+        overrides,
+        &system.name,
+        dist,
+        options.time_limit,
+    )?;
+    let mut options = options.clone();
+    if let Some(limit) = options.time_limit {
+        // A search needs a positive limit; one that has run out stops at once, incomplete.
+        let left = limit.saturating_sub(start.elapsed());
+        options.time_limit = Some(left.max(Duration::from_millis(1)));
+    }
     let status = Command::new(&binary)
-        .arg(argument(options)?)
+        .arg(argument(&options)?)
         .status()
         .map_err(|error| Unavailable(format!("cannot run `{}`: {error}", binary.display())))?;
     Ok(match status.code() {
@@ -128,12 +146,14 @@ pub fn check(
 /// applied: built on first use, then taken from the cache `dir` (or the default cache when
 /// `None`). With `dist`, a checker that can also search across the workers of a timely
 /// dataflow (`bir-dist`, which its first build compiles: kept apart from the others).
+/// A build estimated to take longer than `budget` is refused.
 pub fn binary(
     dir: Option<&Path>,
     source: &str,
     overrides: &Overrides,
     name: &str,
     dist: bool,
+    budget: Option<Duration>,
 ) -> Result<PathBuf, Unavailable> {
     let root = cache_root(dir)?;
     let workspace = workspace()?;
@@ -144,8 +164,24 @@ pub fn binary(
     match built(&crate_dir, &code) {
         Some(binary) => Ok(binary),
         None => {
+            let first = !root.join("target").join(profile.folder()).is_dir();
+            let bytes = code.len() as u64;
+            let estimate = estimate(&root, first, bytes);
+            if let Some(budget) = budget.filter(|b| Duration::from_secs(estimate) > *b) {
+                return Err(Unavailable(format!(
+                    "compiling the model would take ~{estimate} s, more than the time limit \
+                     of {} s",
+                    budget.as_secs_f64()
+                )));
+            }
             write_crate(&crate_dir, &workspace, &key, name, &code, dist)?;
-            build(&root, &crate_dir, &key, profile)
+            let build_of = Build {
+                key: &key,
+                first,
+                estimate,
+                bytes,
+            };
+            build(&root, &crate_dir, &build_of, profile)
         }
     }
 }
@@ -337,12 +373,24 @@ fn write_crate(
     Ok(())
 }
 
+/// What a build is: its crate's key, whether it compiles the runtime too (the first of its
+/// profile in this cache), its estimated seconds and its generated code's size.
+struct Build<'a> {
+    key: &'a str,
+    first: bool,
+    estimate: u64,
+    bytes: u64,
+}
+
 /// Builds the crate in `dir` into the cache's target directory; returns the binary.
-fn build(root: &Path, dir: &Path, key: &str, profile: Profile) -> Result<PathBuf, Unavailable> {
+fn build(root: &Path, dir: &Path, build: &Build, profile: Profile) -> Result<PathBuf, Unavailable> {
     let target = root.join("target");
-    let first = !target.join(profile.folder()).is_dir();
-    let bytes = std::fs::metadata(dir.join("src").join("model.rs")).map_or(0, |m| m.len());
-    let estimate = estimate(root, first, bytes);
+    let Build {
+        key,
+        first,
+        estimate,
+        bytes,
+    } = *build;
     if first {
         eprintln!(
             "bir: compiling the model and, once for this cache, the runtime (first run, \

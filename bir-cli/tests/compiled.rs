@@ -118,6 +118,40 @@ fn a_second_check_runs_the_cached_checker_without_cargo() {
     let _ = std::fs::remove_dir_all(cache.parent().expect("the temp dir"));
 }
 
+#[test]
+fn a_time_limit_shorter_than_the_build_checks_with_the_interpreter() {
+    // A fresh cache has no build to estimate from: its first build is taken for 45 s.
+    let cache = temp_dir("time-limit").join("cache");
+    let cache_arg = cache.display().to_string();
+    let file = cache.with_file_name("counter.bir");
+    std::fs::write(&file, counter("TimeLimited")).expect("model");
+    let file = file.display().to_string();
+    let args = [
+        "check",
+        &file,
+        "--cache",
+        &cache_arg,
+        "--time-limit",
+        "5",
+        "--json",
+    ];
+    let (status, out, err) = bir(&args);
+    assert!(
+        err.starts_with(
+            "bir: note: compiling the model would take ~45 s, more than the time limit of 5 s; \
+             checking with the interpreter"
+        ),
+        "{err}"
+    );
+    assert!(!cache.exists(), "nothing was written to the cache");
+    let (interpreted_status, interpreted, _) = bir(&[&args[..], &["--interpret"]].concat());
+    assert_eq!(
+        (status, comparable(&out)),
+        (interpreted_status, comparable(&interpreted))
+    );
+    let _ = std::fs::remove_dir_all(cache.parent().expect("the temp dir"));
+}
+
 /// Makes the fresh cache `dir` share the target directory of the tests' cache, so that the
 /// runtime is not compiled once more for it (where symbolic links exist).
 fn share_the_runtime(dir: &Path) {

@@ -62,7 +62,7 @@ impl Engine {
         let spawned = std::thread::Builder::new()
             .name("bir-explore-build".into())
             .spawn(move || {
-                let built = cache::binary(dir.as_deref(), &source, &overrides, &name, false)
+                let built = cache::binary(dir.as_deref(), &source, &overrides, &name, false, None)
                     .and_then(|binary| {
                         let scratch = cache::cache_root(dir.as_deref())?.join("explore");
                         Ok(State::Compiled { binary, scratch })
