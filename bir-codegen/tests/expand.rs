@@ -182,3 +182,33 @@ fn transitions_are_inlined_up_to_256_and_called_above() {
     assert_eq!(attribute_of_t0(51), "#[inline(always)]");
     assert_eq!(attribute_of_t0(52), "#[inline(never)]");
 }
+
+/// Up to 1,024 slots the `ModelInfo` lists them in a static; above, it builds them in loops
+/// at first use, an array's elements in one loop (the limit's reason is at
+/// `MOST_LISTED_SLOTS` in `emit/info.rs`).
+#[test]
+fn the_slots_of_large_arrays_are_built_in_loops() {
+    let model = |elements: u32| {
+        expand(&format!(
+            "system Big {{
+                int (0, 3)[{elements}] a;
+                boolean b;
+                active thread T() {{ loc l: do {{ a[0] := 1; }} goto l; }}
+            }}"
+        ))
+    };
+    // 1,022 elements, `b` and the thread's status: 1,024 slots.
+    let listed = model(1022);
+    assert!(
+        listed.contains("static INFO: ::bir::ModelInfo ="),
+        "{listed}"
+    );
+    let built = model(1023);
+    assert!(built.contains("static INFO: ::std::sync::LazyLock<::bir::ModelInfo>"));
+    assert!(built.contains("for element in 0u32..1023u32 {"), "{built}");
+    assert_eq!(
+        built.matches(".push(::bir::SlotInfo {").count(),
+        3,
+        "the array's, `b`'s and the status's"
+    );
+}

@@ -89,3 +89,36 @@ fn states_of_one_word_are_exact_even_under_hash_compaction() {
     report.assert_verified();
     assert_eq!(report.states(), 9);
 }
+
+bir! {
+    system LongArray {
+        int (0, 3)[1500] a;
+        boolean done;
+        active thread T() {
+            loc l: do { a[1499] := 3; } goto m;
+            loc m: do { done := true; assert (a[0] == 1); } goto m;
+        }
+    }
+}
+
+/// A model of more than 1,024 slots builds its `ModelInfo`'s slots at first use, in loops
+/// (see `MOST_LISTED_SLOTS` in `bir-codegen/src/emit/info.rs`): the same slots, in order;
+/// and its states print with the runs of equal values of a long array written once.
+#[test]
+fn the_slots_of_a_long_array_are_built_at_first_use() {
+    let info = bir::Model::info(&LongArray);
+    let slot = |i: usize| (info.slots[i].name.to_string(), info.slots[i].element);
+    assert_eq!(info.slots.len(), 1502);
+    assert_eq!(slot(0), ("a".to_string(), Some(0)));
+    assert_eq!(slot(1499), ("a".to_string(), Some(1499)));
+    assert_eq!(slot(1500), ("done".to_string(), None));
+    assert_eq!(slot(1501), ("T".to_string(), None));
+    let report = LongArray::checker().progress(false).run();
+    let text = report.to_string();
+    assert!(text.contains("assertion failed: a[0] == 1"), "{text}");
+    // A long array writes each run of equal values once.
+    assert!(
+        text.contains("final state: a = [0 ×1499, 3], done = false, T @ m"),
+        "{text}"
+    );
+}

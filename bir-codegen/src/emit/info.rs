@@ -9,6 +9,33 @@ use crate::ir::FaultKind;
 use crate::lower::EndState;
 use crate::tables::{Slot, SlotKind, TransitionRow};
 
+/// The most slots listed one by one in the static `ModelInfo`; a model with more (large
+/// arrays) builds its slots in loops at first use. An array of 65,536 elements listed
+/// made 11 MB of Rust, which took the compiler 128 s and 5.4 GB to build.
+const MOST_LISTED_SLOTS: usize = 1024;
+
+/// The runs of `slots` that are the consecutive elements of one array (a single slot for
+/// every other variable and status), as ranges of their indices.
+fn slot_runs(slots: &[Slot]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        let first = slots.get(start)?;
+        let mut end = start + 1;
+        if let Some(element) = first.element {
+            while slots.get(end).is_some_and(|next| {
+                next.name == first.name
+                    && next.kind == first.kind
+                    && next.element == Some(element + (end - start) as u32)
+            }) {
+                end += 1;
+            }
+        }
+        let run = start..end;
+        start = end;
+        Some(run)
+    })
+}
+
 impl Gen<'_> {
     /// `static INFO: ModelInfo = ...;` and the tables it borrows, all read from the shared
     /// [`Tables`](crate::tables::Tables).
@@ -31,7 +58,6 @@ impl Gen<'_> {
                     &[#(::std::borrow::Cow::Borrowed(#names)),*];
             }
         });
-        let slots = tables.slots.iter().map(|slot| self.slot_info(slot));
         let transitions = tables.transitions.iter().map(transition_info);
         let faults = tables.fault_sites.iter().map(|site| {
             let kind = match site.kind {
@@ -61,25 +87,70 @@ impl Gen<'_> {
                 }
             }
         });
+        let rest = quote! {
+            transitions: ::std::borrow::Cow::Borrowed(&[#(#transitions),*]),
+            fault_sites: ::std::borrow::Cow::Borrowed(&[#(#faults),*]),
+            invariants: ::std::borrow::Cow::Borrowed(&[#(#invariants),*]),
+        };
+        if tables.slots.len() <= MOST_LISTED_SLOTS {
+            let slots = tables.slots.iter().map(|slot| self.slot_info(slot));
+            return quote! {
+                #(#enums)*
+                #(#locations)*
+                static INFO: ::bir::ModelInfo = ::bir::ModelInfo {
+                    name: ::std::borrow::Cow::Borrowed(#name),
+                    slots: ::std::borrow::Cow::Borrowed(&[#(#slots),*]),
+                    #rest
+                };
+            };
+        }
+        let total = tables.slots.len();
+        let pushes = slot_runs(&tables.slots).map(|run| {
+            let slot = &tables.slots[run.start];
+            match slot.element {
+                Some(first) if run.len() > 1 => {
+                    let end = first + run.len() as u32;
+                    let element = quote!(::core::option::Option::Some(element));
+                    let info = self.slot_info_of(slot, element);
+                    quote! {
+                        for element in #first..#end {
+                            slots.push(#info);
+                        }
+                    }
+                }
+                _ => {
+                    let info = self.slot_info(slot);
+                    quote!(slots.push(#info);)
+                }
+            }
+        });
         quote! {
             #(#enums)*
             #(#locations)*
-            static INFO: ::bir::ModelInfo = ::bir::ModelInfo {
-                name: ::std::borrow::Cow::Borrowed(#name),
-                slots: ::std::borrow::Cow::Borrowed(&[#(#slots),*]),
-                transitions: ::std::borrow::Cow::Borrowed(&[#(#transitions),*]),
-                fault_sites: ::std::borrow::Cow::Borrowed(&[#(#faults),*]),
-                invariants: ::std::borrow::Cow::Borrowed(&[#(#invariants),*]),
-            };
+            static INFO: ::std::sync::LazyLock<::bir::ModelInfo> =
+                ::std::sync::LazyLock::new(|| {
+                    let mut slots = ::std::vec::Vec::with_capacity(#total);
+                    #(#pushes)*
+                    ::bir::ModelInfo {
+                        name: ::std::borrow::Cow::Borrowed(#name),
+                        slots: ::std::borrow::Cow::Owned(slots),
+                        #rest
+                    }
+                });
         }
     }
 
     fn slot_info(&self, slot: &Slot) -> TokenStream {
-        let name = &slot.name;
         let element = match slot.element {
             Some(i) => quote!(::core::option::Option::Some(#i)),
             None => quote!(::core::option::Option::None),
         };
+        self.slot_info_of(slot, element)
+    }
+
+    /// The `SlotInfo` of `slot` with the expression `element` for its element.
+    fn slot_info_of(&self, slot: &Slot, element: TokenStream) -> TokenStream {
+        let name = &slot.name;
         let kind = match slot.kind {
             SlotKind::Bool => quote!(::bir::SlotKind::Bool),
             SlotKind::Int => quote!(::bir::SlotKind::Int),

@@ -8,7 +8,9 @@ use crate::trace::Step;
 /// A decoded state printed in the model's terms:
 /// `fork = [true, false], x = 3, c = Color.Red, Philosopher[1] @ takeRight, Worker ended`.
 ///
-/// Consecutive elements of one array are grouped, booleans print as `true`/`false`, enums
+/// Consecutive elements of one array are grouped (an array of more than 16 elements writes
+/// each run of 4 or more equal values once, with its length: `a = [0 ×1499, 3]`), booleans
+/// print as `true`/`false`, enums
 /// as `Enum.Variant`, and thread statuses as `@ location`, `ended` or `not started`. A value
 /// that does not fit its slot (which a correct model never produces) prints as `?value`.
 ///
@@ -49,6 +51,13 @@ impl<'a> StateDisplay<'a> {
     }
 }
 
+/// The most elements of an array listed one by one; a longer array writes each run of at
+/// least [`SHORTEST_REPEAT`] equal values once, with its length: `a = [0 ×1499, 3]`.
+const LISTED_ELEMENTS: usize = 16;
+
+/// The shortest run of equal values a long array writes once.
+const SHORTEST_REPEAT: usize = 4;
+
 impl fmt::Display for StateDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let slots = &self.info.slots;
@@ -74,11 +83,24 @@ impl fmt::Display for StateDisplay<'_> {
                     .find(|&j| slots[j].name != slot.name || slots[j].element.is_none())
                     .unwrap_or(count);
                 write!(f, "{} = [", slot.name)?;
-                for j in i..end {
+                let long = end - i > LISTED_ELEMENTS;
+                let mut j = i;
+                while j < end {
                     if j > i {
                         f.write_str(", ")?;
                     }
-                    write!(f, "{}", value_text(&slots[j].kind, self.values[j]))?;
+                    let value = value_text(&slots[j].kind, self.values[j]);
+                    let repeats = self.values[j..end]
+                        .iter()
+                        .take_while(|&&v| v == self.values[j])
+                        .count();
+                    if long && repeats >= SHORTEST_REPEAT {
+                        write!(f, "{value} ×{repeats}")?;
+                        j += repeats;
+                    } else {
+                        write!(f, "{value}")?;
+                        j += 1;
+                    }
                 }
                 f.write_str("]")?;
                 i = end;
@@ -267,6 +289,35 @@ mod tests {
         };
         assert_eq!(value_text(&status, 2).to_string(), "not started");
         assert_eq!(value_text(&SlotKind::Bool, 7).to_string(), "?7");
+    }
+
+    #[test]
+    fn long_arrays_write_runs_of_equal_values_once() {
+        let info = |elements: u32| ModelInfo {
+            name: "Long".into(),
+            slots: (0..elements)
+                .map(|k| SlotInfo {
+                    name: "a".into(),
+                    element: Some(k),
+                    kind: SlotKind::Int,
+                })
+                .collect::<Vec<_>>()
+                .into(),
+            transitions: Default::default(),
+            fault_sites: Default::default(),
+            invariants: Default::default(),
+        };
+        let text = |values: &[i64]| {
+            let info = info(values.len() as u32);
+            StateDisplay::new(&info, values).to_string()
+        };
+        let mut values = vec![0; 20];
+        values[19] = 3;
+        values[4..7].copy_from_slice(&[1, 1, 1]);
+        assert_eq!(text(&values), "a = [0 ×4, 1, 1, 1, 0 ×12, 3]");
+        assert_eq!(text(&[7; 1500]), "a = [7 ×1500]");
+        // Up to 16 elements, every one.
+        assert_eq!(text(&[0; 16]), format!("a = [{}]", ["0"; 16].join(", ")));
     }
 
     #[test]
