@@ -459,13 +459,13 @@ pub(crate) fn resolve<M: Model>(
 
 /// Whether a search of `strategy` stores states compactly when no storage is asked for:
 /// a depth-first search on one thread of states the model writes as more than one word
-/// (`written` words; none when it cannot write them). There compact storage keeps them in
-/// 8 to 14 times less memory (the exact table holds each state inline, and the path every
-/// state of the path) at 75–92% of the speed: Peterson's filter N=30 (6 words) ran at 75%
-/// of the speed in 42.9 MiB instead of 593.9, N=300 (94 words) at 84% in 20.9 MiB instead
-/// of 167.2, with local counters N=5 (2 words) at 92% in 489 MiB instead of 4.4 GiB. A
-/// word costs the exact table 8 bytes, not worth up to 30% of the speed; breadth-first
-/// search keeps a level of states whatever the storage (2.3 times less memory at 71%).
+/// (`written` words; none when it cannot write them). There compact storage keeps them in 8 to 14 times less memory
+/// (the exact table holds each state inline, and the path every state of the path) at
+/// 75–92% of the speed: Peterson's filter N=30 (6 words) ran at 75% of the speed in 42.9
+/// MiB instead of 593.9, N=300 (94 words) at 84% in 20.9 MiB instead of 167.2, with local
+/// counters N=5 (2 words) at 92% in 489 MiB instead of 4.4 GiB. Words themselves cost the
+/// exact table 8 bytes and are not worth a third of the speed; breadth-first search keeps
+/// a level of states whatever the storage (2.3 times less memory at 71% of the speed).
 fn wide_states_compact(strategy: Strategy, written: usize) -> bool {
     strategy == Strategy::DepthFirst && written > 1
 }
