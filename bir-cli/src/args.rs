@@ -464,20 +464,9 @@ pub struct CheckOptions {
         conflicts_with_all = ["bitstate", "hash_compaction"],
         help = "Store states exactly in a few bytes each (wider ones than\n\
                 a word as trees of shared parts; one thread, depth-first\n\
-                or breadth-first, and LTL without fairness): the default\n\
-                for states wider than a word in depth-first search"
+                or breadth-first, and LTL without fairness)"
     )]
     pub compact: bool,
-
-    /// Exact storage, as the states are.
-    #[arg(
-        long,
-        conflicts_with_all = ["compact", "bitstate", "hash_compaction"],
-        help = "Store states exactly as they are, in a plain hash table\n\
-                (faster than compact storage on states wider than a word,\n\
-                in several times the memory)"
-    )]
-    pub exact: bool,
 
     /// Hash compaction.
     #[arg(
@@ -634,7 +623,6 @@ impl CheckOptions {
             no_deadlock: self.no_deadlock,
             threads: self.threads,
             compact: self.compact,
-            exact: self.exact,
             hash_compaction: self.hash_compaction,
             bitstate: self.bitstate,
             bitstate_hashes: self.bitstate_hashes,

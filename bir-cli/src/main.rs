@@ -77,11 +77,7 @@
 //!                                 depth-first search)
 //!       --compact                 Store states exactly in a few bytes each (wider ones than
 //!                                 a word as trees of shared parts; one thread, depth-first
-//!                                 or breadth-first, and LTL without fairness): the default
-//!                                 for states wider than a word in depth-first search
-//!       --exact                   Store states exactly as they are, in a plain hash table
-//!                                 (faster than compact storage on states wider than a word,
-//!                                 in several times the memory)
+//!                                 or breadth-first, and LTL without fairness)
 //!       --hash-compaction         Store 64-bit fingerprints of states wider than a word
 //!                                 (never "verified": gives the chance a state was missed)
 //!       --bitstate <LOG2>         Store each state as K bits of a 2^LOG2-bit array,

@@ -608,20 +608,6 @@ fn the_plan_says_what_ran_and_impossible_plans_are_refused() {
     assert_eq!(json["incomplete_reason"], "hash_compaction");
     assert_eq!(json["states"], 4);
     let (_, text, _) = bir(&["check", &wide, "--bfs", "--hash-compaction"]);
-    // Depth-first, the wide states are stored compactly unless `--exact` says otherwise.
-    for (flag, storage) in [(None, "compact"), (Some("--exact"), "exact")] {
-        let args: Vec<&str> = ["check", &wide, "--json"].into_iter().chain(flag).collect();
-        let (code, out, err) = bir(&args);
-        assert_eq!(code, 0, "{args:?}: {out}{err}");
-        let json: Value = serde_json::from_str(&out).expect("JSON");
-        assert_eq!(json["plan"]["storage"], storage, "{args:?}");
-        assert_eq!(
-            (json["states"].as_u64(), json["verdict"].as_str()),
-            (Some(4), Some("verified"))
-        );
-    }
-    let (code, _, err) = bir(&["check", &wide, "--exact", "--compact"]);
-    assert_eq!(code, 2, "{err}");
     remove_temp_file(&wide);
     assert!(
         text.contains(

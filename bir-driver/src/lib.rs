@@ -54,8 +54,6 @@ pub struct SearchOptions {
     pub threads: Option<usize>,
     /// Compact exact storage.
     pub compact: bool,
-    /// Exact storage, where compact storage would be the default.
-    pub exact: bool,
     /// Hash compaction.
     pub hash_compaction: bool,
     /// Bitstate hashing with a bit array of 2^this bits.
@@ -162,9 +160,6 @@ pub fn configure<M: Model>(model: M, options: &SearchOptions) -> Checker<M> {
     }
     if options.compact {
         checker = checker.storage(bir_runtime::Storage::Compact);
-    }
-    if options.exact {
-        checker = checker.storage(bir_runtime::Storage::Exact);
     }
     if options.hash_compaction {
         checker = checker.hash_compaction();

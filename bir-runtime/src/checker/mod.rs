@@ -64,8 +64,8 @@ pub(crate) struct Options {
     pub(crate) progress: bool,
     /// Threads of the search; more than one selects the parallel search.
     pub(crate) threads: usize,
-    /// How the seen set stores states; `None`: as the plan chooses ([`Checker::storage`]).
-    pub(crate) storage: Option<Storage>,
+    /// How the seen set stores states.
+    pub(crate) storage: Storage,
     /// The property searched for, if any.
     pub(crate) property: Option<PropertyCheck>,
     /// The runs an LTL check considers.
@@ -101,7 +101,7 @@ impl Default for Options {
             keep_going: None,
             progress: true,
             threads: 1,
-            storage: None,
+            storage: Storage::Exact,
             property: None,
             fairness: Fairness::None,
             por: false,
@@ -268,13 +268,9 @@ impl<M: Model> Checker<M> {
         self
     }
 
-    /// How the seen set stores states. By default states that fit in a 64-bit word are
-    /// stored exactly, as words ([`Storage::Exact`]), and so are every search's but a
-    /// depth-first one's on one thread; that one stores wider states compactly
-    /// ([`Storage::Compact`]), in 8 to 14 times less memory at 75–92% of the speed (the
-    /// plan says which: [`Checker::plan`]). Asking for either storage overrides the choice.
+    /// How the seen set stores states (default [`Storage::Exact`]).
     pub fn storage(mut self, storage: Storage) -> Self {
-        self.options.storage = Some(storage);
+        self.options.storage = storage;
         self
     }
 

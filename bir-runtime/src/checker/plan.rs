@@ -249,7 +249,7 @@ pub(crate) fn resolve<M: Model>(
             threads: options.threads,
         });
     }
-    if let Some(Storage::Bitstate { log2_bits, hashes }) = options.storage {
+    if let Storage::Bitstate { log2_bits, hashes } = options.storage {
         if !BITSTATE_LOG2_BITS.contains(&log2_bits) {
             return Err(ConfigError::BitstateSize { log2_bits });
         }
@@ -266,8 +266,7 @@ pub(crate) fn resolve<M: Model>(
     let initial = model.initial_state();
     let words = model.state_word(&initial).is_some();
     // Compact storage of wider states stores the words the model writes them as.
-    let mut written = Vec::new();
-    let writes_words = words || model.write_state_words(&initial, &mut written);
+    let writes_words = words || model.write_state_words(&initial, &mut Vec::new());
     let mut notes = Vec::new();
     let property = match &options.property {
         Some(check) => Some(resolve_property(model, options, check)?),
@@ -295,7 +294,7 @@ pub(crate) fn resolve<M: Model>(
                 reason: "walks run on one thread; drop `threads`",
             });
         }
-        if options.storage.is_some_and(Storage::is_lossy) {
+        if options.storage.is_lossy() {
             return Err(ConfigError::Unsupported {
                 combination: "a random simulation with hash compaction or bitstate hashing",
                 reason: "a simulation stores states only to count them; drop the storage option",
@@ -315,13 +314,7 @@ pub(crate) fn resolve<M: Model>(
     } else {
         options.strategy
     };
-    let mut storage = options
-        .storage
-        .unwrap_or(if wide_states_compact(strategy, written.len()) {
-            Storage::Compact
-        } else {
-            Storage::Exact
-        });
+    let mut storage = options.storage;
     if storage == Storage::HashCompaction && words {
         storage = Storage::Exact;
         notes.push(
@@ -455,19 +448,6 @@ pub(crate) fn resolve<M: Model>(
         notes,
         compact_serves,
     })
-}
-
-/// Whether a search of `strategy` stores states compactly when no storage is asked for:
-/// a depth-first search on one thread of states the model writes as more than one word
-/// (`written` words; none when it cannot write them). There compact storage keeps them in 8 to 14 times less memory
-/// (the exact table holds each state inline, and the path every state of the path) at
-/// 75–92% of the speed: Peterson's filter N=30 (6 words) ran at 75% of the speed in 42.9
-/// MiB instead of 593.9, N=300 (94 words) at 84% in 20.9 MiB instead of 167.2, with local
-/// counters N=5 (2 words) at 92% in 489 MiB instead of 4.4 GiB. Words themselves cost the
-/// exact table 8 bytes and are not worth a third of the speed; breadth-first search keeps
-/// a level of states whatever the storage (2.3 times less memory at 71% of the speed).
-fn wide_states_compact(strategy: Strategy, written: usize) -> bool {
-    strategy == Strategy::DepthFirst && written > 1
 }
 
 /// What compact storage becomes in a search of `strategy`: compact where the search has a
@@ -645,7 +625,7 @@ fn resolve_property<M: Model>(
     if options.fairness == Fairness::None {
         return Ok((Strategy::NestedDepthFirst, index));
     }
-    if matches!(options.storage, Some(Storage::Bitstate { .. })) {
+    if matches!(options.storage, Storage::Bitstate { .. }) {
         return Err(ConfigError::Unsupported {
             combination: "an LTL check under fairness with bitstate hashing",
             reason: "the search for fair cycles numbers every state; use exact storage or \

@@ -353,7 +353,7 @@ impl<M: Model + Clone> Checker<M> {
                 "the distributed search checks safety; run the check on one machine",
             );
         }
-        if options.storage.is_some_and(super::plan::Storage::is_lossy) {
+        if options.storage.is_lossy() {
             return refuse(
                 "hash compaction or bitstate hashing across workers",
                 "the workers store states exactly; drop the storage option",
