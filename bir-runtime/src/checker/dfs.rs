@@ -25,12 +25,13 @@ use crate::report::Report;
 use std::collections::HashSet;
 
 use crate::seen::{
-    Bitstate, CompactStates, FixedHasher, Footprint, Keying, StateTable, Store, WordTable,
+    words_held_apart, Bitstate, CompactStates, FixedHasher, Footprint, Keying, StateTable, Store,
+    WordTable,
 };
 
 use super::control::Control;
 use super::core::{Reduction, Role, Run, Stepper, Visit};
-use super::frames::{words_held_apart, Frames, KEPT_FRAMES};
+use super::frames::{Frames, KEPT_FRAMES};
 use super::path::Path;
 use super::plan::Storage;
 
@@ -59,7 +60,10 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>) -> Report {
         }
         (_, Keying::Word) => search(run, WordTable::new(0, false)),
         (_, Keying::Fingerprint) => search(run, WordTable::new(0, true)),
-        (_, Keying::State) => search(run, StateTable::new()),
+        (_, Keying::State) => {
+            let held_apart = words_held_apart(run.model);
+            search(run, StateTable::new().holding_apart(held_apart))
+        }
     }
 }
 

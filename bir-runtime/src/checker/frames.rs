@@ -18,7 +18,7 @@
 //! them would hold hundreds of megabytes that moving and freeing cost more time than
 //! computing them again saves.
 
-use crate::model::{Model, Successor};
+use crate::model::Successor;
 
 /// Half the number of top frames whose successors a search keeps ([`Frames::new`]'s
 /// `window`): returning to one of them costs no expansion. With 64, the nested search on
@@ -32,19 +32,6 @@ pub(crate) const KEPT_FRAMES: usize = 64;
 /// (states of 2.8 KB, 1,000 successors each) peaked at 389 MiB with 128 frames kept, and
 /// at 54 MiB and twice the speed with 4.
 pub(crate) const KEPT_BYTES: usize = 4 << 20;
-
-/// The bytes a successor of `model`'s states takes outside its [`Successor`]: the words of
-/// a state wider than its type (the interpreter's boxed states), else none.
-pub(crate) fn words_held_apart<M: Model>(model: &M) -> usize {
-    let mut words = Vec::new();
-    model.write_state_words(&model.initial_state(), &mut words);
-    let bytes = words.len() * std::mem::size_of::<u64>();
-    if bytes > std::mem::size_of::<M::State>() {
-        bytes
-    } else {
-        0
-    }
-}
 
 /// A frame that keeps its successors: where they are in the arena (`start..end`), the
 /// index of the next one to take, and how many of its state's successors come before the
@@ -79,7 +66,7 @@ pub(crate) struct Frames<S> {
 impl<S> Frames<S> {
     /// No frames; at most `2 * window` frames keep their successors, and no more than
     /// [`KEPT_BYTES`] of them, each its [`Successor`] and `held_apart` bytes more (see
-    /// [`words_held_apart`]).
+    /// [`words_held_apart`](crate::seen::words_held_apart)).
     pub(crate) fn new(window: usize, held_apart: usize) -> Self {
         let successor = std::mem::size_of::<Successor<S>>() + held_apart;
         Frames {

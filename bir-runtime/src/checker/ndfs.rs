@@ -44,14 +44,14 @@ use crate::model::{Fault, Model, Outcome, Successor, TransitionId, STUTTER};
 use crate::replay::Path;
 use crate::report::Report;
 use crate::seen::{
-    said_colours, word_of, CompactStates, FixedHasher, Footprint, Keying, StateTable, Store,
-    WordTable, COLOURS,
+    said_colours, word_of, words_held_apart, CompactStates, FixedHasher, Footprint, Keying,
+    StateTable, Store, WordTable, COLOURS,
 };
 use crate::trace::{self, FindingKind};
 
 use super::core::{Admission, Reduction, Role, Run, Stepper, Visit};
 use super::dfs::{allocate_bitstate, steps_along, taken};
-use super::frames::{words_held_apart, Frames, KEPT_FRAMES};
+use super::frames::{Frames, KEPT_FRAMES};
 use super::path::Path as StackPath;
 use super::plan::Storage;
 use super::product::{Product, Scratch};
@@ -60,6 +60,7 @@ type ProductState<M> = (<M as Model>::State, u32);
 
 /// Runs the nested depth-first search for LTL property `property`.
 pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
+    let held_apart = words_held_apart(run.model);
     let product = Product::new(run.model, property);
     let product_run = run.over_product(&product);
     let coloured = one_table(run.model, property);
@@ -85,7 +86,10 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
         (Storage::Exact, _) => search(
             product_run,
             property,
-            Separate::new(StateTable::new(), StateTable::new()),
+            Separate::new(
+                StateTable::new().holding_apart(held_apart),
+                StateTable::new().holding_apart(held_apart),
+            ),
         ),
         (Storage::HashCompaction, _) => search(
             product_run,

@@ -79,6 +79,21 @@ pub(crate) fn hash_state<S: Hash>(state: &S) -> u64 {
     HASHER.hash_one(state)
 }
 
+/// The bytes a state of `model` holds outside its value: the words of a state wider than
+/// its type (the interpreter's boxed states, [`PackedState`](crate::PackedState)), else
+/// none. The sets of whole states count them in their memory, and a depth-first search's
+/// kept successors in their bound.
+pub(crate) fn words_held_apart<M: crate::Model>(model: &M) -> usize {
+    let mut words = Vec::new();
+    model.write_state_words(&model.initial_state(), &mut words);
+    let bytes = words.len() * std::mem::size_of::<u64>();
+    if bytes > std::mem::size_of::<M::State>() {
+        bytes
+    } else {
+        0
+    }
+}
+
 /// The 64-bit fingerprint that hash compaction stores for a state; never [`EMPTY`].
 pub(crate) fn fingerprint<S: Hash>(state: &S) -> u64 {
     hash_state(state).min(EMPTY - 1)

@@ -2,8 +2,10 @@
 //! [`tree`](super::tree)): each distinct 64-bit key once, numbered densely in the order
 //! first met (0, 1, 2...), so that a parent can name it by a 4-byte index.
 //!
-//! The keys sit in their number's place in fixed-size chunks, which a growth adds one at a
-//! time (no key ever moves, and a growth allocates 32 KiB, not a copy of the array); they are
+//! The keys sit in their number's place in chunks of 32 KiB, which a growth adds one at a
+//! time (no key moves, and a growth allocates a chunk, not a copy of the array), but for the
+//! first, which starts at 512 bytes and doubles to 32 KiB: most positions of a wide state's
+//! tree hold few distinct nodes, and a state of 2,048 words has 4,095 positions. They are
 //! found through 256 hash tables of numbers, split by the hash's bits as
 //! [`states`](super::states) splits its tables, each growing on its own. A number costs its
 //! 8-byte key and a 5-byte slot (4 bytes and hashbrown's control byte) at 44–88% load.
@@ -18,6 +20,9 @@ use super::{mix, Growth, Lookup};
 /// Keys per chunk (a power of two): 32 KiB.
 const CHUNK_BITS: u32 = 12;
 const CHUNK: usize = 1 << CHUNK_BITS;
+
+/// Keys in the first chunk at first (a power of two, below [`CHUNK`]).
+const FIRST_CHUNK: usize = 64;
 
 /// The most keys a table numbers: numbers stay below 2^31, so that two of them interleave
 /// into a word of at most 62 bits (the tree's root word).
@@ -41,6 +46,25 @@ pub(super) struct Nodes {
 fn key_at(chunks: &[Box<[u64]>], number: u32) -> u64 {
     let number = number as usize;
     chunks[number >> CHUNK_BITS][number & (CHUNK - 1)]
+}
+
+/// The keys `chunks` have room for.
+fn room(chunks: &[Box<[u64]>]) -> usize {
+    match chunks {
+        [] => 0,
+        [first] => first.len(),
+        _ => chunks.len() * CHUNK,
+    }
+}
+
+/// The keys of the next growth's chunk: the first, doubled while it is short of a whole
+/// chunk, else a whole one.
+fn next_chunk(chunks: &[Box<[u64]>]) -> usize {
+    match chunks {
+        [] => FIRST_CHUNK,
+        [first] if first.len() < CHUNK => 2 * first.len(),
+        _ => CHUNK,
+    }
 }
 
 impl Nodes {
@@ -84,9 +108,9 @@ impl Nodes {
         if self.len == MAX_NODES {
             return Err(Lookup::Exhausted);
         }
-        if self.len == chunks.len() * CHUNK {
+        if self.len == room(chunks) {
             return Err(Lookup::Full(Growth {
-                bytes: CHUNK * size_of::<u64>(),
+                bytes: next_chunk(chunks) * size_of::<u64>(),
                 part: KEYS,
             }));
         }
@@ -108,7 +132,15 @@ impl Nodes {
     /// Allocates what an [`intern`](Self::intern) asked for.
     pub(super) fn grow(&mut self, part: usize) {
         if part == KEYS {
-            self.chunks.push(vec![0; CHUNK].into_boxed_slice());
+            let keys = next_chunk(&self.chunks);
+            match self.chunks.as_mut_slice() {
+                [first] if first.len() < CHUNK => {
+                    let mut longer = vec![0; keys];
+                    longer[..first.len()].copy_from_slice(first);
+                    *first = longer.into_boxed_slice();
+                }
+                _ => self.chunks.push(vec![0; keys].into_boxed_slice()),
+            }
         } else if let Some(table) = self.tables.get_mut(part) {
             let chunks = &self.chunks;
             reserve(table, |&number| mix(key_at(chunks, number)));
@@ -117,7 +149,7 @@ impl Nodes {
 
     /// The memory the table holds: its chunks (and their list) and its hash tables.
     pub(super) fn bytes(&self) -> usize {
-        self.chunks.len() * CHUNK * size_of::<u64>()
+        room(&self.chunks) * size_of::<u64>()
             + self.chunks.capacity() * size_of::<Box<[u64]>>()
             + segments_bytes(&self.tables)
     }
@@ -155,6 +187,33 @@ mod tests {
         assert_eq!(nodes.find(12345), None);
         // 8 bytes a key and a slot of 5 at least 44% full: under 24 bytes a key.
         assert!(nodes.bytes() < 24 * keys.len(), "{}", nodes.bytes());
+    }
+
+    #[test]
+    fn a_table_of_few_keys_holds_little() {
+        let mut nodes = Nodes::new();
+        for key in 0..10 {
+            intern(&mut nodes, key);
+        }
+        let chunks = nodes
+            .chunks
+            .iter()
+            .map(|chunk| chunk.len())
+            .collect::<Vec<_>>();
+        assert_eq!(chunks, [FIRST_CHUNK]);
+        for key in 10..5_000 {
+            intern(&mut nodes, key);
+        }
+        let chunks = nodes
+            .chunks
+            .iter()
+            .map(|chunk| chunk.len())
+            .collect::<Vec<_>>();
+        assert_eq!(chunks, [CHUNK, CHUNK]);
+        assert_eq!(
+            (nodes.find(4_095), nodes.find(4_096)),
+            (Some(4_095), Some(4_096))
+        );
     }
 
     #[test]

@@ -47,12 +47,26 @@ pub(super) fn reserve<T>(table: &mut HashTable<T>, hash: impl Fn(&T) -> u64) {
 /// States stored inline in hash tables: one cache line per lookup.
 pub(crate) struct StateTable<S> {
     tables: Box<[HashTable<S>]>,
+    /// The bytes each state holds outside its value ([`Self::holding_apart`]).
+    held_apart: usize,
 }
 
 impl<S> StateTable<S> {
     /// An empty set.
     pub(crate) fn new() -> Self {
-        StateTable { tables: segments() }
+        StateTable {
+            tables: segments(),
+            held_apart: 0,
+        }
+    }
+
+    /// The set, counting `bytes` more for each state in its memory: the words a wide state
+    /// of the interpreter holds on the heap ([`words_held_apart`](super::words_held_apart)).
+    pub(crate) fn holding_apart(self, bytes: usize) -> Self {
+        StateTable {
+            held_apart: bytes,
+            ..self
+        }
     }
 }
 
@@ -88,7 +102,8 @@ impl<S: Clone + Eq + Hash> Store<S> for StateTable<S> {
 
 impl<S> Footprint for StateTable<S> {
     fn bytes(&self) -> usize {
-        segments_bytes(&self.tables)
+        let states: usize = self.tables.iter().map(HashTable::len).sum();
+        segments_bytes(&self.tables) + states * self.held_apart
     }
 }
 
@@ -98,6 +113,8 @@ impl<S> Footprint for StateTable<S> {
 pub(crate) struct IndexedStates<S> {
     states: Vec<S>,
     tables: Box<[HashTable<StateIndex>]>,
+    /// The bytes each state holds outside its value ([`Self::holding_apart`]).
+    held_apart: usize,
 }
 
 impl<S: Clone> IndexedStates<S> {
@@ -106,6 +123,16 @@ impl<S: Clone> IndexedStates<S> {
         IndexedStates {
             states: Vec::new(),
             tables: segments(),
+            held_apart: 0,
+        }
+    }
+
+    /// The set, counting `bytes` more for each state in its memory (as
+    /// [`StateTable::holding_apart`]).
+    pub(crate) fn holding_apart(self, bytes: usize) -> Self {
+        IndexedStates {
+            held_apart: bytes,
+            ..self
         }
     }
 
@@ -178,7 +205,9 @@ impl<S: Clone + Eq + Hash> Store<S> for IndexedStates<S> {
 
 impl<S> Footprint for IndexedStates<S> {
     fn bytes(&self) -> usize {
-        self.states.capacity() * size_of::<S>() + segments_bytes(&self.tables)
+        self.states.capacity() * size_of::<S>()
+            + segments_bytes(&self.tables)
+            + self.states.len() * self.held_apart
     }
 }
 
@@ -186,6 +215,8 @@ impl<S> Footprint for IndexedStates<S> {
 /// with a few threads they rarely contend.
 pub(crate) struct ShardedStates<S> {
     shards: Box<[Mutex<HashTable<S>>]>,
+    /// The bytes each state holds outside its value ([`Self::holding_apart`]).
+    held_apart: usize,
 }
 
 impl<S> ShardedStates<S> {
@@ -195,6 +226,16 @@ impl<S> ShardedStates<S> {
             shards: (0..SEGMENTS)
                 .map(|_| Mutex::new(HashTable::new()))
                 .collect(),
+            held_apart: 0,
+        }
+    }
+
+    /// The set, counting `bytes` more for each state in its memory (as
+    /// [`StateTable::holding_apart`]).
+    pub(crate) fn holding_apart(self, bytes: usize) -> Self {
+        ShardedStates {
+            held_apart: bytes,
+            ..self
         }
     }
 }
@@ -209,7 +250,13 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl<S> Footprint for ShardedStates<S> {
     fn bytes(&self) -> usize {
-        self.shards.iter().map(|s| lock(s).allocation_size()).sum()
+        self.shards
+            .iter()
+            .map(|shard| {
+                let shard = lock(shard);
+                shard.allocation_size() + shard.len() * self.held_apart
+            })
+            .sum()
     }
 }
 
@@ -286,6 +333,22 @@ mod tests {
         table.grow(growth);
         assert!(table.bytes() > 0 && table.bytes() <= growth.bytes);
         assert_eq!(table.insert(&1u64, None), Lookup::New);
+    }
+
+    #[test]
+    fn the_words_a_state_holds_apart_count_in_the_memory() {
+        // 10,002 states stored (`new_then_seen`), each holding 100 bytes elsewhere.
+        let plain = new_then_seen(StateTable::new()).bytes();
+        let apart = new_then_seen(StateTable::new().holding_apart(100)).bytes();
+        assert_eq!(apart - plain, 10_002 * 100);
+        let plain = new_then_seen(IndexedStates::new()).bytes();
+        let apart = new_then_seen(IndexedStates::new().holding_apart(100)).bytes();
+        assert_eq!(apart - plain, 10_002 * 100);
+        let sharded = ShardedStates::new().holding_apart(100);
+        new_then_seen(sharded.handle());
+        let plain = ShardedStates::new();
+        new_then_seen(plain.handle());
+        assert_eq!(sharded.bytes() - plain.bytes(), 10_002 * 100);
     }
 
     #[test]

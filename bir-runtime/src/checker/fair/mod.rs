@@ -35,12 +35,12 @@ use crate::model::{Fault, Model, Outcome, Successor, TransitionId, STUTTER};
 use crate::property::Fairness;
 use crate::replay::Path;
 use crate::report::Report;
-use crate::seen::{FixedHasher, Keying, StateTable, WordTable};
+use crate::seen::{words_held_apart, FixedHasher, Keying, StateTable, WordTable};
 use crate::trace::{self, FindingKind};
 
 use super::core::{Role, Run, Stepper, Visit};
 use super::dfs::{step_between, steps_along, UNREPLAYABLE};
-use super::frames::{words_held_apart, Frames, KEPT_FRAMES};
+use super::frames::{Frames, KEPT_FRAMES};
 use super::ndfs::violation_message;
 use super::product::{Product, Scratch};
 
@@ -73,6 +73,7 @@ struct Frame {
 
 /// Runs the search for fair accepting cycles of LTL property `property`.
 pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
+    let held_apart = words_held_apart(run.model);
     let product = Product::new(run.model, property);
     let fairness = run.plan.fairness;
     let product_run = run.over_product(&product);
@@ -82,7 +83,7 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
             property,
             fairness,
             WithNumbers {
-                seen: StateTable::new(),
+                seen: StateTable::new().holding_apart(held_apart),
                 live: HashMap::with_hasher(FixedHasher),
             },
         ),
