@@ -23,6 +23,10 @@
 //! distinct pairs, so the root word gives back the state: nothing is lost, and a complete
 //! search over this set may say verified.
 //!
+//! A lookup first compares each node's key with the last key looked up at that node, whose
+//! number it keeps: successive states of a search differ in a few halves, so the nodes of a
+//! wide state are mostly the previous state's, and need no lookup in their tables.
+//!
 //! As every seen set, it never allocates on its own ([`Lookup::Full`] names the table and
 //! the part that must grow), hashes under a fixed function ([`mix`](super::mix)), and
 //! reports the memory it holds.
@@ -109,6 +113,11 @@ pub(crate) struct TreeWords {
     /// The halves of the vector at hand, low halves first, and the numbers of its nodes.
     halves: Vec<u32>,
     numbers: Vec<u32>,
+    /// Per node, the last key looked up and its number (empty until the first lookup):
+    /// successive states of a search differ in few halves, so most of a wide state's nodes
+    /// are the previous state's, known without a lookup in their table. A number, once
+    /// given, names its key for good.
+    last: Vec<Option<(u64, u32)>>,
 }
 
 impl TreeWords {
@@ -122,6 +131,7 @@ impl TreeWords {
             set: CompactWords::new(),
             halves: Vec::new(),
             numbers: Vec::new(),
+            last: Vec::new(),
         }
     }
 
@@ -171,8 +181,15 @@ impl TreeWords {
         self.numbers.clear();
         for index in 0..self.nodes.len() {
             let key = self.key(index);
+            if let Some(number) = self.known(index, key) {
+                self.numbers.push(number);
+                continue;
+            }
             match self.tables[index].intern(key) {
-                Ok(number) => self.numbers.push(number),
+                Ok(number) => {
+                    self.remember(index, key, number);
+                    self.numbers.push(number);
+                }
                 // A node missing means the vector is new: growing the table loses nothing
                 // (the nodes numbered so far stay, and are found again on the retry).
                 Err(Lookup::Full(growth)) => {
@@ -193,13 +210,39 @@ impl TreeWords {
         self.load(words);
         self.numbers.clear();
         for index in 0..self.nodes.len() {
-            match self.tables[index].find(self.key(index)) {
-                Some(number) => self.numbers.push(number),
+            let key = self.key(index);
+            if let Some(number) = self.known(index, key) {
+                self.numbers.push(number);
+                continue;
+            }
+            match self.tables[index].find(key) {
+                Some(number) => {
+                    self.remember(index, key, number);
+                    self.numbers.push(number);
+                }
                 None => return false,
             }
         }
         let root = self.root_word();
         Store::<()>::contains(&mut self.set, &(), Some(root))
+    }
+
+    /// The number of node `index`'s `key` if it was the node's last key.
+    #[inline]
+    fn known(&self, index: usize, key: u64) -> Option<u32> {
+        match self.last.get(index) {
+            Some(&Some((last, number))) if last == key => Some(number),
+            _ => None,
+        }
+    }
+
+    /// Remembers that node `index`'s `key` is numbered `number`.
+    #[inline]
+    fn remember(&mut self, index: usize, key: u64, number: u32) {
+        if self.last.len() < self.nodes.len() {
+            self.last.resize(self.nodes.len(), None);
+        }
+        self.last[index] = Some((key, number));
     }
 
     /// Allocates what an [`insert`](Self::insert) asked for.
@@ -390,6 +433,30 @@ mod tests {
             }
         );
         assert_eq!(root, [1, 3]);
+    }
+
+    #[test]
+    fn the_nodes_of_the_last_vector_are_known_without_a_lookup() {
+        let mut tree = TreeWords::new();
+        let (a, b) = ([1u64, 2, 3, 4], [1u64, 2, 3, 5]);
+        assert_eq!(add(&mut tree, &a), Lookup::New);
+        let after_a = tree.nodes();
+        // `b` differs in one low half: only the nodes above it are new.
+        assert_eq!(add(&mut tree, &b), Lookup::New);
+        assert_eq!(
+            tree.nodes() - after_a,
+            2,
+            "one low half's path: its pair and the pair above"
+        );
+        // Back and forth: each node's last key changes, and the numbers stay right.
+        for _ in 0..2 {
+            assert_eq!(add(&mut tree, &a), Lookup::Seen(None));
+            assert_eq!(add(&mut tree, &b), Lookup::Seen(None));
+            assert!(tree.contains(&a) && tree.contains(&b));
+            assert!(!tree.contains(&[1, 2, 3, 6]));
+        }
+        assert_eq!(add(&mut tree, &[1, 2, 3, 6]), Lookup::New);
+        assert_eq!(add(&mut tree, &b), Lookup::Seen(None));
     }
 
     #[test]
