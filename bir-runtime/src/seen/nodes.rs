@@ -192,24 +192,17 @@ mod tests {
     #[test]
     fn a_table_of_few_keys_holds_little() {
         let mut nodes = Nodes::new();
+        let chunk_lengths = |nodes: &Nodes| -> Vec<usize> {
+            nodes.chunks.iter().map(|chunk| chunk.len()).collect()
+        };
         for key in 0..10 {
             intern(&mut nodes, key);
         }
-        let chunks = nodes
-            .chunks
-            .iter()
-            .map(|chunk| chunk.len())
-            .collect::<Vec<_>>();
-        assert_eq!(chunks, [FIRST_CHUNK]);
+        assert_eq!(chunk_lengths(&nodes), [FIRST_CHUNK]);
         for key in 10..5_000 {
             intern(&mut nodes, key);
         }
-        let chunks = nodes
-            .chunks
-            .iter()
-            .map(|chunk| chunk.len())
-            .collect::<Vec<_>>();
-        assert_eq!(chunks, [CHUNK, CHUNK]);
+        assert_eq!(chunk_lengths(&nodes), [CHUNK, CHUNK]);
         assert_eq!(
             (nodes.find(4_095), nodes.find(4_096)),
             (Some(4_095), Some(4_096))
