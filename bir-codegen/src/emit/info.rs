@@ -14,28 +14,6 @@ use crate::tables::{Slot, SlotKind, TransitionRow};
 /// made 11 MB of Rust, which took the compiler 128 s and 5.4 GB to build.
 const MOST_LISTED_SLOTS: usize = 1024;
 
-/// The runs of `slots` that are the consecutive elements of one array (a single slot for
-/// every other variable and status), as ranges of their indices.
-fn slot_runs(slots: &[Slot]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
-    let mut start = 0;
-    std::iter::from_fn(move || {
-        let first = slots.get(start)?;
-        let mut end = start + 1;
-        if let Some(element) = first.element {
-            while slots.get(end).is_some_and(|next| {
-                next.name == first.name
-                    && next.kind == first.kind
-                    && next.element == Some(element + (end - start) as u32)
-            }) {
-                end += 1;
-            }
-        }
-        let run = start..end;
-        start = end;
-        Some(run)
-    })
-}
-
 impl Gen<'_> {
     /// `static INFO: ModelInfo = ...;` and the tables it borrows, all read from the shared
     /// [`Tables`](crate::tables::Tables).
@@ -105,23 +83,21 @@ impl Gen<'_> {
             };
         }
         let total = tables.slots.len();
-        let pushes = slot_runs(&tables.slots).map(|run| {
-            let slot = &tables.slots[run.start];
-            match slot.element {
-                Some(first) if run.len() > 1 => {
-                    let end = first + run.len() as u32;
-                    let element = quote!(::core::option::Option::Some(element));
-                    let info = self.slot_info_of(slot, element);
-                    quote! {
-                        for element in #first..#end {
-                            slots.push(#info);
-                        }
+        // A field's slots are consecutive: an array's elements in one loop.
+        let pushes = tables.fields.iter().map(|field| {
+            let slot = &tables.slots[field.first_slot];
+            if field.elements > 1 {
+                let (first, end) = (0u32, field.elements);
+                let element = quote!(::core::option::Option::Some(element));
+                let info = self.slot_info_of(slot, element);
+                quote! {
+                    for element in #first..#end {
+                        slots.push(#info);
                     }
                 }
-                _ => {
-                    let info = self.slot_info(slot);
-                    quote!(slots.push(#info);)
-                }
+            } else {
+                let info = self.slot_info(slot);
+                quote!(slots.push(#info);)
             }
         });
         quote! {
