@@ -113,8 +113,8 @@ pub(crate) struct TreeWords {
     /// The halves of the vector at hand, low halves first, and the numbers of its nodes.
     halves: Vec<u32>,
     numbers: Vec<u32>,
-    /// Per node, the last key looked up and its number (empty until the first lookup):
-    /// successive states of a search differ in few halves, so most of a wide state's nodes
+    /// Per node, the last key looked up and its number (none before the first): successive
+    /// states of a search differ in few halves, so most of a wide state's nodes
     /// are the previous state's, known without a lookup in their table. A number, once
     /// given, names its key for good.
     last: Vec<Option<(u64, u32)>>,
@@ -143,6 +143,7 @@ impl TreeWords {
             let (nodes, root) = shape(2 * words.len());
             self.words = words.len();
             self.tables = nodes.iter().map(|_| Nodes::new()).collect();
+            self.last = vec![None; nodes.len()];
             (self.nodes, self.root) = (nodes, root);
         }
         assert_eq!(
@@ -180,16 +181,8 @@ impl TreeWords {
         self.load(words);
         self.numbers.clear();
         for index in 0..self.nodes.len() {
-            let key = self.key(index);
-            if let Some(number) = self.known(index, key) {
-                self.numbers.push(number);
-                continue;
-            }
-            match self.tables[index].intern(key) {
-                Ok(number) => {
-                    self.remember(index, key, number);
-                    self.numbers.push(number);
-                }
+            match self.number(index, Nodes::intern) {
+                Ok(()) => continue,
                 // A node missing means the vector is new: growing the table loses nothing
                 // (the nodes numbered so far stay, and are found again on the retry).
                 Err(Lookup::Full(growth)) => {
@@ -210,39 +203,37 @@ impl TreeWords {
         self.load(words);
         self.numbers.clear();
         for index in 0..self.nodes.len() {
-            let key = self.key(index);
-            if let Some(number) = self.known(index, key) {
-                self.numbers.push(number);
-                continue;
-            }
-            match self.tables[index].find(key) {
-                Some(number) => {
-                    self.remember(index, key, number);
-                    self.numbers.push(number);
-                }
-                None => return false,
+            if self
+                .number(index, |nodes, key| nodes.find(key).ok_or(()))
+                .is_err()
+            {
+                return false;
             }
         }
         let root = self.root_word();
         Store::<()>::contains(&mut self.set, &(), Some(root))
     }
 
-    /// The number of node `index`'s `key` if it was the node's last key.
+    /// Appends the number of node `index` of the loaded vector, its children's numbers
+    /// being known: the node's last number if its key is the last one, else what `look`
+    /// finds in the node's table (interning the key, or only finding it).
     #[inline]
-    fn known(&self, index: usize, key: u64) -> Option<u32> {
-        match self.last.get(index) {
-            Some(&Some((last, number))) if last == key => Some(number),
-            _ => None,
-        }
-    }
-
-    /// Remembers that node `index`'s `key` is numbered `number`.
-    #[inline]
-    fn remember(&mut self, index: usize, key: u64, number: u32) {
-        if self.last.len() < self.nodes.len() {
-            self.last.resize(self.nodes.len(), None);
-        }
-        self.last[index] = Some((key, number));
+    fn number<E>(
+        &mut self,
+        index: usize,
+        look: impl FnOnce(&mut Nodes, u64) -> Result<u32, E>,
+    ) -> Result<(), E> {
+        let key = self.key(index);
+        let number = match self.last[index] {
+            Some((last, number)) if last == key => number,
+            _ => {
+                let number = look(&mut self.tables[index], key)?;
+                self.last[index] = Some((key, number));
+                number
+            }
+        };
+        self.numbers.push(number);
+        Ok(())
     }
 
     /// Allocates what an [`insert`](Self::insert) asked for.
