@@ -456,13 +456,13 @@ impl WordTable {
     }
 }
 
-/// The word a word-keyed set is looked up by; the plan builds word tables only for keyings
-/// that give every state one.
+/// The word a word-keyed set (a word table, a compact set of words) is looked up by; the
+/// plan builds such sets only for keyings that give every state one.
 #[inline]
 pub(crate) fn word_of(key: Option<u64>) -> u64 {
     match key {
         Some(word) => word,
-        None => unreachable!("a word table is only used when every state has a word"),
+        None => unreachable!("a word-keyed set is only used when every state has a word"),
     }
 }
 

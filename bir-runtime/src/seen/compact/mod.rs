@@ -36,7 +36,7 @@ use self::bucket::Bucket;
 use self::layout::{Layout, Place, M1};
 use self::segment::{room_at, segment_bytes, size_at, Segment};
 use super::pages::{Block, Zeroable, PAGE};
-use super::words::prefetch;
+use super::words::{prefetch, word_of};
 use super::{mix, Footprint, Growth, Lookup, Store};
 
 /// Segments of the set, chosen by the top bits of a permuted word.
@@ -322,18 +322,10 @@ impl CompactWords {
     }
 }
 
-/// The word a word-keyed set is looked up by.
-fn key_word(key: Option<u64>) -> u64 {
-    match key {
-        Some(word) => word,
-        None => unreachable!("a compact set is only used when every state has a word"),
-    }
-}
-
 impl<S> Store<S> for CompactWords {
     #[inline]
     fn insert(&mut self, _: &S, key: Option<u64>) -> Lookup {
-        self.insert_word(key_word(key))
+        self.insert_word(word_of(key))
     }
 
     fn grow(&mut self, growth: Growth) {
@@ -341,7 +333,7 @@ impl<S> Store<S> for CompactWords {
     }
 
     fn contains(&mut self, _: &S, key: Option<u64>) -> bool {
-        self.contains_word(key_word(key))
+        self.contains_word(word_of(key))
     }
 
     #[inline]
