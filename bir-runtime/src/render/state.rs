@@ -90,11 +90,15 @@ impl fmt::Display for StateDisplay<'_> {
                         f.write_str(", ")?;
                     }
                     let value = value_text(&slots[j].kind, self.values[j]);
-                    let repeats = self.values[j..end]
-                        .iter()
-                        .take_while(|&&v| v == self.values[j])
-                        .count();
-                    if long && repeats >= SHORTEST_REPEAT {
+                    let repeats = if long {
+                        self.values[j..end]
+                            .iter()
+                            .take_while(|&&v| v == self.values[j])
+                            .count()
+                    } else {
+                        1
+                    };
+                    if repeats >= SHORTEST_REPEAT {
                         write!(f, "{value} ×{repeats}")?;
                         j += repeats;
                     } else {
