@@ -21,9 +21,7 @@ use std::mem::size_of;
 
 use crate::model::{Model, Outcome, Successor, TransitionId};
 use crate::report::{IncompleteReason, Report};
-use crate::seen::{
-    words_held_apart, CompactStates, Footprint, IndexedStates, Keying, StateIndex, Store, WordTable,
-};
+use crate::seen::{CompactStates, Footprint, IndexedStates, Keying, StateIndex, Store, WordTable};
 use crate::trace::FindingKind;
 
 use super::core::{Role, Run, Stepper, Visit, VisitOrder};
@@ -57,8 +55,7 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>) -> Report {
 fn exact<M: Model>(run: Run<'_, M>) -> Report {
     let model = run.model;
     let mut stepper = run.stepper(Role::Alone);
-    let mut seen: IndexedStates<M::State> =
-        IndexedStates::new().holding_apart(words_held_apart(run.model));
+    let mut seen: IndexedStates<M::State> = IndexedStates::new().holding_apart(run.held_apart);
     // The index of the state each stored state was first reached from.
     let mut links: Vec<StateIndex> = Vec::new();
     if stepper.start(&mut seen).is_some() {

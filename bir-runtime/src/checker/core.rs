@@ -13,7 +13,7 @@ use crate::coverage::Fired;
 use crate::model::{Model, ModelInfo, Outcome, Successor, TransitionId};
 use crate::replay::ReplayError;
 use crate::report::{IncompleteReason, Report};
-use crate::seen::{fingerprint, Footprint, Keying, Lookup, StateIndex, Store};
+use crate::seen::{fingerprint, words_held_apart, Footprint, Keying, Lookup, StateIndex, Store};
 use crate::trace::{self, Counterexample, FindingKind};
 
 use super::control::Control;
@@ -191,6 +191,10 @@ pub(crate) struct Run<'a, M: Model> {
     pub(crate) control: &'a Control,
     pub(crate) plan: Plan,
     pub(crate) keying: Keying,
+    /// The bytes a state of the model holds outside its value
+    /// ([`words_held_apart`](crate::seen::words_held_apart)): counted in the memory of the
+    /// sets of whole states and in the kept frames' bound.
+    pub(crate) held_apart: usize,
     /// The index of the property the plan names, if any.
     pub(crate) property: Option<usize>,
     /// For a search that shortens traces: the findings it looks for.
@@ -205,8 +209,10 @@ impl<'a, M: Model> Run<'a, M> {
         control: &'a Control,
         plan: Plan,
     ) -> Self {
-        let words = model.state_word(&model.initial_state()).is_some();
+        let initial = model.initial_state();
+        let words = model.state_word(&initial).is_some();
         let keying = plan.keying(words);
+        let held_apart = words_held_apart(model, &initial);
         let property = plan
             .property
             .as_ref()
@@ -217,6 +223,7 @@ impl<'a, M: Model> Run<'a, M> {
             control,
             plan,
             keying,
+            held_apart,
             property,
             wanted: None,
         }
@@ -242,6 +249,8 @@ impl<'a, M: Model> Run<'a, M> {
             control: self.control,
             plan: self.plan.clone(),
             keying,
+            // A product state holds its model state's words apart, and nothing more.
+            held_apart: self.held_apart,
             property: self.property,
             wanted: None,
         }

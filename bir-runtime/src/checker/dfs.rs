@@ -25,8 +25,7 @@ use crate::report::Report;
 use std::collections::HashSet;
 
 use crate::seen::{
-    words_held_apart, Bitstate, CompactStates, FixedHasher, Footprint, Keying, StateTable, Store,
-    WordTable,
+    Bitstate, CompactStates, FixedHasher, Footprint, Keying, StateTable, Store, WordTable,
 };
 
 use super::control::Control;
@@ -61,8 +60,8 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>) -> Report {
         (_, Keying::Word) => search(run, WordTable::new(0, false)),
         (_, Keying::Fingerprint) => search(run, WordTable::new(0, true)),
         (_, Keying::State) => {
-            let held_apart = words_held_apart(run.model);
-            search(run, StateTable::new().holding_apart(held_apart))
+            let table = StateTable::new().holding_apart(run.held_apart);
+            search(run, table)
         }
     }
 }
@@ -83,7 +82,7 @@ fn search<M: Model, T: Store<M::State> + Footprint>(run: Run<'_, M>, mut seen: T
         model: run.model,
         stepper: run.stepper(Role::Alone),
         stack: Path::new(run.plan.storage == Storage::Compact),
-        frames: Frames::new(KEPT_FRAMES, words_held_apart(run.model)),
+        frames: Frames::new(KEPT_FRAMES, run.held_apart),
         on_stack: run.plan.por.then(|| HashSet::with_hasher(FixedHasher)),
     };
     if let Some(initial) = dfs.stepper.start(&mut seen) {

@@ -44,8 +44,8 @@ use crate::model::{Fault, Model, Outcome, Successor, TransitionId, STUTTER};
 use crate::replay::Path;
 use crate::report::Report;
 use crate::seen::{
-    said_colours, word_of, words_held_apart, CompactStates, FixedHasher, Footprint, Keying,
-    StateTable, Store, WordTable, COLOURS,
+    said_colours, word_of, CompactStates, FixedHasher, Footprint, Keying, StateTable, Store,
+    WordTable, COLOURS,
 };
 use crate::trace::{self, FindingKind};
 
@@ -60,7 +60,7 @@ type ProductState<M> = (<M as Model>::State, u32);
 
 /// Runs the nested depth-first search for LTL property `property`.
 pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
-    let held_apart = words_held_apart(run.model);
+    let held_apart = run.held_apart;
     let product = Product::new(run.model, property);
     let product_run = run.over_product(&product);
     let coloured = one_table(run.model, property);
@@ -330,7 +330,7 @@ fn search<'a, M: Model>(
     property: usize,
     mut sets: impl Colours<ProductState<M>>,
 ) -> Report {
-    let held_apart = words_held_apart(run.model.model());
+    let held_apart = run.held_apart;
     let mut ndfs = Ndfs {
         product: run.model,
         property,

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use crate::model::{Model, Outcome, Successor};
 use crate::report::{Report, Verdict};
-use crate::seen::{lock, words_held_apart, Keying, ShardedStates, SharedStore, SharedWords, Store};
+use crate::seen::{lock, Keying, ShardedStates, SharedStore, SharedWords, Store};
 
 use super::control::Control;
 use super::core::{Role, Run, Stepper, Tally, Visit, VisitOrder};
@@ -40,8 +40,8 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>) -> Report {
         (_, Keying::Word) => search(run, SharedWords::new(0, false)),
         (_, Keying::Fingerprint) => search(run, SharedWords::new(0, true)),
         (_, Keying::State) => {
-            let held_apart = words_held_apart(run.model);
-            search(run, ShardedStates::new().holding_apart(held_apart))
+            let set = ShardedStates::new().holding_apart(run.held_apart);
+            search(run, set)
         }
     }
 }

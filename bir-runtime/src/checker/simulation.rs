@@ -9,7 +9,7 @@
 
 use crate::model::{Model, Outcome, Successor, TransitionId};
 use crate::report::Report;
-use crate::seen::{words_held_apart, Keying, StateTable};
+use crate::seen::{Keying, StateTable};
 use crate::trace;
 
 use super::core::{Role, Run, Stepper, Visit};
@@ -57,8 +57,7 @@ pub(crate) struct Walks {
 pub(crate) fn run<M: Model>(run: Run<'_, M>, walks: Walks) -> Report {
     let model = run.model;
     let mut stepper = Stepper::new(model, run.options, run.control, Keying::State, Role::Alone);
-    let mut seen: StateTable<M::State> =
-        StateTable::new().holding_apart(words_held_apart(run.model));
+    let mut seen: StateTable<M::State> = StateTable::new().holding_apart(run.held_apart);
     let initial = stepper.start(&mut seen);
     let mut rng = SplitMix64::new(walks.seed);
     let mut arena: Vec<Successor<M::State>> = Vec::new();

@@ -79,13 +79,13 @@ pub(crate) fn hash_state<S: Hash>(state: &S) -> u64 {
     HASHER.hash_one(state)
 }
 
-/// The bytes a state of `model` holds outside its value: the words of a state wider than
-/// its type (the interpreter's boxed states, [`PackedState`](crate::PackedState)), else
-/// none. The sets of whole states count them in their memory, and a depth-first search's
-/// kept successors in their bound.
-pub(crate) fn words_held_apart<M: crate::Model>(model: &M) -> usize {
+/// The bytes a state of `model` like `state` holds outside its value: the words of a state
+/// wider than its type (the interpreter's boxed states, [`PackedState`](crate::PackedState)),
+/// else none. The sets of whole states count them in their memory, and a depth-first
+/// search's kept successors in their bound.
+pub(crate) fn words_held_apart<M: crate::Model>(model: &M, state: &M::State) -> usize {
     let mut words = Vec::new();
-    model.write_state_words(&model.initial_state(), &mut words);
+    model.write_state_words(state, &mut words);
     let bytes = words.len() * std::mem::size_of::<u64>();
     if bytes > std::mem::size_of::<M::State>() {
         bytes

@@ -35,7 +35,7 @@ use crate::model::{Fault, Model, Outcome, Successor, TransitionId, STUTTER};
 use crate::property::Fairness;
 use crate::replay::Path;
 use crate::report::Report;
-use crate::seen::{words_held_apart, FixedHasher, Keying, StateTable, WordTable};
+use crate::seen::{FixedHasher, Keying, StateTable, WordTable};
 use crate::trace::{self, FindingKind};
 
 use super::core::{Role, Run, Stepper, Visit};
@@ -73,7 +73,7 @@ struct Frame {
 
 /// Runs the search for fair accepting cycles of LTL property `property`.
 pub(crate) fn run<M: Model>(run: Run<'_, M>, property: usize) -> Report {
-    let held_apart = words_held_apart(run.model);
+    let held_apart = run.held_apart;
     let product = Product::new(run.model, property);
     let fairness = run.plan.fairness;
     let product_run = run.over_product(&product);
@@ -327,7 +327,7 @@ fn search<'a, M: Model, T: Numbered<ProductState<M>>>(
         stepper: run.stepper(Role::Alone),
         frames: Vec::new(),
         bases: MarksStack::new(1 + instances),
-        successors: Frames::new(KEPT_FRAMES, words_held_apart(product.model())),
+        successors: Frames::new(KEPT_FRAMES, run.held_apart),
         active: Live::new(run.keying == Keying::Word && product.words_give_states_back()),
         roots: Vec::new(),
         all: Marks::full(1 + instances),
