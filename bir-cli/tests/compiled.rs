@@ -46,6 +46,15 @@ fn counter(name: &str) -> String {
     )
 }
 
+/// A cache folder `cache` (not made) in this test's fresh folder, and beside it the file of
+/// the model [`counter`]`(name)`.
+fn cache_and_counter(test: &str, cache: &str, name: &str) -> (PathBuf, String) {
+    let cache = temp_dir(test).join(cache);
+    let file = cache.with_file_name("counter.bir");
+    std::fs::write(&file, counter(name)).expect("model");
+    (cache, file.display().to_string())
+}
+
 #[test]
 fn both_engines_report_the_same_on_every_reference_model() {
     let mut seen = 0;
@@ -80,11 +89,8 @@ fn both_engines_report_the_same_on_every_reference_model() {
 
 #[test]
 fn a_second_check_runs_the_cached_checker_without_cargo() {
-    let cache = temp_dir("cache-hit").join("my cache");
+    let (cache, file) = cache_and_counter("cache-hit", "my cache", "CacheHit");
     let cache_arg = cache.display().to_string();
-    let file = cache.with_file_name("counter.bir");
-    std::fs::write(&file, counter("CacheHit")).expect("model");
-    let file = file.display().to_string();
     share_the_runtime(&cache);
     let args = ["check", &file, "--cache", &cache_arg, "--json"];
     // A fresh cache: the model is compiled, in the directory given.
@@ -121,11 +127,8 @@ fn a_second_check_runs_the_cached_checker_without_cargo() {
 #[test]
 fn a_time_limit_shorter_than_the_build_checks_with_the_interpreter() {
     // A fresh cache has no build to estimate from: its first build is taken for 45 s.
-    let cache = temp_dir("time-limit").join("cache");
+    let (cache, file) = cache_and_counter("time-limit", "cache", "TimeLimited");
     let cache_arg = cache.display().to_string();
-    let file = cache.with_file_name("counter.bir");
-    std::fs::write(&file, counter("TimeLimited")).expect("model");
-    let file = file.display().to_string();
     let args = [
         "check",
         &file,
