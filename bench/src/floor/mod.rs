@@ -6,7 +6,9 @@
 //! new one explored as soon as it is met), the same seen set (each state one 64-bit word,
 //! placed by the word table's folded multiplication, linear probing, doubling at 7/8 load)
 //! and the same prefetch of a new state's successors' slots once 2^17 states are stored.
-//! What bir spends beyond it is the price of being a checker; what the floor spends is what
+//! It keeps every level's untaken successors, where bir keeps the top 128 frames' and
+//! computes a deeper parent's again: faster on deep paths, at more memory (the
+//! philosophers' paths are a million states deep). What bir spends beyond it is the price of being a checker; what the floor spends is what
 //! a search that looks up every transition's state costs on the machine. The models are
 //! the reference ones, encoded by hand in the bits of a word; their counts must be the
 //! reference tables' (the unit tests, and `scripts/compare` on every run).
@@ -156,13 +158,7 @@ struct Frame {
 pub fn search<M: HandWritten>(model: &M) -> Counts {
     let started = Instant::now();
     let mut seen = Words::new();
-    let mut counts = Counts {
-        states: 0,
-        transitions: 0,
-        deadlocks: 0,
-        errors: 0,
-        elapsed: Duration::ZERO,
-    };
+    let mut counts = Counts::default();
     let mut arena: Vec<u64> = Vec::new();
     let mut path: Vec<Frame> = Vec::new();
     let initial = model.initial();
