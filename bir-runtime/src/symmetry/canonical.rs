@@ -27,8 +27,6 @@ struct Acting {
     moving: Vec<Option<usize>>,
     /// How many distinct rows of other families hold its ids.
     moving_rows: usize,
-    /// How many pid slots stay in place.
-    fixed_slots: usize,
 }
 
 impl Acting {
@@ -84,13 +82,11 @@ impl SymmetryInfo {
                         }))
                     })
                     .collect();
-                let fixed_slots = moving.iter().filter(|m| m.is_none()).count();
                 Acting {
                     index,
                     row_ids,
                     moving,
                     moving_rows: rows.len(),
-                    fixed_slots,
                 }
             })
             .collect();
@@ -113,6 +109,12 @@ pub struct Canonicaliser {
     blocks: Vec<Vec<Range<usize>>>,
     /// Per acting family, `pi[p]`: where instance `p` goes.
     pis: Vec<Vec<u32>>,
+    /// For the family whose blocks are being found: per instance, how many slots of the
+    /// family's own id rows name it, in other instances' rows.
+    named_in_rows: Vec<u32>,
+    /// For the family whose keys are being written: per instance, the fixed pid slots
+    /// that name it.
+    refs: Vec<usize>,
     image: Vec<i64>,
     between: Vec<i64>,
     best: Vec<i64>,
@@ -167,7 +169,10 @@ impl Canonicaliser {
             order.sort_by(|&a, &b| key(a).cmp(key(b)).then(a.cmp(&b)));
             let blocks = &mut self.blocks[f];
             blocks.clear();
-            if group.families[f].ambiguous() {
+            let acting_f = &group.families[f];
+            if acting_f.ambiguous() {
+                count_named_in_rows(group, f, values, &mut self.named_in_rows);
+                let named = &self.named_in_rows;
                 let mut start = 0;
                 while start < order.len() {
                     let first = key(order[start]);
@@ -175,7 +180,8 @@ impl Canonicaliser {
                         .iter()
                         .take_while(|&&p| key(p) == first)
                         .count();
-                    if len > 1 {
+                    let members = &order[start..start + len];
+                    if len > 1 && !interchangeable(acting_f, family, first, members, named) {
                         blocks.push(start..start + len);
                     }
                     start += len;
@@ -243,14 +249,35 @@ impl Canonicaliser {
     /// its value when that is no permuted instance's id, else whether the id is the
     /// instance itself or another; then, per row of another family that holds its ids, how
     /// many of that row's slots name the instance; then how many fixed pid slots name it,
-    /// and which.
+    /// and which. The list of those slots has room for as many as name any one permuted
+    /// instance (only theirs are compared; a fixed instance's is cut there), so that a
+    /// state whose fixed slots mostly name a fixed instance compares short keys.
     fn write_keys(&mut self, group: &Group, f: usize, values: &[i64]) -> usize {
         let acting = &group.families[f];
         let family = &group.info.families[acting.index];
         let n = family.instances as usize;
         let rows = family.row_count();
         let fixed_start = 2 * rows + acting.moving_rows;
-        let stride = fixed_start + 1 + acting.fixed_slots;
+        let instance_of = |slot: u32| {
+            usize::try_from(values[slot as usize])
+                .ok()
+                .filter(|&p| p < n)
+        };
+        let refs = &mut self.refs;
+        refs.clear();
+        refs.resize(n, 0);
+        for (i, &slot) in family.pid_slots.iter().enumerate() {
+            if let (None, Some(p)) = (acting.moving[i], instance_of(slot)) {
+                refs[p] += 1;
+            }
+        }
+        let most = family
+            .permuted
+            .iter()
+            .map(|&p| refs[p as usize])
+            .max()
+            .unwrap_or(0);
+        let stride = fixed_start + 1 + most;
         let keys = &mut self.keys[f];
         keys.clear();
         keys.resize(stride * n, i64::MAX);
@@ -271,21 +298,66 @@ impl Canonicaliser {
                 key[2 * row + 1] = shown;
             }
             key[2 * rows..fixed_start].fill(0);
-            let mut refs = 0;
-            for (i, &slot) in family.pid_slots.iter().enumerate() {
-                if values[slot as usize] != p as i64 {
-                    continue;
-                }
-                match acting.moving[i] {
-                    Some(k) => key[2 * rows + k] += 1,
-                    None => {
-                        key[fixed_start + 1 + refs] = i as i64;
-                        refs += 1;
+            key[fixed_start] = refs[p] as i64;
+            refs[p] = 0;
+        }
+        // The slots, in order, into each instance's list; `refs` counts them again.
+        for (i, &slot) in family.pid_slots.iter().enumerate() {
+            let Some(p) = instance_of(slot) else {
+                continue;
+            };
+            let key = &mut keys[p * stride..(p + 1) * stride];
+            match acting.moving[i] {
+                Some(k) => key[2 * rows + k] += 1,
+                None => {
+                    if refs[p] < most {
+                        key[fixed_start + 1 + refs[p]] = i as i64;
                     }
+                    refs[p] += 1;
                 }
             }
-            key[fixed_start] = refs as i64;
         }
         stride
     }
+}
+
+/// Counts, per instance of acting family `f`, the slots of the family's own id rows that
+/// name it in another instance's row: the references its key leaves out.
+fn count_named_in_rows(group: &Group, f: usize, values: &[i64], named: &mut Vec<u32>) {
+    let acting = &group.families[f];
+    let family = &group.info.families[acting.index];
+    let n = family.instances as usize;
+    named.clear();
+    named.resize(n, 0);
+    for (row, ids) in acting.row_ids.iter().enumerate() {
+        if *ids != Some(f) {
+            continue;
+        }
+        for instance in 0..n {
+            let value = values[family.slot(row, instance)];
+            if value != instance as i64 && is_permuted(family, value) {
+                named[value as usize] += 1;
+            }
+        }
+    }
+}
+
+/// True when the instances of a block (equal keys `key`) can be permuted among themselves
+/// without changing the image, so that no order of them need be tried: no slot anywhere
+/// names any of them (the key's counts of references, and `named` for the family's own id
+/// rows), and their rows hold no other instance's id (ids of their own are renamed alike).
+/// Their rows are then equal value for value, and a permutation of them moves equal rows
+/// onto each other.
+fn interchangeable(
+    acting: &Acting,
+    family: &super::FamilySymmetry,
+    key: &[i64],
+    members: &[u32],
+    named: &[u32],
+) -> bool {
+    let rows = family.row_count();
+    let fixed_start = 2 * rows + acting.moving_rows;
+    (0..rows).all(|row| key[2 * row] != 2)
+        && key[2 * rows..=fixed_start].iter().all(|&count| count == 0)
+        && members.iter().all(|&p| named[p as usize] == 0)
 }

@@ -96,6 +96,37 @@ fn ids_in_rows_are_tried_within_blocks_and_the_least_image_kept() {
 }
 
 #[test]
+fn instances_that_nothing_names_are_not_permuted_among_themselves() {
+    // Ten instances with a status (slots 0..10) and a `next` pointer (slots 10..20), each
+    // pointing at itself; nine share status 0. No slot names any of the nine but itself,
+    // so every order of them gives the same image: none is tried, and even a cap of one
+    // permutation gives the least image.
+    let info = SymmetryInfo {
+        families: Cow::Owned(vec![FamilySymmetry {
+            thread: Cow::Borrowed("N"),
+            instances: 10,
+            permuted: Cow::Owned((0..10).collect()),
+            rows: Cow::Owned((0..20).collect()),
+            row_pids: Cow::Borrowed(&[false, true]),
+            pid_slots: Cow::Borrowed(&[]),
+        }]),
+        notes: Cow::Borrowed(&[]),
+    };
+    let mut values: Vec<i64> = (0..10).map(|p| i64::from(p == 4)).collect();
+    values.extend(0..10);
+    let mut capped = Canonicaliser::new().with_cap(1);
+    assert!(capped.canonicalise(&info.group(), &mut values));
+    let mut least: Vec<i64> = (0..10).map(|p| i64::from(p == 9)).collect();
+    least.extend(0..10);
+    assert_eq!(values, least);
+    // Once one of them names another, the order of the eight alike matters again: 8!
+    // orders pass the cap.
+    let mut named: Vec<i64> = (0..10).map(|p| i64::from(p == 4)).collect();
+    named.extend((0..10).map(|p| if p == 0 { 1 } else { p }));
+    assert!(!capped.canonicalise(&info.group(), &mut named));
+}
+
+#[test]
 fn next_permutation_walks_every_order_once() {
     let mut items = [1, 2, 3];
     let mut seen = vec![items];
