@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use super::{Counts, HandWritten, Words, CYAN, PREFETCH_FROM, STORED};
+use super::{each_successor, prefetch, Counts, HandWritten, Words, CYAN, STORED};
 
 /// A hand-written model with the proposition `p` of the property `[]<>p`.
 pub trait HandWrittenLtl: HandWritten {
@@ -45,9 +45,9 @@ fn pair(state: u64, accepting: bool, p: bool, out: &mut Vec<u64>) {
     }
 }
 
-/// The nested depth-first search of `model`'s product with `![]<>p`: `errors` is 1 when
-/// an accepting cycle was found (the property is violated), else every product state was
-/// explored and the property holds.
+/// The nested depth-first search of `model`'s product with `![]<>p`. It stops at the first
+/// accepting cycle (the property is violated), counted in `errors` with the failed
+/// assertions met; with none, every product state was explored and the property holds.
 pub fn search_ltl<M: HandWrittenLtl>(model: &M) -> Counts {
     let started = Instant::now();
     let mut seen = Words::new();
@@ -83,7 +83,7 @@ pub fn search_ltl<M: HandWrittenLtl>(model: &M) -> Counts {
                     enter(model, next, &seen, &mut arena, &mut path, &mut counts);
                 }
                 Ok(slot) if seen.slots[slot] & CYAN != 0 => {
-                    counts.errors = 1;
+                    counts.errors += 1;
                     counts.elapsed = started.elapsed();
                     return counts;
                 }
@@ -136,23 +136,13 @@ fn enter<M: HandWrittenLtl>(
 ) {
     let start = arena.len();
     let (state, accepting) = (word & MODEL, word & ACCEPTING != 0);
-    let mut enabled = false;
-    for thread in 0..M::THREADS {
-        match model.step(state, thread) {
-            Some(Ok(next)) => pair(next, accepting, model.proposition(next), arena),
-            Some(Err(())) => counts.errors += 1,
-            None => continue,
-        }
-        enabled = true;
-    }
+    let enabled = each_successor(model, state, counts, |next| {
+        pair(next, accepting, model.proposition(next), arena)
+    });
     if !enabled {
         pair(state, accepting, model.proposition(state), arena);
     }
-    if counts.states >= PREFETCH_FROM {
-        for &next in &arena[start..] {
-            seen.prefetch(next);
-        }
-    }
+    prefetch(seen, counts, &arena[start..]);
     path.push(Frame {
         word,
         next: start,

@@ -193,7 +193,7 @@ pub fn search<M: HandWritten>(model: &M) -> Counts {
 }
 
 /// Computes the successors of a new state into the arena and pushes its frame (or counts
-/// its deadlock); failed assertions are counted as transitions that lead nowhere.
+/// its deadlock).
 #[inline(always)]
 fn expand<M: HandWritten>(
     model: &M,
@@ -204,10 +204,31 @@ fn expand<M: HandWritten>(
     counts: &mut Counts,
 ) {
     let start = arena.len();
+    if !each_successor(model, state, counts, |next| arena.push(next)) {
+        counts.deadlocks += 1;
+        return;
+    }
+    prefetch(seen, counts, &arena[start..]);
+    path.push(Frame {
+        next: start,
+        end: arena.len(),
+    });
+}
+
+/// Gives `to` the state each enabled thread steps to from `state`, in thread order, and
+/// counts a failed assertion as a transition that leads nowhere. False when no thread is
+/// enabled.
+#[inline(always)]
+fn each_successor<M: HandWritten>(
+    model: &M,
+    state: u64,
+    counts: &mut Counts,
+    mut to: impl FnMut(u64),
+) -> bool {
     let mut enabled = false;
     for thread in 0..M::THREADS {
         match model.step(state, thread) {
-            Some(Ok(next)) => arena.push(next),
+            Some(Ok(next)) => to(next),
             Some(Err(())) => {
                 counts.transitions += 1;
                 counts.errors += 1;
@@ -216,19 +237,18 @@ fn expand<M: HandWritten>(
         }
         enabled = true;
     }
-    if !enabled {
-        counts.deadlocks += 1;
-        return;
-    }
+    enabled
+}
+
+/// Starts loading the slots of a new state's successors, once [`PREFETCH_FROM`] states are
+/// stored (as bir does).
+#[inline(always)]
+fn prefetch(seen: &Words, counts: &Counts, successors: &[u64]) {
     if counts.states >= PREFETCH_FROM {
-        for &next in &arena[start..] {
+        for &next in successors {
             seen.prefetch(next);
         }
     }
-    path.push(Frame {
-        next: start,
-        end: arena.len(),
-    });
 }
 
 /// The floor's search of a family at a size compiled in, or `None`.
