@@ -47,7 +47,8 @@ pub struct Counts {
     pub transitions: u64,
     /// States without successors.
     pub deadlocks: u64,
-    /// Failed assertions and states that fail an invariant.
+    /// Failed assertions and states that fail an invariant (in the nested search, also
+    /// the accepting cycle it stops at).
     pub errors: u64,
     /// The search's own time.
     pub elapsed: Duration,
