@@ -8,7 +8,8 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use bir_runtime::{Model, ModelInfo, Outcome, StateDisplay, TransitionId};
+use bir_runtime::model::{ModelInfo, Outcome, TransitionId};
+use bir_runtime::{Model, StateDisplay};
 use serde::Serialize;
 
 use crate::json::kind_name;

@@ -6,9 +6,9 @@
 //! deadlock, a failing step, a violated invariant) is said by the runtime: the session
 //! replays its path with [`Checker::replay`], so its messages are those of `bir check`.
 
+use bir_runtime::model::{Outcome, Successor, TransitionId, TransitionInfo, STUTTER};
 use bir_runtime::{
-    replay_steps, replay_string, Change, Checker, Counterexample, FindingKind, Model, Outcome,
-    Step, Successor, TransitionId, TransitionInfo, STUTTER,
+    replay_steps, replay_string, Change, Checker, Counterexample, FindingKind, Model, Step,
 };
 
 /// The most steps a path may have (a pasted replay string, random steps).

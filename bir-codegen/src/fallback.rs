@@ -56,12 +56,12 @@ fn stub(model: &Ident) -> TokenStream {
             #[automatically_derived]
             impl ::bir::Model for #model {
                 type State = ();
-                fn info(&self) -> &::bir::ModelInfo {
+                fn info(&self) -> &::bir::model::ModelInfo {
                     ::core::unreachable!("the BIR system has compile errors")
                 }
                 fn initial_state(&self) {}
-                fn successors(&self, _: &(), _: &mut ::std::vec::Vec<::bir::Successor<()>>) {}
-                fn check_invariants(&self, _: &()) -> ::core::result::Result<(), ::bir::InvariantFailure> {
+                fn successors(&self, _: &(), _: &mut ::std::vec::Vec<::bir::model::Successor<()>>) {}
+                fn check_invariants(&self, _: &()) -> ::core::result::Result<(), ::bir::model::InvariantFailure> {
                     ::core::result::Result::Ok(())
                 }
                 fn is_end_state(&self, _: &()) -> ::core::primitive::bool {

@@ -200,14 +200,14 @@ fn the_slots_of_large_arrays_are_built_in_loops() {
     // 1,022 elements, `b` and the thread's status: 1,024 slots.
     let listed = model(1022);
     assert!(
-        listed.contains("static INFO: ::bir::ModelInfo ="),
+        listed.contains("static INFO: ::bir::model::ModelInfo ="),
         "{listed}"
     );
     let built = model(1023);
-    assert!(built.contains("static INFO: ::std::sync::LazyLock<::bir::ModelInfo>"));
+    assert!(built.contains("static INFO: ::std::sync::LazyLock<::bir::model::ModelInfo>"));
     assert!(built.contains("for element in 0u32..1023u32 {"), "{built}");
     assert_eq!(
-        built.matches(".push(::bir::SlotInfo {").count(),
+        built.matches(".push(::bir::model::SlotInfo {").count(),
         3,
         "the array's, `b`'s and the status's"
     );

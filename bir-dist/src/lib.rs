@@ -9,7 +9,7 @@
 //! worker has sent everything for it, and the search ends when the loop has nothing left
 //! in flight.
 //!
-//! Everything else is the checker's own ([`bir_runtime::shard`]): a state's and a step's
+//! Everything else is the checker's own ([`bir_runtime::__private::shard`]): a state's and a step's
 //! classification (deadlock, assertion, invariant and other faults), the limits (states,
 //! time, memory, depth) that make a report incomplete rather than verified, and the report.
 //! Counterexamples are shortest: a finding's path is traced back from owner to owner along
@@ -47,8 +47,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
 use std::sync::Arc;
 
+use bir_runtime::__private::shard::LevelCounts;
 use bir_runtime::__private::{Call, EngineCall};
-use bir_runtime::shard::LevelCounts;
 use bir_runtime::{Checker, ConfigError, Model, Report};
 use timely::worker::Worker;
 

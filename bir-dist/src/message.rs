@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::hash::Hash;
 
 use ahash::RandomState;
-use bir_runtime::shard::StateRef;
+use bir_runtime::__private::shard::StateRef;
 use bir_runtime::Model;
 use serde::{Deserialize, Serialize};
 

@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use bir_runtime::shard::{Shard, StateRef};
+use bir_runtime::__private::shard::{Shard, StateRef};
 use bir_runtime::Model;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::operator::Operator;

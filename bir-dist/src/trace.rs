@@ -7,8 +7,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use bir_runtime::shard::{Shard, ShardSummary, StateRef};
-use bir_runtime::{Model, TransitionId};
+use bir_runtime::__private::shard::{Shard, ShardSummary, StateRef};
+use bir_runtime::model::TransitionId;
+use bir_runtime::Model;
 use serde::{Deserialize, Serialize};
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::operator::Operator;

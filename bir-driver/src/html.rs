@@ -6,9 +6,8 @@
 
 use std::fmt::Write as _;
 
-use bir_runtime::{
-    Counterexample, Coverage, ModelInfo, OperandsDisplay, Report, StateDisplay, Verdict, STUTTER,
-};
+use bir_runtime::model::{ModelInfo, STUTTER};
+use bir_runtime::{Counterexample, Coverage, OperandsDisplay, Report, StateDisplay, Verdict};
 
 use crate::json::{slot_name, value, verdict_name};
 use crate::msc::{self, escape};

@@ -4,9 +4,10 @@
 
 use std::collections::BTreeMap;
 
+use bir_runtime::model::{ModelInfo, SlotInfo, SlotKind, STUTTER};
 use bir_runtime::{
-    Counterexample, Coverage, Fairness, FindingKind, IncompleteReason, ModelInfo, Plan, Report,
-    SlotInfo, SlotKind, Storage, Strategy, Verdict, STUTTER,
+    Counterexample, Coverage, Fairness, FindingKind, IncompleteReason, Plan, Report, Storage,
+    Strategy, Verdict,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -318,7 +319,7 @@ fn counterexample(info: &ModelInfo, c: &Counterexample) -> JsonCounterexample {
         .iter()
         .map(|step| {
             let t = info.transitions.get(step.transition as usize);
-            let text = |f: fn(&bir_runtime::TransitionInfo) -> &str| {
+            let text = |f: fn(&bir_runtime::model::TransitionInfo) -> &str| {
                 t.map(|t| f(t).to_string()).unwrap_or_default()
             };
             JsonStep {

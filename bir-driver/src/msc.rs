@@ -8,7 +8,8 @@
 
 use std::fmt::Write as _;
 
-use bir_runtime::{ModelInfo, SlotKind, Step, STUTTER};
+use bir_runtime::model::{ModelInfo, SlotKind, STUTTER};
+use bir_runtime::Step;
 
 use crate::json::{slot_name, value};
 

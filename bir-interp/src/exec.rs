@@ -8,7 +8,7 @@ use bir_codegen::ir::{Action, Expr, InstanceId, Jump, Scalar, SiteId, ThreadId, 
 use bir_codegen::tables::TransitionRow;
 use std::cell::RefCell;
 
-use bir_runtime::{Fault, Operand, Outcome};
+use bir_runtime::model::{Fault, Operand, Outcome};
 
 use crate::state::State;
 use crate::Interpreter;

@@ -41,10 +41,11 @@ use crate::program::Program;
 use bir_codegen::analyse::{access, por, symmetry};
 use bir_codegen::layout::Layout;
 use bir_codegen::tables::{SymmetryTable, Tables, TransitionRow};
-use bir_runtime::{
-    AtomInfo, FailedCheck, FamilySymmetry, Fault, InvariantFailure, Model, ModelInfo, Operand,
+use bir_runtime::model::{
+    AtomInfo, FailedCheck, FamilySymmetry, Fault, InvariantFailure, ModelInfo, Operand,
     PropertyInfo, Successor, SymmetryInfo,
 };
+use bir_runtime::Model;
 
 use crate::state::Packing;
 

@@ -1,13 +1,13 @@
 //! Packed states: every value at the width and the place the code generator's
 //! [`Layout`] gives it, so that a state of the interpreter holds exactly the words of the
-//! generated checker's state (a [`bir_runtime::PackedState`]).
+//! generated checker's state (a [`bir_runtime::model::PackedState`]).
 //!
 //! A value is stored as `value - lo` in its field's bits (wrapping, so that a 64-bit field
 //! of any range round-trips); a field of width 0 (a single value) takes no bits and reads
 //! as its lower bound.
 
 use bir_codegen::layout::Layout;
-pub use bir_runtime::PackedState as State;
+pub use bir_runtime::model::PackedState as State;
 
 /// Where one slot's value lies in a state's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

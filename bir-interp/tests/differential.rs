@@ -12,10 +12,8 @@ include!("../../models/families.rs");
 use std::collections::{HashSet, VecDeque};
 use std::fmt::Debug;
 
-use bir::{
-    Checker, FailedCheck, FaultKind, FindingKind, Model, ModelInfo, OperandsDisplay, Outcome,
-    Report,
-};
+use bir::model::{FailedCheck, FaultKind, ModelInfo, Outcome};
+use bir::{Checker, FindingKind, Model, OperandsDisplay, Report};
 use bir_interp::{Interpreter, Overrides, State};
 
 /// The interpreter of a reference model's text, placed at the lines where `embedding` (the

@@ -8,7 +8,7 @@
 //! * A [`Model`] is a finite transition system: an initial state, the enabled transitions of
 //!   a state in a fixed order (each one atomic step of one thread instance, which either
 //!   leads to a next state or *faults*), the invariants, and which states are valid end
-//!   states. `bir!` implements it for each system with a bit-packed state; a [`ModelInfo`]
+//!   states. `bir!` implements it for each system with a bit-packed state; a [`ModelInfo`](model::ModelInfo)
 //!   describes the variables, transitions and fault sites for printing.
 //! * A [`Checker`] is the one builder to configure: depth-first (default) or breadth-first
 //!   search, deadlock detection, limits (states, depth, time, memory), whether to continue
@@ -17,7 +17,7 @@
 //!   a printed counterexample. The search is compiled once per state type: a model runs
 //!   on a copy specialised to its [`Model::State`], or (generated models in debug builds,
 //!   or with the feature `quick-build`) on one copy compiled in this crate for every model,
-//!   with states as words or [`PackedState`]s; both give the same reports.
+//!   with states as words or [`PackedState`](model::PackedState)s; both give the same reports.
 //! * A [`Report`] holds the [`Verdict`], the kept [`Counterexample`]s and the [`Stats`]. The
 //!   verdict is [`Verdict::Verified`] only when every reachable state was explored and
 //!   nothing was found; a finding gives [`Verdict::Found`] with its [`FindingKind`]
@@ -62,7 +62,8 @@
 //! and then is stuck):
 //!
 //! ```
-//! use bir_runtime::*;
+//! use bir_runtime::model::*;
+//! use bir_runtime::{Checker, FindingKind, IncompleteReason, Verdict};
 //!
 //! /// `system Counter { int (0, 2) x; active thread Count() { loc count: when x < 2 do { x := x + 1; } goto count; } }`
 //! struct Counter(ModelInfo);
@@ -135,42 +136,32 @@
 //! ```
 #![warn(missing_docs)]
 
-mod checker;
-mod coverage;
-pub mod model;
-pub mod oracle;
-pub mod packed;
-mod property;
-mod render;
-mod replay;
-mod report;
-mod seen;
-pub mod symmetry;
-mod trace;
-
+// The layers, bottom first. A module imports only the ones above it in this list (the
+// layering test, `tests/layers.rs`, reads every file's `crate::` paths and fails on one that
+// goes up); a layer's files may import each other.
 #[doc(hidden)]
 pub mod __private;
+mod checker;
+pub mod model;
+#[cfg(feature = "oracle")]
+pub mod oracle;
+mod plan;
+mod report;
+mod search;
+mod store;
+mod trace;
+mod units;
+mod verdict;
 
 #[cfg(test)]
 mod test_models;
 
-pub use checker::shard;
-pub use checker::{
-    Checker, ConfigError, Plan, Progress, Storage, Watch, BITSTATE_HASHES, BITSTATE_LOG2_BITS,
+pub use checker::Checker;
+pub use model::Model;
+pub use plan::{
+    ConfigError, Fairness, Plan, Progress, Storage, Watch, BITSTATE_HASHES, BITSTATE_LOG2_BITS,
     MAX_THREADS,
 };
-pub use coverage::{Coverage, Unfired, Vacuous};
-pub use model::{
-    AtomInfo, FailedCheck, Fault, FaultKind, FaultSite, InvariantFailure, InvariantInfo, Model,
-    ModelInfo, Operand, Outcome, SlotInfo, SlotKind, Successor, TransitionId, TransitionInfo,
-    STUTTER,
-};
-pub use packed::PackedState;
-pub use property::{
-    Automaton, AutomatonEdge, AutomatonState, Fairness, PropertyInfo, PropertyKind,
-};
-pub use render::{OperandsDisplay, StateDisplay};
-pub use replay::{replay_steps, replay_string, ReplayError};
-pub use report::{IncompleteReason, Report, Stats, Strategy, Verdict};
-pub use symmetry::{FamilySymmetry, SymmetryInfo};
-pub use trace::{Change, Counterexample, FindingKind, Step};
+pub use report::{Coverage, OperandsDisplay, Report, StateDisplay, Stats, Unfired, Vacuous};
+pub use trace::{replay_steps, replay_string, Change, Counterexample, ReplayError, Step};
+pub use verdict::{FindingKind, IncompleteReason, Strategy, Verdict};

@@ -1,11 +1,11 @@
 //! Slow, independent answers for tests: the whole state space built first, then examined
 //! as the definitions say, sharing no search order, marks or numbers with the searches.
 
-use crate::checker::ProductGraph;
-use crate::model::Model;
-use crate::property::{Fairness, PropertyKind};
-use crate::report::{Report, Verdict};
-use crate::trace::FindingKind;
+use crate::model::{Model, Outcome, PropertyKind};
+use crate::plan::Fairness;
+use crate::report::Report;
+use crate::search::ltl::fair::oracle::ProductGraph;
+use crate::verdict::{FindingKind, Verdict};
 
 /// Whether some run of `model` violates its `ltl` property `property` under `fairness`
 /// (LANGUAGE.md, "Properties (version 2)"), by building the product of the model with the
@@ -65,4 +65,40 @@ pub fn judge<M: Model>(report: &Report, model: &M, max_states: usize) -> Judgeme
         Some(expected) => Judgement::Disagrees { violated: expected },
         None => Judgement::Unjudged,
     }
+}
+
+/// The number of orbits of `model`'s reachable states under its symmetry group, by brute
+/// force: a full search that stores every concrete state, and every permutation of the
+/// group applied to each. The states are those a search counts: one that violates an
+/// invariant is counted but not expanded (`docs/LANGUAGE.md`, "Steps, states and
+/// verdicts"). `None` when the model declares no symmetry or has more than `limit`
+/// reachable states. The oracle that the symmetry-reduced counts are tested against; far
+/// too slow for anything but small models.
+pub fn orbit_count<M: Model>(model: &M, limit: usize) -> Option<usize> {
+    let symmetry = model.symmetry()?;
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![model.initial_state()];
+    seen.insert(model.initial_state());
+    let mut orbits = std::collections::HashSet::new();
+    let (mut successors, mut values) = (Vec::new(), Vec::new());
+    while let Some(state) = stack.pop() {
+        model.decode(&state, &mut values);
+        orbits.insert(symmetry.orbit(&values).swap_remove(0));
+        if model.check_invariants(&state).is_err() {
+            continue;
+        }
+        successors.clear();
+        model.successors(&state, &mut successors);
+        for successor in successors.drain(..) {
+            if let Outcome::Next(next) = successor.outcome {
+                if seen.insert(next.clone()) {
+                    if seen.len() > limit {
+                        return None;
+                    }
+                    stack.push(next);
+                }
+            }
+        }
+    }
+    Some(orbits.len())
 }

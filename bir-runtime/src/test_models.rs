@@ -4,11 +4,11 @@
 
 use std::borrow::Cow;
 
+use crate::model::{Automaton, AutomatonEdge, AutomatonState, PropertyInfo, PropertyKind};
 use crate::model::{
     Fault, FaultKind, FaultSite, InvariantFailure, InvariantInfo, Model, ModelInfo, Outcome,
     SlotInfo, SlotKind, Successor, TransitionInfo,
 };
-use crate::property::{Automaton, AutomatonEdge, AutomatonState, PropertyInfo, PropertyKind};
 use crate::Checker;
 
 fn slot(name: impl Into<String>, element: Option<u32>, kind: SlotKind) -> SlotInfo {

@@ -35,8 +35,9 @@ mod ltl;
 #[path = "common/reduction.rs"]
 mod reduction;
 
+use bir::model::PropertyKind;
 use bir::oracle::{judge, Judgement};
-use bir::{Checker, FindingKind, Model, PropertyKind, Report, Storage, Verdict};
+use bir::{Checker, FindingKind, Model, Report, Storage, Verdict};
 use bir_difftest::{generate, generate_fairness, generate_local_work, generate_symmetric};
 use bir_interp::Interpreter;
 use ltl::{ltl_modes, Configure};

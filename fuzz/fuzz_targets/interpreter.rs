@@ -8,8 +8,9 @@
 //! (`bir::oracle::judge`).
 #![no_main]
 
+use bir::model::PropertyKind;
 use bir::oracle::{judge, Judgement};
-use bir::{Checker, Model, PropertyKind, Storage};
+use bir::{Checker, Model, Storage};
 use bir_interp::Interpreter;
 use libfuzzer_sys::fuzz_target;
 

@@ -4,10 +4,11 @@
 //! once behind a vtable (`Call::erased`, debug builds). Included by `#[path]` where needed
 //! (the release target, bir-dist's loopback tests).
 
-use bir::{
-    AtomInfo, FailedCheck, Fault, InvariantFailure, Model, ModelInfo, Operand, PropertyInfo,
-    Successor, SymmetryInfo,
+use bir::model::{
+    AtomInfo, FailedCheck, Fault, InvariantFailure, ModelInfo, Operand, PropertyInfo, Successor,
+    SymmetryInfo,
 };
+use bir::Model;
 
 /// A generated model searched by the search it does not use by itself.
 #[derive(Clone)]

@@ -41,8 +41,10 @@ fn dining_philosophers_deadlock_is_every_philosopher_holding_the_left_fork() {
     let final_state = deadlock.final_state();
     for (slot, value) in info.slots.iter().zip(final_state) {
         match slot.kind {
-            bir::SlotKind::Bool => assert_eq!(*value, 1, "{} holds", slot.name),
-            bir::SlotKind::Status { .. } => assert_eq!(*value, 1, "{} at takeRight", slot.name),
+            bir::model::SlotKind::Bool => assert_eq!(*value, 1, "{} holds", slot.name),
+            bir::model::SlotKind::Status { .. } => {
+                assert_eq!(*value, 1, "{} at takeRight", slot.name)
+            }
             _ => {}
         }
     }

@@ -63,7 +63,7 @@ fn families_that_hold_each_others_ids_count_the_orbits() {
         "`Server`: every permutation of its 3 instances\n`Client`: every permutation of its 3 \
          instances"
     );
-    let orbits = bir::symmetry::orbit_count(&Pairing, 1 << 20).expect("a small model");
+    let orbits = bir::oracle::orbit_count(&Pairing, 1 << 20).expect("a small model");
     for checker in [
         Pairing::checker(),
         Pairing::checker().bfs(),

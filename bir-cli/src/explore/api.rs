@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use bir_interp::Interpreter;
-use bir_runtime::{Checker, Model, PropertyKind};
+use bir_runtime::model::PropertyKind;
+use bir_runtime::{Checker, Model};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tiny_http::{Header, Method, Request, Response};

@@ -154,7 +154,7 @@ impl ExprPrinter<'_, '_> {
                     quote! {
                         bad => {
                             return ::core::result::Result::Err(
-                                ::bir::Fault { site: #site, value: bad },
+                                ::bir::model::Fault { site: #site, value: bad },
                             );
                         }
                     }

@@ -48,8 +48,8 @@ impl Gen<'_> {
             let message = &site.message;
             let line = site.line;
             quote! {
-                ::bir::FaultSite {
-                    kind: ::bir::FaultKind::#kind,
+                ::bir::model::FaultSite {
+                    kind: ::bir::model::FaultKind::#kind,
                     message: ::std::borrow::Cow::Borrowed(#message),
                     line: #line,
                 }
@@ -58,7 +58,7 @@ impl Gen<'_> {
         let invariants = tables.invariants.iter().map(|inv| {
             let (name, text, line) = (&inv.name, &inv.text, inv.line);
             quote! {
-                ::bir::InvariantInfo {
+                ::bir::model::InvariantInfo {
                     name: ::std::borrow::Cow::Borrowed(#name),
                     text: ::std::borrow::Cow::Borrowed(#text),
                     line: #line,
@@ -75,7 +75,7 @@ impl Gen<'_> {
             return quote! {
                 #(#enums)*
                 #(#locations)*
-                static INFO: ::bir::ModelInfo = ::bir::ModelInfo {
+                static INFO: ::bir::model::ModelInfo = ::bir::model::ModelInfo {
                     name: ::std::borrow::Cow::Borrowed(#name),
                     slots: ::std::borrow::Cow::Borrowed(&[#(#slots),*]),
                     #rest
@@ -103,11 +103,11 @@ impl Gen<'_> {
         quote! {
             #(#enums)*
             #(#locations)*
-            static INFO: ::std::sync::LazyLock<::bir::ModelInfo> =
+            static INFO: ::std::sync::LazyLock<::bir::model::ModelInfo> =
                 ::std::sync::LazyLock::new(|| {
                     let mut slots = ::std::vec::Vec::with_capacity(#total);
                     #(#pushes)*
-                    ::bir::ModelInfo {
+                    ::bir::model::ModelInfo {
                         name: ::std::borrow::Cow::Borrowed(#name),
                         slots: ::std::borrow::Cow::Owned(slots),
                         #rest
@@ -128,25 +128,25 @@ impl Gen<'_> {
     fn slot_info_of(&self, slot: &Slot, element: TokenStream) -> TokenStream {
         let name = &slot.name;
         let kind = match slot.kind {
-            SlotKind::Bool => quote!(::bir::SlotKind::Bool),
-            SlotKind::Int => quote!(::bir::SlotKind::Int),
+            SlotKind::Bool => quote!(::bir::model::SlotKind::Bool),
+            SlotKind::Int => quote!(::bir::model::SlotKind::Int),
             SlotKind::Enum(id) => {
                 let name = &self.system.enums[id].name;
                 let ident = format_ident!("ENUM_{}", id.0);
-                quote!(::bir::SlotKind::Enum {
+                quote!(::bir::model::SlotKind::Enum {
                     name: ::std::borrow::Cow::Borrowed(#name),
                     variants: ::std::borrow::Cow::Borrowed(#ident),
                 })
             }
             SlotKind::Status(thread) => {
                 let ident = format_ident!("LOCATIONS_{}", thread.0);
-                quote!(::bir::SlotKind::Status {
+                quote!(::bir::model::SlotKind::Status {
                     locations: ::std::borrow::Cow::Borrowed(#ident)
                 })
             }
         };
         quote! {
-            ::bir::SlotInfo {
+            ::bir::model::SlotInfo {
                 name: ::std::borrow::Cow::Borrowed(#name),
                 element: #element,
                 kind: #kind,
@@ -198,7 +198,7 @@ impl Gen<'_> {
             functions.push(quote! {
                 #doc
                 #[inline(always)]
-                fn #function(state: &#state_type) -> ::core::result::Result<#bool, ::bir::Fault> {
+                fn #function(state: &#state_type) -> ::core::result::Result<#bool, ::bir::model::Fault> {
                     ::core::result::Result::Ok(#cond)
                 }
             });
@@ -207,10 +207,10 @@ impl Gen<'_> {
                 match #function(state) {
                     ::core::result::Result::Ok(true) => {}
                     ::core::result::Result::Ok(false) => {
-                        return ::core::result::Result::Err(::bir::InvariantFailure::Violated(#id))
+                        return ::core::result::Result::Err(::bir::model::InvariantFailure::Violated(#id))
                     }
                     ::core::result::Result::Err(fault) => {
-                        return ::core::result::Result::Err(::bir::InvariantFailure::Fault(fault))
+                        return ::core::result::Result::Err(::bir::model::InvariantFailure::Fault(fault))
                     }
                 }
             });
@@ -245,7 +245,7 @@ fn transition_info(row: &TransitionRow) -> TokenStream {
     let (name, from, to) = (&row.instance_name, &row.from, &row.to);
     let (text, line, instance) = (&row.text, row.line, row.instance.0);
     quote! {
-        ::bir::TransitionInfo {
+        ::bir::model::TransitionInfo {
             thread: ::std::borrow::Cow::Borrowed(#name),
             instance: #instance,
             from: ::std::borrow::Cow::Borrowed(#from),

@@ -199,7 +199,7 @@ impl Gen<'_> {
                 impl ::bir::Model for #model {
                     type State = #state;
 
-                    fn info(&self) -> &::bir::ModelInfo {
+                    fn info(&self) -> &::bir::model::ModelInfo {
                         &INFO
                     }
 
@@ -210,7 +210,7 @@ impl Gen<'_> {
                     fn successors(
                         &self,
                         state: &#state,
-                        out: &mut ::std::vec::Vec<::bir::Successor<#state>>,
+                        out: &mut ::std::vec::Vec<::bir::model::Successor<#state>>,
                     ) {
                         successors_into(state, out);
                     }
@@ -220,7 +220,7 @@ impl Gen<'_> {
                         &self,
                         state: &#state,
                         sink: &mut K,
-                        _: &mut ::std::vec::Vec<::bir::Successor<#state>>,
+                        _: &mut ::std::vec::Vec<::bir::model::Successor<#state>>,
                     ) {
                         successors_into(state, sink);
                     }
@@ -228,7 +228,7 @@ impl Gen<'_> {
                     fn check_invariants(
                         &self,
                         state: &#state,
-                    ) -> ::core::result::Result<(), ::bir::InvariantFailure> {
+                    ) -> ::core::result::Result<(), ::bir::model::InvariantFailure> {
                         #check_invariants
                     }
 
@@ -376,7 +376,7 @@ impl Gen<'_> {
             fn __successors_as_words(
                 &self,
                 word: #u64,
-                out: &mut ::std::vec::Vec<::bir::Successor<#u64>>,
+                out: &mut ::std::vec::Vec<::bir::model::Successor<#u64>>,
             ) -> #bool {
                 match #storage::try_from(word) {
                     ::core::result::Result::Ok(word) => {

@@ -16,7 +16,7 @@ impl Gen<'_> {
     pub(super) fn operands(&self) -> (TokenStream, TokenStream) {
         let state_type = &self.state;
         let signature_tail = quote! {
-            out: &mut ::std::vec::Vec<::bir::Operand>,
+            out: &mut ::std::vec::Vec<::bir::model::Operand>,
         };
         let mut functions = Vec::new();
         let mut arms = Vec::new();
@@ -26,13 +26,13 @@ impl Gen<'_> {
             functions.push(quote! {
                 #[inline(never)]
                 fn #function(state: &#state_type, #signature_tail)
-                    -> ::core::result::Result<(), ::bir::Fault> {
+                    -> ::core::result::Result<(), ::bir::model::Fault> {
                     let _ = #cond;
                     ::core::result::Result::Ok(())
                 }
             });
             let id = lit_u32(id as u32);
-            arms.push(quote!(::bir::FailedCheck::Invariant(#id) => #function(state, out),));
+            arms.push(quote!(::bir::model::FailedCheck::Invariant(#id) => #function(state, out),));
         }
         for (id, t) in self.code.transitions.iter().enumerate() {
             let Some(last) = t
@@ -62,7 +62,7 @@ impl Gen<'_> {
             functions.push(quote! {
                 #[inline(never)]
                 fn #function(state: &#state_type, site: ::core::primitive::u32, #signature_tail)
-                    -> ::core::result::Result<(), ::bir::Fault> {
+                    -> ::core::result::Result<(), ::bir::model::Fault> {
                     let mut next = *state;
                     #(#stmts)*
                     ::core::result::Result::Ok(())
@@ -70,14 +70,14 @@ impl Gen<'_> {
             });
             let id = lit_u32(id as u32);
             arms.push(quote! {
-                ::bir::FailedCheck::Assertion { transition: #id, site } => #function(state, site, out),
+                ::bir::model::FailedCheck::Assertion { transition: #id, site } => #function(state, site, out),
             });
         }
         if arms.is_empty() {
             return (TokenStream::new(), TokenStream::new());
         }
         let method = quote! {
-            fn operands(&self, state: &#state_type, check: ::bir::FailedCheck, #signature_tail) {
+            fn operands(&self, state: &#state_type, check: ::bir::model::FailedCheck, #signature_tail) {
                 // A fault ends the evaluation: what was read up to there is what the check saw.
                 let _ = match check {
                     #(#arms)*

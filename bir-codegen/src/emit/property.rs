@@ -33,13 +33,13 @@ impl Gen<'_> {
                 .iter()
                 .map(|text| quote!(::std::borrow::Cow::Borrowed(#text)));
             let kind = match &property.automaton {
-                None => quote!(::bir::PropertyKind::Reachable),
+                None => quote!(::bir::model::PropertyKind::Reachable),
                 Some(automaton) => {
                     let states = automaton_table(automaton);
                     let next_free = property.next_free;
                     quote! {
-                        ::bir::PropertyKind::Ltl {
-                            automaton: ::bir::Automaton {
+                        ::bir::model::PropertyKind::Ltl {
+                            automaton: ::bir::model::Automaton {
                                 states: ::std::borrow::Cow::Borrowed(&[#(#states),*]),
                             },
                             next_free: #next_free,
@@ -48,7 +48,7 @@ impl Gen<'_> {
                 }
             };
             quote! {
-                ::bir::PropertyInfo {
+                ::bir::model::PropertyInfo {
                     name: ::std::borrow::Cow::Borrowed(#name),
                     text: ::std::borrow::Cow::Borrowed(#text),
                     line: #line,
@@ -109,10 +109,10 @@ impl Gen<'_> {
             });
         let statics = quote! {
             /// The properties (see the model's `PROPERTIES`).
-            static PROPERTIES: [::bir::PropertyInfo; #count] = [#(#table),*];
+            static PROPERTIES: [::bir::model::PropertyInfo; #count] = [#(#table),*];
         };
         let methods = quote! {
-            fn properties(&self) -> &[::bir::PropertyInfo] {
+            fn properties(&self) -> &[::bir::model::PropertyInfo] {
                 &PROPERTIES
             }
 
@@ -120,7 +120,7 @@ impl Gen<'_> {
                 &self,
                 property: #usize,
                 state: &#state_type,
-            ) -> ::core::result::Result<#u64, ::bir::Fault> {
+            ) -> ::core::result::Result<#u64, ::bir::model::Fault> {
                 match property {
                     #(#evaluations)*
                     _ => ::core::result::Result::Ok(0),
@@ -201,10 +201,10 @@ fn automaton_table(automaton: &Automaton) -> Vec<TokenStream> {
         .map(|(edges, accepting)| {
             let edges = edges.iter().map(|e| {
                 let (to, positive, negative) = (lit_u32(e.to), bits(e.positive), bits(e.negative));
-                quote!(::bir::AutomatonEdge { to: #to, positive: #positive, negative: #negative })
+                quote!(::bir::model::AutomatonEdge { to: #to, positive: #positive, negative: #negative })
             });
             quote! {
-                ::bir::AutomatonState {
+                ::bir::model::AutomatonState {
                     accepting: #accepting,
                     edges: ::std::borrow::Cow::Borrowed(&[#(#edges),*]),
                 }

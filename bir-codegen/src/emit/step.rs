@@ -96,7 +96,7 @@ impl Gen<'_> {
             #inline
             fn #function(
                 state: &#state_type,
-            ) -> ::core::result::Result<::core::option::Option<#state_type>, ::bir::Fault> {
+            ) -> ::core::result::Result<::core::option::Option<#state_type>, ::bir::model::Fault> {
                 #body
             }
         }
@@ -148,7 +148,7 @@ impl Gen<'_> {
                 let site = lit_u32(site.0);
                 quote! {
                     if #fails {
-                        return ::core::result::Result::Err(::bir::Fault { site: #site, value: 0 });
+                        return ::core::result::Result::Err(::bir::model::Fault { site: #site, value: 0 });
                     }
                 }
             }
@@ -177,7 +177,7 @@ impl Gen<'_> {
                 let go = self.set_status(*status, 0);
                 quote! {
                     if #get_status != #not_started {
-                        return ::core::result::Result::Err(::bir::Fault { site: #site, value: 0 });
+                        return ::core::result::Result::Err(::bir::model::Fault { site: #site, value: 0 });
                     }
                     #argument
                     #go

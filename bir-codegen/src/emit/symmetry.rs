@@ -27,7 +27,7 @@ impl Gen<'_> {
             let (permuted, rows) = (&family.permuted, &family.rows);
             let (row_pids, pid_slots) = (&family.row_pids, &family.pid_slots);
             quote! {
-                ::bir::FamilySymmetry {
+                ::bir::model::FamilySymmetry {
                     thread: ::std::borrow::Cow::Borrowed(#thread),
                     instances: #instances,
                     permuted: ::std::borrow::Cow::Borrowed(&[#(#permuted),*]),
@@ -64,8 +64,8 @@ impl Gen<'_> {
         });
         let i64 = prim("i64");
         quote! {
-            fn symmetry(&self) -> ::core::option::Option<&::bir::SymmetryInfo> {
-                static SYMMETRY: ::bir::SymmetryInfo = ::bir::SymmetryInfo {
+            fn symmetry(&self) -> ::core::option::Option<&::bir::model::SymmetryInfo> {
+                static SYMMETRY: ::bir::model::SymmetryInfo = ::bir::model::SymmetryInfo {
                     families: ::std::borrow::Cow::Borrowed(&[#(#families),*]),
                     notes: ::std::borrow::Cow::Borrowed(&[
                         #(::std::borrow::Cow::Borrowed(#notes)),*

@@ -19,7 +19,7 @@ impl Gen<'_> {
         let rows = self.tables.atoms.iter().map(|(invariant, text)| {
             let invariant = lit_u32(*invariant);
             quote! {
-                ::bir::AtomInfo {
+                ::bir::model::AtomInfo {
                     invariant: #invariant,
                     text: ::std::borrow::Cow::Borrowed(#text),
                 }
@@ -38,7 +38,7 @@ impl Gen<'_> {
                     quote! {
                         // An atom whose evaluation faults is left out.
                         if let ::core::result::Result::Ok(true) =
-                            (|| -> ::core::result::Result<#bool, ::bir::Fault> {
+                            (|| -> ::core::result::Result<#bool, ::bir::model::Fault> {
                                 ::core::result::Result::Ok(#expr)
                             })()
                         {
@@ -50,10 +50,10 @@ impl Gen<'_> {
             });
         let statics = quote! {
             /// The invariant atoms tracked for vacuity.
-            static ATOMS: [::bir::AtomInfo; #count] = [#(#rows),*];
+            static ATOMS: [::bir::model::AtomInfo; #count] = [#(#rows),*];
         };
         let methods = quote! {
-            fn atoms_info(&self) -> &[::bir::AtomInfo] {
+            fn atoms_info(&self) -> &[::bir::model::AtomInfo] {
                 &ATOMS
             }
 

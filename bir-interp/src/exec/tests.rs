@@ -1,6 +1,7 @@
 //! The rules of one step, each on a model small enough to read its successors by hand.
 
-use bir_runtime::{Fault, Model, Outcome};
+use bir_runtime::model::{Fault, Outcome};
+use bir_runtime::Model;
 
 use crate::Interpreter;
 
@@ -114,6 +115,6 @@ fn remainder_by_minus_one_is_zero_and_only_a_quotient_past_64_bits_faults() {
     let fault = found[1].1.clone().unwrap_err();
     let model = Interpreter::from_source(source).expect("checks");
     let site = &model.info().fault_sites[fault.site as usize];
-    assert_eq!(site.kind, bir_runtime::FaultKind::Range);
+    assert_eq!(site.kind, bir_runtime::model::FaultKind::Range);
     assert_eq!(site.message, "arithmetic overflow in `x * x * -2 / -1`");
 }

@@ -178,7 +178,7 @@ fn wide_states_are_boxed_and_spread_arrays_round_trip() {
           active [2] thread T(int index) { int (0, 9) mine; loc l: do { mine := 1; } goto l; } }",
     );
     assert!(
-        layout.words > bir_runtime::packed::INLINE_WORDS as u32,
+        layout.words > bir_runtime::model::INLINE_WORDS as u32,
         "{}",
         layout.words
     );

@@ -1,126 +1,20 @@
-//! The one builder users configure, the plan it resolves to, and the dispatch to a
-//! frontier.
-//!
-//! Every search runs on one core (`core::Stepper`: visiting a successor, expanding a state,
-//! recording findings, the limits, over any seen set in `seen`) and ends in one
-//! `finish::finish`; the frontier files (`dfs.rs`, `bfs.rs`, `parallel.rs`, `simulation.rs`)
-//! only decide which state is expanded next. `plan.rs` resolves the options into what will
-//! run, refusing combinations that cannot; `control.rs` holds what the threads of a run
-//! share (limits, the state quota, the memory budget, progress). The core is compiled per
-//! state type: `dispatch.rs` lets a model choose between its own copy and the one compiled
-//! once in this crate for every model (`erased.rs`).
-
-mod bfs;
-mod control;
-mod core;
-mod dfs;
-pub mod dispatch;
-mod erased;
-mod fair;
-mod finish;
-mod frames;
-mod lasso;
-mod memory;
-mod ndfs;
-mod parallel;
-mod path;
-mod plan;
-mod product;
-mod quotient;
-pub mod shard;
-mod shorten;
-mod simulation;
-mod watch;
+//! The top layer: the one builder users configure ([`Checker`]), which hands each call to
+//! the search layer through its model's choice of engine (`Model::__check`).
 
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::model::Model;
-use crate::property::Fairness;
-use crate::replay::{self, ReplayError};
-use crate::report::{Report, Strategy};
-use crate::trace::{self, Counterexample};
-
-pub(crate) use fair::oracle::ProductGraph;
-pub use plan::{ConfigError, Plan, Storage, BITSTATE_HASHES, BITSTATE_LOG2_BITS, MAX_THREADS};
-pub use watch::{Progress, Watch};
-
-use self::core::Run;
-use control::Control;
-use simulation::Walks;
-
-/// What a [`Checker`] was configured with (see its builder methods for the meaning).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Options {
-    pub(crate) strategy: Strategy,
-    pub(crate) deadlock_detection: bool,
-    pub(crate) max_states: Option<u64>,
-    pub(crate) max_depth: Option<u32>,
-    pub(crate) time_limit: Option<Duration>,
-    pub(crate) memory_limit: Option<usize>,
-    /// `None`: stop at the first finding. `Some(n)`: continue, keeping the first `n` traces.
-    pub(crate) keep_going: Option<usize>,
-    pub(crate) progress: bool,
-    /// Threads of the search; more than one selects the parallel search.
-    pub(crate) threads: usize,
-    /// How the seen set stores states.
-    pub(crate) storage: Storage,
-    /// The property searched for, if any.
-    pub(crate) property: Option<PropertyCheck>,
-    /// The runs an LTL check considers.
-    pub(crate) fairness: Fairness,
-    /// Partial-order reduction.
-    pub(crate) por: bool,
-    /// Symmetry reduction.
-    pub(crate) symmetry: bool,
-    /// Shorten the traces of a depth-first, parallel or random search afterwards.
-    pub(crate) shortest: bool,
-    /// A handle another thread follows and cancels the search with.
-    pub(crate) watch: Option<Watch>,
-}
-
-/// A property the checker searches for, by name.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum PropertyCheck {
-    /// An `ltl` property: a run that violates it.
-    Ltl(String),
-    /// A `reachable` check: a state that satisfies its predicate.
-    Reachable(String),
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            strategy: Strategy::DepthFirst,
-            deadlock_detection: true,
-            max_states: None,
-            max_depth: None,
-            time_limit: None,
-            memory_limit: None,
-            keep_going: None,
-            progress: true,
-            threads: 1,
-            storage: Storage::Exact,
-            property: None,
-            fairness: Fairness::None,
-            por: false,
-            symmetry: false,
-            shortest: true,
-            watch: None,
-        }
-    }
-}
-
-impl Options {
-    /// These options, with the default memory limit if none is set.
-    fn with_default_memory_limit(&self) -> Options {
-        Options {
-            memory_limit: self.memory_limit.or_else(memory::default_limit),
-            ..self.clone()
-        }
-    }
-}
+use crate::model::{Model, PackedState};
+use crate::plan::Fairness;
+use crate::plan::{ConfigError, Options, Plan, PropertyCheck, Storage, Watch};
+use crate::report::Report;
+use crate::search::dispatch;
+use crate::search::erased::{AsWords, Erased, ErasedModel};
+use crate::search::frontier::shard::Shard;
+use crate::search::frontier::simulation::Walks;
+use crate::trace::{Counterexample, ReplayError};
+use crate::verdict::Strategy;
 
 /// Checks a model: configure with the builder methods, then call [`run`](Self::run) (an
 /// exhaustive search), [`simulate`](Self::simulate) (random walks) or
@@ -151,8 +45,8 @@ impl Options {
 #[must_use = "a Checker only describes a search: call .run(), .simulate(..) or .replay(..)"]
 #[derive(Clone)]
 pub struct Checker<M: Model> {
-    model: M,
-    options: Options,
+    pub(crate) model: M,
+    pub(crate) options: Options,
 }
 
 impl<M: Model> Checker<M> {
@@ -256,7 +150,7 @@ impl<M: Model> Checker<M> {
         self
     }
 
-    /// Searches with this many threads (default 1; 1 to [`MAX_THREADS`]). With more than
+    /// Searches with this many threads (default 1; 1 to [`MAX_THREADS`](crate::MAX_THREADS)). With more than
     /// one, the threads share one seen set and every state is expanded once, so the counts
     /// are those of the sequential search; the order is neither depth- nor breadth-first,
     /// so the verdict and the trace of a finding come from a sequential depth-first search
@@ -287,8 +181,8 @@ impl<M: Model> Checker<M> {
     }
 
     /// Bitstate hashing ([`Storage::Bitstate`], supertrace): the seen set is an array of
-    /// `2^log2_bits` bits ([`BITSTATE_LOG2_BITS`]) and each state sets `hashes`
-    /// ([`BITSTATE_HASHES`]) of them; a state whose bits are all set is taken as seen. It
+    /// `2^log2_bits` bits ([`BITSTATE_LOG2_BITS`](crate::BITSTATE_LOG2_BITS)) and each state sets `hashes`
+    /// ([`BITSTATE_HASHES`](crate::BITSTATE_HASHES)) of them; a state whose bits are all set is taken as seen. It
     /// covers huge state spaces in fixed memory (`2^log2_bits / 8` bytes, which must fit
     /// the memory limit) at the price of missing states as the array fills: the report
     /// never says verified, but gives the estimated probability that a state was missed.
@@ -459,107 +353,54 @@ impl<M: Model> Checker<M> {
     }
 }
 
-/// [`Checker::plan`], on the search specialised to `M`.
-fn plan<M: Model>(model: &M, options: &Options) -> Result<Plan, ConfigError> {
-    plan::resolve(model, &options.with_default_memory_limit(), false)
-}
-
-/// [`Checker::try_run`], on the search specialised to `M`.
-fn try_run<M: Model>(model: &M, options: &Options) -> Result<Report, ConfigError> {
-    let options = options.with_default_memory_limit();
-    let plan = plan::resolve(model, &options, false)?;
-    if !M::HAS_SYMMETRY {
-        // Not compiled for a model without symmetry: the search over a quotient.
-        return Ok(search(model, &options, plan));
-    }
-    let symmetry = match (&plan.symmetry, model.symmetry()) {
-        (Some(_), Some(symmetry)) => symmetry,
-        _ => return Ok(search(model, &options, plan)),
-    };
-    let quotient = quotient::Quotient::new(model, symmetry);
-    let mut report = search(&quotient, &options, plan);
-    let reachable = match &options.property {
-        Some(PropertyCheck::Reachable(name)) => {
-            model.properties().iter().position(|p| p.name == *name)
-        }
-        _ => None,
-    };
-    quotient.concretise_report(&mut report, reachable);
-    Ok(report)
-}
-
-/// [`Checker::simulate`], on the search specialised to `M`; a [`ConfigError`] when the
-/// options do not suit a simulation.
-fn simulate<M: Model>(model: &M, options: &Options, walks: Walks) -> Result<Report, ConfigError> {
-    let options = options.with_default_memory_limit();
-    let plan = plan::resolve(model, &options, true)?;
-    let control = Control::new(&model.info().name, &options, 1);
-    let mut report = simulation::run(Run::new(model, &options, &control, plan), walks);
-    shorten::shorten(model, &options, &mut report, control.started);
-    Ok(report)
-}
-
-/// [`Checker::replay`], on the search specialised to `M`.
-fn replay<M: Model>(
-    model: &M,
-    options: &Options,
-    replay: &str,
-) -> Result<Counterexample, ReplayError> {
-    let path = replay::parse_replay(replay)?;
-    let info = Arc::new(model.info().clone());
-    let find = |name: &str| model.properties().iter().position(|p| p.name == name);
-    match (&options.property, path.cycle) {
-        (Some(PropertyCheck::Ltl(name)), Some(_)) => {
-            let index = find(name).ok_or(ReplayError::NotALasso)?;
-            let mut message = ndfs::violation_message(model, index);
-            if options.fairness != Fairness::None {
-                message.push_str(&format!(", under {}", options.fairness));
-            }
-            let found = trace::rebuild_lasso(model, &info, &path, message)?;
-            lasso::check(model, index, options.fairness, &path)
-                .map_err(|reason| ReplayError::NotAViolation { reason })?;
-            Ok(found)
-        }
-        (_, Some(_)) => Err(ReplayError::NotALasso),
-        (Some(check), None) => {
-            let (PropertyCheck::Ltl(name) | PropertyCheck::Reachable(name)) = check;
-            let plain = trace::rebuild(model, &info, &path.steps);
-            match (plain, find(name)) {
-                (Ok(found), _) => Ok(found),
-                (Err(error), None) => Err(error),
-                (Err(_), Some(index)) if matches!(check, PropertyCheck::Reachable(_)) => {
-                    trace::rebuild_reached(model, &info, &path.steps, index).or_else(|_| {
-                        trace::rebuild_predicate_fault(model, &info, &path.steps, index)
-                    })
-                }
-                (Err(_), Some(index)) => {
-                    trace::rebuild_predicate_fault(model, &info, &path.steps, index)
-                }
-            }
-        }
-        (None, None) => trace::rebuild(model, &info, &path.steps),
+impl<M: Model + Clone> Checker<M> {
+    /// Worker `worker`'s part of a breadth-first search over `workers` workers
+    /// (`bir-dist` runs one per worker and moves the states between them). The options
+    /// apply per worker, but for the state limit, which is shared evenly among the workers.
+    /// Properties, lossy storage, partial-order and symmetry reduction and threads are
+    /// refused.
+    #[doc(hidden)]
+    pub fn shard(&self, worker: usize, workers: usize) -> Result<Shard<M>, ConfigError> {
+        Shard::new(&self.model, &self.options, worker, workers)
     }
 }
 
-/// Runs the search `plan` resolved for `model` (the user's model or its quotient by a
-/// symmetry) and shortens its counterexamples.
-fn search<M: Model>(model: &M, options: &Options, plan: Plan) -> Report {
-    let control = Control::new(&model.info().name, options, plan.threads);
-    let run = Run::new(model, options, &control, plan);
-    let property = run.property;
-    let started = control.started;
-    // `M::HAS_LTL` false: the product searches are not compiled for this model (and its
-    // plan never chooses them: it has no LTL property).
-    let mut report = match (run.plan.strategy, property) {
-        (Strategy::Parallel, _) => parallel::run(run),
-        (Strategy::BreadthFirst, _) => bfs::run(run),
-        (Strategy::NestedDepthFirst, Some(index)) if M::HAS_LTL => ndfs::run(run, index),
-        (Strategy::FairCycles, Some(index)) if M::HAS_LTL => fair::run(run, index),
-        _ => dfs::run(run),
-    };
-    report.property = property.map(|index| model.properties()[index].clone());
-    shorten::shorten(model, options, &mut report, started);
-    report
+/// A call that takes a whole checker, its model owned, and runs it on workers of its own
+/// (bir-dist's timely workers). A model's `Call::erased` for it hands it, through
+/// [`Checker::__erased`], a checker of the model seen through a
+/// vtable: the engine is then compiled for two models, not once per model.
+pub trait EngineCall {
+    /// What the call returns.
+    type Output;
+
+    /// Runs `checker`.
+    fn run<M: Model + Clone + Send + 'static>(self, checker: Checker<M>) -> Self::Output;
+}
+
+impl<M: Model + Clone + Send + 'static> Checker<M> {
+    /// Hands `call` this checker with its model seen through a vtable, its states held as
+    /// words or packed (as [`Model::WORD_STATE`] chooses): an engine that runs whole
+    /// checkers on workers of its own (bir-dist) is then compiled for those two models
+    /// instead of once per model. Generated models in debug builds answer with it (through
+    /// `Call::erased`); `call` sees the same counts, verdicts and traces either way.
+    #[doc(hidden)]
+    pub fn __erased<C: EngineCall>(self, call: C) -> C::Output {
+        let Checker { model, options } = self;
+        if M::WORD_STATE {
+            let shared: Arc<dyn ErasedModel<u64> + Send> = Arc::new(AsWords(Box::new(model)));
+            call.run(Checker {
+                model: Erased(shared),
+                options,
+            })
+        } else {
+            let shared: Arc<dyn ErasedModel<PackedState> + Send> =
+                Arc::new(AsWords(Box::new(model)));
+            call.run(Checker {
+                model: Erased(shared),
+                options,
+            })
+        }
+    }
 }
 
 impl<M: Model> fmt::Debug for Checker<M> {

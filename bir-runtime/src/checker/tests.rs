@@ -1,6 +1,7 @@
 //! The builder, the plan, and every limit under every frontier.
 
 use super::*;
+use crate::plan::{Options, MAX_THREADS};
 use crate::test_models::{Graph, Philosophers, SumToN};
 use crate::{FindingKind, IncompleteReason, Verdict};
 use std::time::Duration;
@@ -134,7 +135,7 @@ fn a_depth_limit_gives_incomplete_in_every_frontier() {
 
 #[test]
 fn without_a_memory_limit_the_default_is_most_of_the_available_memory() {
-    let options = Options::default().with_default_memory_limit();
+    let options = crate::search::with_default_memory_limit(&Options::default());
     if cfg!(target_os = "linux") {
         let limit = options.memory_limit.unwrap_or(0);
         assert!(limit > 1 << 20, "{limit}");
@@ -143,7 +144,10 @@ fn without_a_memory_limit_the_default_is_most_of_the_available_memory() {
         memory_limit: Some(5),
         ..Options::default()
     };
-    assert_eq!(explicit.with_default_memory_limit().memory_limit, Some(5));
+    assert_eq!(
+        crate::search::with_default_memory_limit(&explicit).memory_limit,
+        Some(5)
+    );
 }
 
 /// A change to a checker: a limit, or a frontier.
@@ -193,7 +197,7 @@ fn no_limit_under_any_frontier_ever_says_verified() {
 
 #[test]
 fn a_memory_limit_above_what_the_process_holds_stops_the_search_before_it() {
-    let Some(resident) = memory::RssReader::new().resident() else {
+    let Some(resident) = crate::search::memory::RssReader::new().resident() else {
         return; // no /proc: the limit falls back on the search's accounting
     };
     // Room for a few thousand states, far fewer than the 1.1 million of the model; the
@@ -219,7 +223,7 @@ fn a_search_the_memory_limit_stops_names_compact_storage_where_it_would_serve() 
     // Room for a few MiB above what the process holds when each search starts (each
     // search leaves the process a little larger).
     let room = |mib: usize| {
-        memory::RssReader::new()
+        crate::search::memory::RssReader::new()
             .resident()
             .map(|now| now + (mib << 20))
     };
@@ -424,25 +428,6 @@ fn a_reachability_check_finds_a_shortest_witness_or_fails() {
     // Cut short: incomplete.
     let cut = Checker::new(graph).reachable("Done").max_states(1).run();
     assert_eq!(cut.incomplete_reason(), Some(IncompleteReason::StateLimit));
-}
-
-#[test]
-fn the_visit_order_takes_the_ample_set_first_and_the_rest_only_without_a_new_state() {
-    let take = |mut order: super::core::VisitOrder, new_at: &[usize]| {
-        let mut visited = Vec::new();
-        while let Some(k) = order.next_index() {
-            visited.push(k);
-            if new_at.contains(&k) {
-                order.stored_new();
-            }
-        }
-        visited
-    };
-    use super::core::VisitOrder;
-    assert_eq!(take(VisitOrder::new(None, 3), &[]), [0, 1, 2]);
-    assert_eq!(take(VisitOrder::new(Some(1..3), 5), &[2]), [1, 2]);
-    assert_eq!(take(VisitOrder::new(Some(1..3), 5), &[]), [1, 2, 0, 3, 4]);
-    assert_eq!(take(VisitOrder::new(Some(0..2), 2), &[]), [0, 1]);
 }
 
 #[test]

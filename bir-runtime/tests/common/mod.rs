@@ -6,9 +6,10 @@
 use std::borrow::Cow;
 use std::time::Duration;
 
-use bir_runtime::{
-    InvariantFailure, Model, ModelInfo, Outcome, SlotInfo, SlotKind, Successor, TransitionInfo,
+use bir_runtime::model::{
+    InvariantFailure, ModelInfo, Outcome, SlotInfo, SlotKind, Successor, TransitionInfo,
 };
+use bir_runtime::Model;
 
 /// The description of a one-variable, one-thread model with two transitions.
 pub fn info(name: &'static str) -> ModelInfo {

@@ -23,10 +23,9 @@
 mod ltl;
 mod reduction;
 
+use bir::model::{PropertyInfo, PropertyKind};
 use bir::oracle::{judge, Judgement};
-use bir::{
-    Checker, ConfigError, FindingKind, Model, PropertyInfo, PropertyKind, Report, Storage, Verdict,
-};
+use bir::{Checker, ConfigError, FindingKind, Model, Report, Storage, Verdict};
 use bir_interp::Interpreter;
 use ltl::ltl_modes;
 use reduction::{configure, reduction_difference, symmetry_differences, MAX_STATES};

@@ -1,7 +1,7 @@
 //! What a reduced search (partial-order or symmetry reduction) must keep of the full one,
 //! shared by the differential tests.
 
-use bir::symmetry::orbit_count;
+use bir::oracle::orbit_count;
 use bir::{Checker, Model, Report};
 
 /// States each search may store: the models are random, some have large state spaces.
