@@ -17,8 +17,8 @@
 
 use std::io::Write as _;
 
-use bir_codegen::ast::Spans;
 use bir_codegen::diag::Diagnostic;
+use bir_codegen::diag::Spans;
 use serde::Serialize;
 
 /// The JSON object of a command's errors.

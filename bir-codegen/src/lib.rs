@@ -11,21 +11,18 @@
 //! naming it still compiles.
 
 pub mod analyse;
-pub mod ast;
 pub mod check;
 pub mod diag;
 mod emit;
 mod fallback;
 pub mod file;
+pub mod front;
 pub mod ir;
-mod kw;
 pub mod layout;
 mod lower;
 pub mod ltl;
 pub mod murphi;
 mod names;
-pub mod parse;
-mod print;
 pub mod promela;
 pub mod source;
 pub mod tables;
@@ -119,9 +116,9 @@ fn generate(input: TokenStream, overrides: &Overrides, warnings: Warnings) -> To
     emit::emit(&system, &code, &layout, &tables, &input, constant_faults)
 }
 
-/// [`parse::parse`], its errors recorded in `diags`.
-fn parse(input: TokenStream, diags: &mut Diagnostics) -> Option<ast::System> {
-    parse::parse(input)
+/// [`front::parse::parse`], its errors recorded in `diags`.
+fn parse(input: TokenStream, diags: &mut Diagnostics) -> Option<front::ast::System> {
+    front::parse::parse(input)
         .map_err(|errors| diags.extend_syn(errors))
         .ok()
 }

@@ -10,8 +10,8 @@ use std::str::FromStr;
 
 use proc_macro2::{LexError, TokenStream};
 
-use crate::ast::Spans;
 use crate::diag::Diagnostic;
+use crate::diag::Spans;
 use crate::{ir, Overrides};
 
 /// Tokenizes and checks `source`: the checked system, or every error found, in source

@@ -48,7 +48,7 @@ use bir_runtime::{
 
 use crate::state::Packing;
 
-pub use bir_codegen::ast::Spans;
+pub use bir_codegen::diag::Spans;
 pub use bir_codegen::diag::{Diagnostic, Note};
 pub use bir_codegen::{Override, Overrides};
 pub use state::State;
