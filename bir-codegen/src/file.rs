@@ -83,7 +83,7 @@ pub fn expand(input: TokenStream, base: &Path) -> TokenStream {
         }
         // The errors, and the stub of the system's type so that code naming it compiles.
         Err(rendered) => {
-            let stub = crate::fallback::expand(&tokens, &Diagnostics::default());
+            let stub = crate::emit::fallback::expand(&tokens, &Diagnostics::default());
             let errors = rendered.iter().map(|message| error_at(span, message));
             quote!(#(#errors)* #stub)
         }

@@ -13,19 +13,15 @@
 pub mod analyse;
 pub mod check;
 pub mod diag;
-mod emit;
-mod fallback;
+pub mod emit;
 pub mod file;
 pub mod front;
 pub mod ir;
-pub mod layout;
 mod lower;
 pub mod ltl;
 pub mod murphi;
-mod names;
 pub mod promela;
 pub mod source;
-pub mod tables;
 
 use proc_macro2::TokenStream;
 
@@ -98,17 +94,18 @@ enum Warnings {
 fn generate(input: TokenStream, overrides: &Overrides, warnings: Warnings) -> TokenStream {
     let mut diags = Diagnostics::default();
     let Some(ast) = parse(input.clone(), &mut diags) else {
-        return fallback::expand(&input, &diags);
+        return emit::fallback::expand(&input, &diags);
     };
     let Some(system) = check::check_with(&ast, overrides, &mut diags) else {
-        return fallback::expand(&input, &diags);
+        return emit::fallback::expand(&input, &diags);
     };
     let Some(analysis) = analyse::analyse(&system, &mut diags) else {
-        return fallback::expand(&input, &diags);
+        return emit::fallback::expand(&input, &diags);
     };
     let code = lower::lower(&system, &analysis);
-    let layout = layout::Layout::new(&system);
-    let tables = tables::Tables::new(&system, &layout).with_symmetry(&system, &analysis.symmetry);
+    let layout = emit::layout::Layout::new(&system);
+    let tables =
+        emit::tables::Tables::new(&system, &layout).with_symmetry(&system, &analysis.symmetry);
     let constant_faults = match warnings {
         Warnings::AtTheirTokens => &analysis.constant_faults[..],
         Warnings::Elsewhere => &[],

@@ -39,8 +39,8 @@ use bir_codegen::ir::{self, GlobalId, IdVec, InstanceId, LocalId, Owner, ThreadI
 
 use crate::program::Program;
 use bir_codegen::analyse::{access, por, symmetry};
-use bir_codegen::layout::Layout;
-use bir_codegen::tables::{SymmetryTable, Tables, TransitionRow};
+use bir_codegen::emit::layout::Layout;
+use bir_codegen::emit::tables::{SymmetryTable, Tables, TransitionRow};
 use bir_runtime::{
     AtomInfo, FailedCheck, FamilySymmetry, Fault, InvariantFailure, Model, ModelInfo, Operand,
     PropertyInfo, Successor, SymmetryInfo,

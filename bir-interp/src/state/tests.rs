@@ -4,8 +4,8 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
+use bir_codegen::emit::layout::{Field, Layout, Placement};
 use bir_codegen::ir::{GlobalId, Owner, Scalar};
-use bir_codegen::layout::{Field, Layout, Placement};
 use bir_codegen::Overrides;
 
 use super::*;
