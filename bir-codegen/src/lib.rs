@@ -14,13 +14,12 @@ pub mod analyse;
 pub mod check;
 pub mod diag;
 pub mod emit;
+pub mod export;
 pub mod file;
 pub mod front;
 pub mod ir;
 mod lower;
 pub mod ltl;
-pub mod murphi;
-pub mod promela;
 pub mod source;
 
 use proc_macro2::TokenStream;
