@@ -275,9 +275,9 @@ pub fn load(path: &Path, overrides: &Overrides, json: bool) -> Result<Loaded, u8
             return Err(MALFORMED);
         }
     };
-    match bir_codegen::source::front_end(&source, overrides) {
+    match bir_codegen::drive::source::front_end(&source, overrides) {
         Ok(system) => {
-            let warnings = bir_codegen::source::warnings(&system);
+            let warnings = bir_codegen::drive::source::warnings(&system);
             errors::model_warnings(&warnings, &shown, &source);
             Ok(Loaded { source, system })
         }

@@ -177,7 +177,8 @@ impl Interpreter {
         source: &str,
         overrides: &Overrides,
     ) -> Result<Interpreter, Vec<Diagnostic>> {
-        bir_codegen::source::front_end(source, overrides).map(|system| Interpreter::new(&system))
+        bir_codegen::drive::source::front_end(source, overrides)
+            .map(|system| Interpreter::new(&system))
     }
 }
 

@@ -34,7 +34,7 @@ use std::path::Path;
 use bir::{Checker, Report};
 use bir_codegen::export::murphi::{murphi, Errors};
 use bir_codegen::ir::System;
-use bir_codegen::{source::front_end, Overrides};
+use bir_codegen::{drive::source::front_end, Overrides};
 use bir_difftest::{generate, generate_symmetric};
 use bir_interp::Interpreter;
 use peer::{check_models, run, work_dir};

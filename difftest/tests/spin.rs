@@ -26,7 +26,7 @@ use std::path::Path;
 
 use bir::{Checker, FindingKind, Report, Verdict};
 use bir_codegen::export::promela::promela;
-use bir_codegen::{source::front_end, Overrides};
+use bir_codegen::{drive::source::front_end, Overrides};
 use bir_difftest::{generate, generate_fairness, generate_symmetric};
 use bir_interp::Interpreter;
 use peer::{check_models, run, run_within, work_dir};

@@ -9,7 +9,7 @@ use bir_codegen::ir::{GlobalId, Owner, Scalar};
 use bir_codegen::Overrides;
 
 use super::*;
-use bir_codegen::source::front_end;
+use bir_codegen::drive::source::front_end;
 
 /// The layout of a model's source.
 fn layout_of(source: &str) -> Layout {
