@@ -17,8 +17,8 @@
 
 use std::io::Write as _;
 
-use bir_codegen::ast::Spans;
 use bir_codegen::diag::Diagnostic;
+use bir_codegen::diag::Spans;
 use serde::Serialize;
 
 /// The JSON object of a command's errors.
@@ -68,7 +68,10 @@ struct JsonPosition {
 /// Prints the errors of the model `source` read from `path`: rendered on stderr and, with
 /// `json`, as one object on stdout.
 pub fn model_errors(errors: &[Diagnostic], path: &str, source: &str, json: bool) {
-    eprint!("{}", bir_codegen::source::render(errors, path, source));
+    eprint!(
+        "{}",
+        bir_codegen::drive::source::render(errors, path, source)
+    );
     if json {
         let errors = errors
             .iter()
@@ -94,7 +97,7 @@ pub fn model_errors(errors: &[Diagnostic], path: &str, source: &str, json: bool)
                         .collect(),
                     rendered: format!(
                         "error: {}",
-                        bir_codegen::source::located(error, path, source)
+                        bir_codegen::drive::source::located(error, path, source)
                     ),
                 }
             })
@@ -111,7 +114,7 @@ pub fn model_warnings(warnings: &[Diagnostic], path: &str, source: &str) {
         // A blank line after each, as rustc separates its diagnostics.
         eprintln!(
             "bir: warning: {}",
-            bir_codegen::source::located(warning, path, source)
+            bir_codegen::drive::source::located(warning, path, source)
         );
     }
 }
@@ -166,7 +169,7 @@ mod tests {
     #[test]
     fn spans_are_one_based() {
         let source = "system S {\n  boolean x;\n  int x;\n}\n";
-        let Err(errors) = bir_codegen::source::front_end(source, &Default::default()) else {
+        let Err(errors) = bir_codegen::drive::source::front_end(source, &Default::default()) else {
             panic!("a duplicate");
         };
         let span = span(&errors[0].spans).expect("a place");

@@ -18,8 +18,8 @@
 //! same two engines, the compiled one in the driver's served mode), `bir simulate --guided`
 //! walks it in the terminal (`guided.rs`), both over one guided-simulation session
 //! (`session.rs`); `bir graph` writes its state graph (`graph.rs`), `bir murphi` the model in
-//! Murphi for Rumur (`bir_codegen::murphi`), `bir promela` in Promela for SPIN
-//! (`bir_codegen::promela`); paths are drawn as
+//! Murphi for Rumur (`bir_codegen::export::murphi`), `bir promela` in Promela for SPIN
+//! (`bir_codegen::export::promela`); paths are drawn as
 //! message-sequence charts by `bir_driver::msc`.
 //!
 //! The command line is declared once, with `clap` (`args.rs`), and `bir --help` and
@@ -275,9 +275,9 @@ pub fn load(path: &Path, overrides: &Overrides, json: bool) -> Result<Loaded, u8
             return Err(MALFORMED);
         }
     };
-    match bir_codegen::source::front_end(&source, overrides) {
+    match bir_codegen::drive::source::front_end(&source, overrides) {
         Ok(system) => {
-            let warnings = bir_codegen::source::warnings(&system);
+            let warnings = bir_codegen::drive::source::warnings(&system);
             errors::model_warnings(&warnings, &shown, &source);
             Ok(Loaded { source, system })
         }
@@ -364,11 +364,11 @@ fn murphi(options: &MurphiOptions) -> u8 {
     match load(&options.input.model, &options.input.overrides(), false) {
         Ok(loaded) => {
             let errors = if options.past_errors {
-                bir_codegen::murphi::Errors::CountPast
+                bir_codegen::export::murphi::Errors::CountPast
             } else {
-                bir_codegen::murphi::Errors::Stop
+                bir_codegen::export::murphi::Errors::Stop
             };
-            let text = bir_codegen::murphi::murphi(&loaded.system, errors);
+            let text = bir_codegen::export::murphi::murphi(&loaded.system, errors);
             let _ = write!(std::io::stdout().lock(), "{text}");
             0
         }
@@ -383,12 +383,12 @@ fn promela(options: &PromelaOptions) -> u8 {
         Ok(loaded) => loaded,
         Err(status) => return status,
     };
-    match bir_codegen::promela::promela(&loaded.system) {
+    match bir_codegen::export::promela::promela(&loaded.system) {
         Ok(text) => {
             let _ = write!(std::io::stdout().lock(), "{text}");
             0
         }
-        Err(bir_codegen::promela::Unsupported(why)) => {
+        Err(bir_codegen::export::promela::Unsupported(why)) => {
             eprintln!("bir: error: cannot write the model in Promela: {why}");
             MALFORMED
         }

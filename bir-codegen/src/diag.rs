@@ -5,7 +5,32 @@
 use proc_macro2::{Span, TokenStream};
 use quote::quote_spanned;
 
-use crate::ast::Spans;
+/// The first and last token of a construct. Diagnostics underline from `first` to `last`.
+#[derive(Clone, Copy, Debug)]
+pub struct Spans {
+    /// The construct's first token.
+    pub first: Span,
+    /// The construct's last token.
+    pub last: Span,
+}
+
+impl Spans {
+    /// A construct of one token.
+    pub fn one(span: Span) -> Spans {
+        Spans {
+            first: span,
+            last: span,
+        }
+    }
+
+    /// From the start of `self` to the end of `other`.
+    pub fn to(self, other: Spans) -> Spans {
+        Spans {
+            first: self.first,
+            last: other.last,
+        }
+    }
+}
 
 /// One compile error: what is wrong and what was expected, on the offending tokens.
 #[derive(Clone, Debug)]

@@ -8,7 +8,7 @@
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use bir_codegen::parse::{MAX_EXPR_DEPTH, MAX_GROUP_DEPTH};
+use bir_codegen::front::parse::{MAX_EXPR_DEPTH, MAX_GROUP_DEPTH};
 use proc_macro2::TokenStream;
 
 /// Expands `source` as `bir!` would: the compile errors, or none when it is accepted.
@@ -164,7 +164,7 @@ fn delimiters_nested_past_the_limit_are_an_error() {
         );
         assert_error(&brackets, "delimiters nested too deeply");
     }
-    assert!(bir_codegen::parse::parse_expr(
+    assert!(bir_codegen::front::parse::parse_expr(
         TokenStream::from_str(&format!("{}1{}", "(".repeat(20_000), ")".repeat(20_000)))
             .expect("tokenizes")
     )

@@ -3,9 +3,9 @@
 //! actions run in order on a copy of the state, each seeing the writes of the ones before;
 //! then it jumps. Every operation is checked when it executes.
 
+use bir_codegen::emit::tables::TransitionRow;
 use bir_codegen::ir::eval::{self, Env, EvalError, Evaluator};
 use bir_codegen::ir::{Action, Expr, InstanceId, Jump, Scalar, SiteId, ThreadId, VarRef};
-use bir_codegen::tables::TransitionRow;
 use std::cell::RefCell;
 
 use bir_runtime::model::{Fault, Operand, Outcome};

@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
+use bir_codegen::emit::tables::{self, Tables};
 use bir_codegen::ir::{self, FaultKind as IrFaultKind};
-use bir_codegen::tables::{self, Tables};
 use bir_runtime::model::{
     Automaton, AutomatonEdge, AutomatonState, FaultKind, FaultSite, InvariantInfo, ModelInfo,
     PropertyInfo, PropertyKind, SlotInfo, SlotKind, TransitionInfo,

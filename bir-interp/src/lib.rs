@@ -39,8 +39,8 @@ use bir_codegen::ir::{self, GlobalId, IdVec, InstanceId, LocalId, Owner, ThreadI
 
 use crate::program::Program;
 use bir_codegen::analyse::{access, por, symmetry};
-use bir_codegen::layout::Layout;
-use bir_codegen::tables::{SymmetryTable, Tables, TransitionRow};
+use bir_codegen::emit::layout::Layout;
+use bir_codegen::emit::tables::{SymmetryTable, Tables, TransitionRow};
 use bir_runtime::model::{
     AtomInfo, FailedCheck, FamilySymmetry, Fault, InvariantFailure, ModelInfo, Operand,
     PropertyInfo, Successor, SymmetryInfo,
@@ -49,7 +49,7 @@ use bir_runtime::Model;
 
 use crate::state::Packing;
 
-pub use bir_codegen::ast::Spans;
+pub use bir_codegen::diag::Spans;
 pub use bir_codegen::diag::{Diagnostic, Note};
 pub use bir_codegen::{Override, Overrides};
 pub use state::State;
@@ -178,7 +178,8 @@ impl Interpreter {
         source: &str,
         overrides: &Overrides,
     ) -> Result<Interpreter, Vec<Diagnostic>> {
-        bir_codegen::source::front_end(source, overrides).map(|system| Interpreter::new(&system))
+        bir_codegen::drive::source::front_end(source, overrides)
+            .map(|system| Interpreter::new(&system))
     }
 }
 

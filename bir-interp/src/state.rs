@@ -6,7 +6,7 @@
 //! of any range round-trips); a field of width 0 (a single value) takes no bits and reads
 //! as its lower bound.
 
-use bir_codegen::layout::Layout;
+use bir_codegen::emit::layout::Layout;
 pub use bir_runtime::model::PackedState as State;
 
 /// Where one slot's value lies in a state's words.

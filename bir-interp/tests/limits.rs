@@ -3,7 +3,7 @@
 //! the parser allows (`MAX_EXPR_DEPTH`).
 
 use bir::{Checker, Verdict};
-use bir_codegen::parse::MAX_EXPR_DEPTH;
+use bir_codegen::front::parse::MAX_EXPR_DEPTH;
 use bir_interp::Interpreter;
 
 /// Guards whose expression tree is `n` levels high, each true in the initial state (`x` is

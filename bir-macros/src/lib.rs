@@ -23,6 +23,6 @@ pub fn bir(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
         .and_then(|file| file.parent().map(std::path::Path::to_path_buf))
         // A relative file name is relative to the compiler's working directory.
         .and_then(|dir| Some(std::env::current_dir().ok()?.join(dir)))
-        .unwrap_or_else(bir_codegen::file::default_base);
+        .unwrap_or_else(bir_codegen::drive::file::default_base);
     bir_codegen::expand_in(input.into(), &base).into()
 }

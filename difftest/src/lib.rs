@@ -29,12 +29,12 @@
 //!
 //! Against Rumur (`tests/rumur.rs`, ignored unless Rumur is installed; `BIR_DIFF_RUMUR`
 //! models, default 60, `.ci/run` 300): each random model is written in Murphi
-//! (`bir_codegen::murphi`) and Rumur must count bir's states and transitions on every one
+//! (`bir_codegen::export::murphi`) and Rumur must count bir's states and transitions on every one
 //! (each fault decided before it happens), and meet an error exactly where bir does when
 //! it stops at errors. Against SPIN
 //! (`tests/spin.rs`, ignored unless SPIN is installed; `BIR_DIFF_SPIN` models, default 60,
 //! `.ci/run` 150): the models whose search meets no error are written in Promela
-//! (`bir_codegen::promela`) with their `ltl` properties, whose verdicts SPIN must share,
+//! (`bir_codegen::export::promela`) with their `ltl` properties, whose verdicts SPIN must share,
 //! without fairness and under weak fairness.
 
 /// The generators, in one module as the build script includes the first two.

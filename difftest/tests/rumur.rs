@@ -1,5 +1,5 @@
 //! bir against Rumur, a checker with a front end and a search of its own, on random models:
-//! each model is written in Murphi (`bir_codegen::murphi`, what `bir murphi` prints) and
+//! each model is written in Murphi (`bir_codegen::export::murphi`, what `bir murphi` prints) and
 //! checked by Rumur (`--deadlock-detection off`) twice:
 //!
 //! - counting past errors (`Errors::CountPast`, `bir murphi --past-errors`: a step that
@@ -32,9 +32,9 @@ mod peer;
 use std::path::Path;
 
 use bir::{Checker, Report};
+use bir_codegen::export::murphi::{murphi, Errors};
 use bir_codegen::ir::System;
-use bir_codegen::murphi::{murphi, Errors};
-use bir_codegen::{source::front_end, Overrides};
+use bir_codegen::{drive::source::front_end, Overrides};
 use bir_difftest::{generate, generate_symmetric};
 use bir_interp::Interpreter;
 use peer::{check_models, run, work_dir};

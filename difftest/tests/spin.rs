@@ -1,5 +1,5 @@
 //! bir's `ltl` verdicts against SPIN's on random models, without fairness and under weak
-//! fairness: each model is written in Promela with its properties (`bir_codegen::promela`),
+//! fairness: each model is written in Promela with its properties (`bir_codegen::export::promela`),
 //! and SPIN (`spin -a`, `pan -a` and `pan -a -f`) must find a violation exactly where bir's
 //! interpreter does (which the differential tests hold equal to the generated checkers and
 //! to the whole product's components). SPIN's fairness is an independent implementation of
@@ -7,7 +7,7 @@
 //!
 //! Compared are the models whose complete safety search meets no error (the Promela keeps
 //! BIR's semantics only where no step faults), and their properties without `X` whose
-//! predicates SPIN can read (see `bir_codegen::promela`). Models come from three
+//! predicates SPIN can read (see `bir_codegen::export::promela`). Models come from three
 //! generators in turn: the differential test's, the symmetric families', and the one built
 //! so that fairness decides verdicts (`generate_fairness`).
 //!
@@ -25,8 +25,8 @@ mod peer;
 use std::path::Path;
 
 use bir::{Checker, FindingKind, Report, Verdict};
-use bir_codegen::promela::promela;
-use bir_codegen::{source::front_end, Overrides};
+use bir_codegen::export::promela::promela;
+use bir_codegen::{drive::source::front_end, Overrides};
 use bir_difftest::{generate, generate_fairness, generate_symmetric};
 use bir_interp::Interpreter;
 use peer::{check_models, run, run_within, work_dir};

@@ -15,10 +15,10 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(tokens) = proc_macro2::TokenStream::from_str(text) {
             let _ = bir_codegen::expand(tokens.clone());
             if let Ok(system) = bir_codegen::front_end(tokens) {
-                use bir_codegen::murphi::{murphi, Errors};
+                use bir_codegen::export::murphi::{murphi, Errors};
                 let _ = murphi(&system, Errors::Stop);
                 let _ = murphi(&system, Errors::CountPast);
-                let _ = bir_codegen::promela::promela(&system);
+                let _ = bir_codegen::export::promela::promela(&system);
             }
         }
     }

@@ -9,7 +9,7 @@
 
 use super::expr::Scope;
 use super::{Checker, Kind};
-use crate::ast::{self, BinOp, Quantifier, UnOp};
+use crate::front::ast::{self, BinOp, Quantifier, UnOp};
 use crate::ir;
 
 /// An atom found, with the quantifiers around it (innermost last).

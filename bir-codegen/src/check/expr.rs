@@ -3,7 +3,7 @@
 //! accepted everywhere, so one mistake yields one error.
 
 use super::{Checker, Kind};
-use crate::ast::{self, BinOp, Name, Quantifier, Spans, UnOp};
+use crate::front::ast::{self, BinOp, Name, Quantifier, Spans, UnOp};
 use crate::ir::eval::{EvalError, Evaluator, NoState};
 use crate::ir::{self, ArithOp, CmpOp, Expr, FaultKind, Scalar};
 

@@ -19,8 +19,8 @@ use std::collections::HashMap;
 
 use proc_macro2::Span;
 
-use crate::ast::{self, Spans};
 use crate::diag::Diagnostics;
+use crate::front::ast::{self, Spans};
 use crate::ir::{self, FaultKind, FaultSite, SiteId};
 
 pub use names::{Override, Overrides};

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::expr::Scope;
 use super::{Checker, Kind, Lazy, Symbol, MAX_RESOLUTION_DEPTH};
-use crate::ast::{self, Decl, Name};
+use crate::front::ast::{self, Decl, Name};
 use crate::ir::{self, Id as _};
 
 impl<'a> Checker<'a> {

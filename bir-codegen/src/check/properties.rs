@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use super::expr::Scope;
 use super::{line_of, Checker, Kind};
-use crate::ast::{self, Formula, FormulaOp};
+use crate::front::ast::{self, Formula, FormulaOp};
 use crate::ir;
 use crate::ltl;
 

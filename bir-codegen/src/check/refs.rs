@@ -4,7 +4,7 @@
 
 use super::expr::{error, scalar_kind, Scope};
 use super::{Checker, Kind, Symbol};
-use crate::ast::{self, Name, Spans};
+use crate::front::ast::{self, Name, Spans};
 use crate::ir::{self, Expr, FaultKind, Id as _, Scalar, ThreadKind, VarRef};
 
 impl<'a> Checker<'a> {

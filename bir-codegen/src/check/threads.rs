@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use super::expr::Scope;
 use super::refs::Resolved;
 use super::{line_of, Checker, Kind, Symbol, ThreadSig};
-use crate::ast::{self, Name};
+use crate::front::ast::{self, Name};
 use crate::ir::{self, FaultKind, Id as _, Place, Scalar, ThreadKind};
 
 /// The most instances bir accepts in one model.

@@ -2,7 +2,7 @@
 
 use super::expr::Scope;
 use super::{Checker, Kind, Symbol};
-use crate::ast::{self, Name};
+use crate::front::ast::{self, Name};
 use crate::ir::{self, Scalar, Ty, INT_MAX, INT_MIN};
 
 /// The longest array bir accepts: the state of a model must stay small enough to store

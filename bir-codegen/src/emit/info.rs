@@ -4,10 +4,10 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::tables::{Slot, SlotKind, TransitionRow};
 use super::{doc, lit_i64, lit_u32, prim, Gen};
 use crate::ir::FaultKind;
 use crate::lower::EndState;
-use crate::tables::{Slot, SlotKind, TransitionRow};
 
 /// The most slots listed one by one in the static `ModelInfo`; a model with more (large
 /// arrays) builds its slots in loops at first use. An array of 65,536 elements listed
@@ -16,7 +16,7 @@ const MOST_LISTED_SLOTS: usize = 1024;
 
 impl Gen<'_> {
     /// `static INFO: ModelInfo = ...;` and the tables it borrows, all read from the shared
-    /// [`Tables`](crate::tables::Tables).
+    /// [`Tables`](super::tables::Tables).
     pub(super) fn info(&self) -> TokenStream {
         let tables = self.tables;
         let name = &tables.name;

@@ -1,17 +1,25 @@
-//! The lowered code, the layout and the tables, printed as Rust: the system's model type,
-//! its packed state type, and an implementation of `bir::Model` whose successor function
-//! is a `match` per instance. Nothing here decides what the code does; it is all in the
-//! lowered code (`lower`), the layout and the tables.
+//! The back end, checked model and lowered code to Rust. First the plain data that the
+//! generated code and the reference interpreter share: the bit layout of a state
+//! ([`layout`]) and the model's static tables ([`tables`]). Then the Rust: the system's
+//! model type, its packed state type, and an implementation of `bir::Model` whose
+//! successor function is a `match` per instance. Nothing here decides what the code does;
+//! it is all in the lowered code (`lower`), the layout and the tables. A model with
+//! errors expands instead to the errors and a stub of its type (`fallback`).
 //!
 //! Every name the generated code uses is an absolute path: the runtime through `::bir` (the
 //! facade crate users depend on), the standard library through `::core` and `::std`, down
 //! to primitive types (`::core::primitive::i64`) and derives, so that no item, import or
 //! prelude of the user's can change its meaning. Every item it defines lives in a module
-//! of the expansion's own, and only the model type is re-exported (see `crate::names`),
-//! so that no item of the user's clashes with them; helpers live in a
+//! of the expansion's own, and only the model type is re-exported (see `hygiene`), so
+//! that no item of the user's clashes with them; helpers live in a
 //! `const _: () = { ... };` block inside it.
 
+pub mod layout;
+pub mod tables;
+
 mod expr;
+pub(crate) mod fallback;
+mod hygiene;
 mod info;
 mod operands;
 mod property;
@@ -26,10 +34,9 @@ use quote::quote;
 
 use crate::analyse::faults::ConstantFault;
 use crate::ir;
-use crate::layout::Layout;
 use crate::lower::Code;
-use crate::names;
-use crate::tables::Tables;
+use layout::Layout;
+use tables::Tables;
 
 /// Code generation context for one system.
 pub(crate) struct Gen<'a> {
@@ -44,7 +51,7 @@ pub(crate) struct Gen<'a> {
     model: Ident,
     /// The state type (`<name>State`), in the hidden module.
     state: Ident,
-    /// The module of the expansion's items (`crate::names::hidden_module`).
+    /// The module of the expansion's items (`hygiene::hidden_module`).
     module: Ident,
     /// The faults the model's constants make certain, each a warning.
     constant_faults: &'a [ConstantFault],
@@ -52,7 +59,7 @@ pub(crate) struct Gen<'a> {
 
 /// Generates the model checker of a checked system, and a warning for each of
 /// `constant_faults`; `input` is the macro's input, which names the expansion's module.
-pub fn emit(
+pub(crate) fn emit(
     system: &ir::System,
     code: &Code,
     layout: &Layout,
@@ -60,14 +67,14 @@ pub fn emit(
     input: &TokenStream,
     constant_faults: &[ConstantFault],
 ) -> TokenStream {
-    let model = names::model_type(&system.name, system.name_span);
+    let model = hygiene::model_type(&system.name, system.name_span);
     let gen = Gen {
         system,
         code,
         layout,
         tables,
-        state: names::state_type(&model),
-        module: names::hidden_module(&model, input),
+        state: hygiene::state_type(&model),
+        module: hygiene::hidden_module(&model, input),
         model,
         constant_faults,
     };

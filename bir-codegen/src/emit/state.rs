@@ -4,9 +4,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::layout::{Field, Placement};
 use super::{lit_i64, lit_u32, prim, Gen};
 use crate::ir::Owner;
-use crate::layout::{Field, Placement};
 
 impl Gen<'_> {
     /// The Rust type each storage word has.

@@ -1,5 +1,5 @@
 //! What symmetry reduction needs of the generated model: `Model::symmetry` (the table of
-//! the groups found, [`crate::tables::SymmetryTable`]), `Model::encode` (a state from its
+//! the groups found, [`super::tables::SymmetryTable`]), `Model::encode` (a state from its
 //! decoded values), and the model type's `SYMMETRY` text, which says at compile time which
 //! group was found and why not more.
 

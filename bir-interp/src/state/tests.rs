@@ -4,12 +4,12 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
+use bir_codegen::emit::layout::{Field, Layout, Placement};
 use bir_codegen::ir::{GlobalId, Owner, Scalar};
-use bir_codegen::layout::{Field, Layout, Placement};
 use bir_codegen::Overrides;
 
 use super::*;
-use bir_codegen::source::front_end;
+use bir_codegen::drive::source::front_end;
 
 /// The layout of a model's source.
 fn layout_of(source: &str) -> Layout {

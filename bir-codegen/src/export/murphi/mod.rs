@@ -25,6 +25,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+use super::ident;
 use crate::ir::{
     Action, Expr, GlobalId, Id, Jump, LocalId, Place, QuantVarId, Scalar, System, ThreadId,
     ThreadKind, Transform, TransformId, Ty, VarRef,
@@ -149,16 +150,6 @@ impl Scope {
 /// `text` fit for a Murphi string: without double quotes or line breaks.
 fn quoted(text: &str) -> String {
     text.replace('"', "'").replace(['\n', '\r'], " ")
-}
-
-/// `name` if it is a plain ASCII identifier, else a name made of `fallback`'s id.
-pub(crate) fn ident(name: &str, fallback: impl FnOnce() -> String) -> String {
-    let plain = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if plain {
-        name.to_string()
-    } else {
-        fallback()
-    }
 }
 
 impl Writer<'_> {

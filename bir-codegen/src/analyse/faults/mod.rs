@@ -15,7 +15,7 @@
 //! guard that is the constant false, or an earlier certain fault: only the first of a step
 //! is reported). A value that differs between instances (`index`) is not a constant.
 
-use crate::ast::Spans;
+use crate::diag::Spans;
 use crate::ir::eval::{arith, compare, EvalError};
 use crate::ir::{self, Action, ArithOp, Expr, FaultKind, Scalar, SiteId, ThreadId, VarRef};
 

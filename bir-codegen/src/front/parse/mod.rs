@@ -1,5 +1,5 @@
-//! Tokens to [`ast::System`](crate::ast::System): a recursive-descent parser over `syn`'s parse streams, one
-//! function per production of the grammar in LANGUAGE.md.
+//! Tokens to [`ast::System`](crate::front::ast::System): a recursive-descent parser over
+//! `syn`'s parse streams, one function per production of the grammar in LANGUAGE.md.
 //!
 //! The parser keeps going after a syntax error so that every mistake is reported at once.
 //! Each level that holds a list resumes at its next element (`recover`): a broken
@@ -11,11 +11,12 @@
 //! (`hints`). At most [`MAX_SYNTAX_ERRORS`] are reported.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
+use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser as _};
 use syn::{bracketed, parenthesized, Ident, Token};
 
-use crate::ast::*;
-use crate::kw;
+use crate::front::ast::*;
+use crate::front::kw;
 
 mod docs;
 mod expr;
@@ -28,7 +29,6 @@ mod stmt;
 use docs::{docs, inner_docs};
 pub(crate) use expr::expr;
 pub use expr::MAX_EXPR_DEPTH;
-pub(crate) use items::name;
 use items::{enum_decl, starts_type, ty, var_decl};
 use stmt::{action, jump, starts_jump};
 
@@ -593,6 +593,36 @@ pub(super) fn end_of_group(content: ParseStream, what: &str) -> syn::Result<()> 
     } else {
         Err(content.error(format!("unexpected token after {what}")))
     }
+}
+
+/// An identifier that is not a reserved word.
+pub(super) fn name(input: ParseStream) -> syn::Result<Name> {
+    if input.cursor().ident().is_none() {
+        return Err(input.error("expected a name"));
+    }
+    let ident = Ident::parse_any(input)?;
+    let text = ident.to_string();
+    if text.starts_with("r#") {
+        return Err(syn::Error::new(
+            ident.span(),
+            "raw identifiers are not BIR names; write the name without `r#`",
+        ));
+    }
+    if kw::is_reserved(&text) {
+        let what = if matches!(text.as_str(), "boolean" | "int" | "byte") {
+            "a built-in type"
+        } else {
+            "a reserved word"
+        };
+        return Err(syn::Error::new(
+            ident.span(),
+            format!("`{text}` is {what} and cannot be used as a name"),
+        ));
+    }
+    Ok(Name {
+        text,
+        span: ident.span(),
+    })
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use syn::buffer::Cursor;
 use syn::parse::ParseStream;
 use syn::Token;
 
-use crate::kw;
+use crate::front::kw;
 
 /// Keywords that start a declaration of a system and stand nowhere inside one (a doc
 /// comment's `#` starts one too). Not the built-in types, which start globals but also

@@ -5,10 +5,9 @@ use syn::parse::ParseStream;
 use syn::{parenthesized, Ident, Token};
 
 use super::expr::unary;
-use super::items::name;
-use super::{end_of_group, expr, hints};
-use crate::ast::*;
-use crate::kw;
+use super::{end_of_group, expr, hints, name};
+use crate::front::ast::*;
+use crate::front::kw;
 
 /// `:=`, which Rust tokenizes as `:` `=`.
 pub(super) fn assign_op(input: ParseStream) -> syn::Result<()> {

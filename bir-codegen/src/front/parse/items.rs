@@ -1,14 +1,13 @@
-//! The pieces declarations are made of: enums, variables and their initialisers, types,
-//! and names.
+//! The pieces declarations are made of: enums, variables and their initialisers, and
+//! types.
 
-use syn::ext::IdentExt;
 use syn::parse::ParseStream;
-use syn::{bracketed, parenthesized, Ident, Token};
+use syn::{bracketed, parenthesized, Token};
 
 use super::stmt::assign_op;
-use super::{end_of_group, expr};
-use crate::ast::*;
-use crate::kw;
+use super::{end_of_group, expr, name};
+use crate::front::ast::*;
+use crate::front::kw;
 
 /// `enum_decl = "enum" IDENT "{" IDENT { "," IDENT } [","] "}"`.
 pub(super) fn enum_decl(input: ParseStream, doc: String) -> syn::Result<EnumDecl> {
@@ -178,34 +177,4 @@ pub(super) fn starts_type(input: ParseStream) -> bool {
         }
         None => false,
     }
-}
-
-/// An identifier that is not a reserved word.
-pub(crate) fn name(input: ParseStream) -> syn::Result<Name> {
-    if input.cursor().ident().is_none() {
-        return Err(input.error("expected a name"));
-    }
-    let ident = Ident::parse_any(input)?;
-    let text = ident.to_string();
-    if text.starts_with("r#") {
-        return Err(syn::Error::new(
-            ident.span(),
-            "raw identifiers are not BIR names; write the name without `r#`",
-        ));
-    }
-    if kw::is_reserved(&text) {
-        let what = if matches!(text.as_str(), "boolean" | "int" | "byte") {
-            "a built-in type"
-        } else {
-            "a reserved word"
-        };
-        return Err(syn::Error::new(
-            ident.span(),
-            format!("`{text}` is {what} and cannot be used as a name"),
-        ));
-    }
-    Ok(Name {
-        text,
-        span: ident.span(),
-    })
 }

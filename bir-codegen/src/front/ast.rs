@@ -4,32 +4,8 @@
 
 use proc_macro2::Span;
 
-/// The first and last token of a construct. Diagnostics underline from `first` to `last`.
-#[derive(Clone, Copy, Debug)]
-pub struct Spans {
-    /// The construct's first token.
-    pub first: Span,
-    /// The construct's last token.
-    pub last: Span,
-}
-
-impl Spans {
-    /// A construct of one token.
-    pub fn one(span: Span) -> Spans {
-        Spans {
-            first: span,
-            last: span,
-        }
-    }
-
-    /// From the start of `self` to the end of `other`.
-    pub fn to(self, other: Spans) -> Spans {
-        Spans {
-            first: self.first,
-            last: other.last,
-        }
-    }
-}
+/// Every node's first and last token; defined with the diagnostics, which every stage shares.
+pub use crate::diag::Spans;
 
 /// A name as written (an identifier token).
 #[derive(Clone, Debug)]

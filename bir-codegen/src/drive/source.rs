@@ -10,16 +10,16 @@ use std::str::FromStr;
 
 use proc_macro2::{LexError, TokenStream};
 
-use crate::ast::Spans;
-use crate::diag::Diagnostic;
-use crate::{ir, Overrides};
+use crate::check::Overrides;
+use crate::diag::{Diagnostic, Spans};
+use crate::ir;
 
 /// Tokenizes and checks `source`: the checked system, or every error found, in source
 /// order. Outside a procedural macro (or with `proc_macro2`'s fallback forced) the errors'
 /// spans carry lines and columns for [`render`].
 pub fn front_end(source: &str, overrides: &Overrides) -> Result<ir::System, Vec<Diagnostic>> {
     let tokens = TokenStream::from_str(source).map_err(|error| vec![lex_error(source, &error)])?;
-    crate::front_end_with(tokens, overrides).map_err(|diags| diags.into_vec())
+    crate::pipeline::front_end_with(tokens, overrides).map_err(|diags| diags.into_vec())
 }
 
 /// The warnings of a checked model, in source order: the faults its constants make certain

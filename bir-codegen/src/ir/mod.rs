@@ -7,7 +7,7 @@ pub mod eval;
 
 use proc_macro2::Span;
 
-use crate::ast::Spans;
+use crate::diag::Spans;
 
 mod ids;
 

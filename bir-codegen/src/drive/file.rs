@@ -15,8 +15,10 @@ use quote::{quote, quote_spanned};
 use syn::parse::{Parse, ParseStream};
 use syn::LitStr;
 
+use super::source;
+use crate::check::Overrides;
 use crate::diag::Diagnostics;
-use crate::Overrides;
+use crate::pipeline::{self, Warnings};
 
 /// The most model text read from a file, as `bir check` reads.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
@@ -75,7 +77,7 @@ pub fn expand(input: TokenStream, base: &Path) -> TokenStream {
     };
     let model = match located {
         Ok(warnings) => {
-            let model = crate::generate(tokens, &Overrides::default(), crate::Warnings::Elsewhere);
+            let model = pipeline::generate(tokens, &Overrides::default(), Warnings::Elsewhere);
             let warnings = crate::emit::warnings::warnings(
                 warnings.iter().map(|warning| (span, warning.trim_end())),
             );
@@ -83,7 +85,7 @@ pub fn expand(input: TokenStream, base: &Path) -> TokenStream {
         }
         // The errors, and the stub of the system's type so that code naming it compiles.
         Err(rendered) => {
-            let stub = crate::fallback::expand(&tokens, &Diagnostics::default());
+            let stub = crate::emit::fallback::expand(&tokens, &Diagnostics::default());
             let errors = rendered.iter().map(|message| error_at(span, message));
             quote!(#(#errors)* #stub)
         }
@@ -126,11 +128,11 @@ fn check_located(text: &str, path: &str) -> Result<Vec<String>, Vec<String>> {
     let render = |diagnostics: &[crate::diag::Diagnostic]| -> Vec<String> {
         diagnostics
             .iter()
-            .map(|diagnostic| crate::source::located(diagnostic, path, text))
+            .map(|diagnostic| source::located(diagnostic, path, text))
             .collect()
     };
-    let result = match crate::source::front_end(text, &Overrides::default()) {
-        Ok(system) => Ok(render(&crate::source::warnings(&system))),
+    let result = match source::front_end(text, &Overrides::default()) {
+        Ok(system) => Ok(render(&source::warnings(&system))),
         Err(errors) => Err(render(&errors)),
     };
     proc_macro2::fallback::unforce();

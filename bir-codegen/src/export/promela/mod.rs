@@ -21,13 +21,13 @@
 
 use std::fmt::Write as _;
 
+use super::ident;
 use crate::ir::eval::arith_value;
 use crate::ir::{
     Action, Expr, Id, Jump, Place, QuantVarId, Scalar, System, ThreadId, ThreadKind, Transform,
     VarRef,
 };
 use crate::ltl::Formula;
-use crate::murphi::ident;
 
 /// Why a model cannot be written in Promela.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -49,7 +49,7 @@ fn small_states_use_the_smallest_integer() {
     );
     assert_eq!(layout.used_bits, 2);
     assert_eq!((layout.word_bits, layout.words), (8, 1));
-    let (_, layout) = layout_of(include_str!("../../../models/dining_philosophers.bir"));
+    let (_, layout) = layout_of(include_str!("../../../../models/dining_philosophers.bir"));
     // 5 forks + 5 statuses of 4 locations (no return: "ended" needs no code).
     assert_eq!(layout.used_bits, 5 + 5 * 2);
     assert_eq!((layout.word_bits, layout.words), (16, 1));
@@ -126,7 +126,7 @@ fn states_wider_than_128_bits_pack_first_fit() {
 
 #[test]
 fn statuses_count_only_reachable_kinds() {
-    let (system, layout) = layout_of(include_str!("../../../models/sum_to_n.bir"));
+    let (system, layout) = layout_of(include_str!("../../../../models/sum_to_n.bir"));
     let status = |thread: u32| {
         let thread = ir::ThreadId(thread);
         let instance = system.threads[thread].first_instance;

@@ -1,10 +1,10 @@
-//! [`ast`](crate::ast) nodes back to BIR text on one line, as traces and messages show them:
+//! [`ast`](crate::front::ast) nodes back to BIR text on one line, as traces and messages show them:
 //! `when !fork[index] do { fork[index] := true; } goto takeRight;`. Parentheses are kept
 //! as written, operators get one space on each side.
 
 use std::fmt::{self, Display, Formatter};
 
-use crate::ast::*;
+use crate::front::ast::*;
 
 impl Display for Expr {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
@@ -142,7 +142,7 @@ impl Display for Type {
 mod tests {
     use quote::quote;
 
-    use crate::parse::parse_expr;
+    use crate::front::parse::parse_expr;
 
     fn round_trip(tokens: proc_macro2::TokenStream) -> String {
         parse_expr(tokens).expect("parses").to_string()

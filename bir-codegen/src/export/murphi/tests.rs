@@ -1,6 +1,6 @@
 use super::{murphi, Errors};
+use crate::drive::source::front_end;
 use crate::ir::System;
-use crate::source::front_end;
 use crate::Overrides;
 
 fn checked(source: &str) -> System {

@@ -7,8 +7,8 @@ use syn::parse::ParseStream;
 use syn::{bracketed, parenthesized, Ident, LitInt, Token};
 
 use super::{end_of_group, hints, name};
-use crate::ast::*;
-use crate::kw;
+use crate::front::ast::*;
+use crate::front::kw;
 
 /// Rule: an expression nests at most this many levels deep. Each operator, parenthesis,
 /// index, `? :`, `T[i]@loc` and quantifier is a level, and so is each operator of a chain

@@ -1,21 +1,21 @@
 //! The expansion of a model with errors: the errors, plus a stub of the system's type
 //! with the same API, so that user code naming it (`Name::checker().run()`) compiles and
 //! the user sees only the errors in the model, not a cascade of "cannot find type". The
-//! stub is defined as the real model is (see `crate::names`).
+//! stub is defined as the real model is (see `hygiene`).
 
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::quote;
 
+use super::hygiene;
 use crate::diag::Diagnostics;
-use crate::names;
 
 /// The errors as `compile_error!`s, and a stub model if the system's name can be found.
-pub fn expand(input: &TokenStream, diags: &Diagnostics) -> TokenStream {
+pub(crate) fn expand(input: &TokenStream, diags: &Diagnostics) -> TokenStream {
     let errors = diags.to_compile_errors();
     let Some(model) = system_name(input) else {
         return errors;
     };
-    let module = names::hidden_module(&model, input);
+    let module = hygiene::hidden_module(&model, input);
     let stub = stub(&model);
     quote! {
         #errors

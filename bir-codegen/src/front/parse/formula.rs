@@ -23,7 +23,7 @@ use syn::parse::{ParseStream, Parser as _};
 
 use super::expr::expr;
 use super::MAX_EXPR_DEPTH;
-use crate::ast::{Formula, FormulaOp};
+use crate::front::ast::{Formula, FormulaOp};
 
 /// One item of a formula: an operator, a parenthesised formula, or a run of tokens that
 /// form a state predicate.

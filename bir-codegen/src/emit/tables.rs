@@ -6,10 +6,10 @@
 //! cannot disagree on a name, a transition id or a fault site. Nothing here depends on the
 //! runtime.
 
+use super::layout::Layout;
 use crate::analyse::symmetry::Family;
 use crate::ir::Owner;
 use crate::ir::{self, EnumId, InstanceId, Jump, ThreadId, ThreadKind, TransformId};
-use crate::layout::Layout;
 
 /// Every table of one model.
 #[derive(Clone, Debug, PartialEq, Eq)]
