@@ -4,7 +4,6 @@
 //! value silently clamped by the search.
 
 use std::ffi::OsString;
-use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -12,18 +11,11 @@ use bir_driver::SearchOptions;
 use bir_interp::{Override, Overrides};
 use clap::{Args, Parser, Subcommand};
 
-/// The most threads `--threads` accepts.
-pub const MAX_THREADS: usize = 256;
-
-/// The sizes of the bitstate array that the search accepts, as log2 of its bits
-/// (`bir_runtime::Checker::bitstate` clamps to this range; here it is an error instead).
-pub const BITSTATE_LOG2: RangeInclusive<u32> = 10..=40;
-
-/// The hash functions per state that bitstate hashing accepts.
-pub const BITSTATE_HASHES: RangeInclusive<u32> = 1..=8;
-
-/// The most bytes of model text `bir check` reads.
-pub const MAX_MODEL_BYTES: u64 = 16 << 20;
+/// The most bytes of model text `bir check` reads: what `bir!(file = ...)` reads.
+pub use bir_codegen::drive::file::MAX_FILE_BYTES as MAX_MODEL_BYTES;
+// The limits of `--threads`, `--bitstate` and `--bitstate-hashes` are the search's own: an
+// error here (exit status 2) before the search would refuse them.
+use bir_runtime::{BITSTATE_HASHES, BITSTATE_LOG2_BITS as BITSTATE_LOG2, MAX_THREADS};
 
 /// What every `--help` ends with.
 const EXIT_STATUS: &str = "\

@@ -4,10 +4,10 @@
 use std::borrow::Cow;
 
 use bir_codegen::emit::tables::{self, Tables};
-use bir_codegen::ir::{self, FaultKind as IrFaultKind};
+use bir_codegen::ir;
 use bir_runtime::model::{
-    Automaton, AutomatonEdge, AutomatonState, FaultKind, FaultSite, InvariantInfo, ModelInfo,
-    PropertyInfo, PropertyKind, SlotInfo, SlotKind, TransitionInfo,
+    Automaton, AutomatonEdge, AutomatonState, InvariantInfo, ModelInfo, PropertyInfo, PropertyKind,
+    SlotInfo, SlotKind, TransitionInfo,
 };
 
 /// The description of `system`, whose tables are `tables`.
@@ -53,21 +53,8 @@ pub(crate) fn model_info(system: &ir::System, tables: &Tables) -> ModelInfo {
             line: row.line,
         })
         .collect();
-    let fault_sites = tables
-        .fault_sites
-        .iter()
-        .map(|site| FaultSite {
-            kind: match site.kind {
-                IrFaultKind::Assertion => FaultKind::Assertion,
-                IrFaultKind::Range => FaultKind::Range,
-                IrFaultKind::Index => FaultKind::Index,
-                IrFaultKind::Division => FaultKind::Division,
-                IrFaultKind::Start => FaultKind::Start,
-            },
-            message: site.message.clone().into(),
-            line: site.line,
-        })
-        .collect();
+    // The IR's fault sites are the model contract's own.
+    let fault_sites: Vec<_> = tables.fault_sites.iter().cloned().collect();
     let invariants = tables
         .invariants
         .iter()
@@ -81,7 +68,7 @@ pub(crate) fn model_info(system: &ir::System, tables: &Tables) -> ModelInfo {
         name: tables.name.clone().into(),
         slots,
         transitions,
-        fault_sites,
+        fault_sites: fault_sites.into(),
         invariants,
     }
 }

@@ -56,6 +56,31 @@
 //! state in full and the replay string, which [`Checker::replay`] turns back into the same
 //! counterexample. The last line has the statistics of the search.
 //!
+//! # Layers
+//!
+//! The crate is built in layers, each a module that imports only the layers below it, so
+//! that each can be read, tested and changed knowing only what it stands on (the test
+//! `tests/suite/layers.rs` reads every file's `crate::` and `super::` paths and fails on one
+//! that goes up, with the file, the line and this rule):
+//!
+//! ```text
+//! checker      the builder users configure (Checker), handing each call to the search
+//! search       core (the per-thread Stepper: classify, expand, limits, quota, clock,
+//!              findings), frontier (dfs, bfs, parallel, simulation, shard), ltl (product,
+//!              nested search, fair cycles, lasso), reduce (ample sets, canonical forms,
+//!              quotient, shortening), erased (the search compiled once), dispatch
+//! report       Report, Stats, Coverage, and how they read (display)
+//! plan         options, the Plan they resolve to, ConfigError, Watch
+//! trace        Counterexample, rebuilding it from transition ids, the replay codec
+//! store        the seen sets (word tables, quotient tables, trees, bitstate) and hashing
+//! verdict      FindingKind, Verdict, IncompleteReason, Strategy
+//! model        the contract (crate bir-model): Model, its steps, tables and hooks
+//! units        how numbers read
+//! ```
+//!
+//! Above them, `oracle` (tests' answers, behind the feature `oracle`) and `__private`
+//! (for generated code and bir-dist).
+//!
 //! # Example
 //!
 //! A hand-written model (what `bir!` would generate for a one-thread system that counts to 2
@@ -136,22 +161,31 @@
 //! ```
 #![warn(missing_docs)]
 
-// The layers, bottom first. A module imports only the ones above it in this list (the
-// layering test, `tests/layers.rs`, reads every file's `crate::` paths and fails on one that
-// goes up); a layer's files may import each other.
-#[doc(hidden)]
-pub mod __private;
+// The layers, bottom first (see "Layers" above); each imports only those before it.
+// 0: how numbers read in messages and reports.
+mod units;
+// 1: the contract with models (the crate `bir-model`).
+pub use bir_model as model;
+// 2: findings, verdicts, incomplete reasons, strategies.
+mod verdict;
+// 3: the seen sets and the hashing policy.
+mod store;
+// 4: counterexamples, their rebuilding, the replay codec.
+mod trace;
+// 5: options and the plan they resolve to.
+mod plan;
+// 6: the report, its coverage and how it reads.
+mod report;
+// 7: the one search core, the frontiers, LTL, the reductions, the engine dispatch.
+mod search;
+// 8: the builder users configure.
 mod checker;
-pub mod model;
+// 9: the tests' slow, independent answers.
 #[cfg(feature = "oracle")]
 pub mod oracle;
-mod plan;
-mod report;
-mod search;
-mod store;
-mod trace;
-mod units;
-mod verdict;
+// 10: what only generated code and bir's own tools name.
+#[doc(hidden)]
+pub mod __private;
 
 #[cfg(test)]
 mod test_models;

@@ -1,6 +1,7 @@
 //! The crates' layers, enforced: every `crate::` or `super::` path in the library code of
 //! `bir-runtime` and `bir-codegen` names a module of the file's own layer or of a layer
-//! below it, never one above (the crates' docs state the order). Test modules (`mod tests`,
+//! below it, never one above (the crates' docs state the order, which the tables below
+//! repeat). Test modules (`mod tests`,
 //! `tests.rs`, `test_models.rs`) may reach anything; doc comments and comments are not
 //! imports.
 
@@ -20,6 +21,14 @@ const RUNTIME: &[&str] = &[
     "checker",
     "oracle",
     "__private",
+];
+
+/// bir-codegen's stages, in the order data flows: tokens to the front end's AST, checked
+/// into the IR (whose properties hold the LTL translator's automata), analysed, lowered,
+/// emitted as Rust or exported for the peers; the pipeline runs them, the drivers feed it.
+const CODEGEN: &[&str] = &[
+    "diag", "front", "ltl", "ir", "check", "analyse", "lower", "emit", "export", "pipeline",
+    "drive",
 ];
 
 /// A path from a layer to a higher one.
@@ -211,6 +220,11 @@ fn assert_layered(krate: &str, layers: &[&str]) {
 #[test]
 fn the_runtime_imports_only_downwards() {
     assert_layered("bir-runtime", RUNTIME);
+}
+
+#[test]
+fn the_code_generator_imports_only_earlier_stages() {
+    assert_layered("bir-codegen", CODEGEN);
 }
 
 #[test]

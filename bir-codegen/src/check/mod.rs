@@ -188,7 +188,7 @@ impl<'a> Checker<'a> {
         self.site_spans.push(tokens);
         self.sites.push(FaultSite {
             kind,
-            message,
+            message: message.into(),
             line: line_of(at),
         })
     }

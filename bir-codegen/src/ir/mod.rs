@@ -686,35 +686,10 @@ pub struct Property {
     pub next_free: bool,
 }
 
-/// The kind of a runtime fault; mirrors the runtime's `FaultKind`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FaultKind {
-    /// A false `assert`.
-    Assertion,
-    /// A value outside its type, or 64-bit overflow.
-    Range,
-    /// An index outside its array (or instances).
-    Index,
-    /// Division or remainder by zero.
-    Division,
-    /// `start` of an instance that already started.
-    Start,
-}
-
-/// A place in the model where a run can fault, with the message users read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FaultSite {
-    /// What kind of fault.
-    pub kind: FaultKind,
-    /// What failed, in the model's terms.
-    pub message: String,
-    /// The source line (0 if unknown).
-    pub line: u32,
-}
-
-/// How many invariant atoms a search tracks for vacuity (one bit each in a `u64`); the
-/// atoms past it are not tracked.
-pub const MAX_ATOMS: usize = 64;
+/// The kinds of runtime faults, the fault sites of the model (with the message users read)
+/// and how many invariant atoms a search tracks for vacuity: the model contract's own, so
+/// that the generated tables and the interpreter's say the same.
+pub use bir_model::{FaultKind, FaultSite, MAX_ATOMS};
 
 impl System {
     /// The invariant atoms tracked for vacuity, numbered across the invariants in

@@ -303,3 +303,21 @@ impl<M: Model> Model for Product<'_, M> {
         self.model.ample_safe()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::test_models::{
+        automaton, NOT_INFINITELY_OFTEN_P, NOT_INFINITELY_OFTEN_P_NOT_WEAK, NOT_P_LEADS_TO_Q,
+    };
+
+    #[test]
+    fn weak_automata_have_no_part_both_accepting_and_rejecting() {
+        assert!(automaton(NOT_INFINITELY_OFTEN_P).is_weak());
+        assert!(automaton(NOT_P_LEADS_TO_Q).is_weak());
+        assert!(!automaton(NOT_INFINITELY_OFTEN_P_NOT_WEAK).is_weak());
+        // `[]<>p`: back to the rejecting start after each accepting p.
+        assert!(!automaton(&[(false, &[(0, 0, 1), (1, 1, 0)]), (true, &[(0, 0, 0)])]).is_weak());
+        // The same with the way back impossible (p and not p): weak.
+        assert!(automaton(&[(false, &[(0, 0, 1), (1, 1, 0)]), (true, &[(0, 1, 1)])]).is_weak());
+    }
+}

@@ -56,20 +56,20 @@ impl Acting {
     }
 }
 
-impl SymmetryInfo {
-    /// The group prepared for [`Canonicaliser::canonicalise`].
-    pub(crate) fn group(&self) -> Group<'_> {
-        let acting: Vec<usize> = (0..self.families.len())
-            .filter(|&i| self.families[i].acts())
+impl<'a> Group<'a> {
+    /// The group of `info`, prepared for [`Canonicaliser::canonicalise`].
+    pub(crate) fn new(info: &'a SymmetryInfo) -> Self {
+        let acting: Vec<usize> = (0..info.families.len())
+            .filter(|&i| info.families[i].acts())
             .collect();
         let ids_of = |slot: u32| {
             acting
                 .iter()
-                .position(|&g| self.families[g].pid_slots.contains(&slot))
+                .position(|&g| info.families[g].pid_slots.contains(&slot))
         };
         let row_of = |slot: u32| {
             acting.iter().enumerate().find_map(|(g, &index)| {
-                let family = &self.families[index];
+                let family = &info.families[index];
                 let at = family.rows.iter().position(|&s| s == slot)?;
                 Some((g, at / family.instances as usize))
             })
@@ -78,7 +78,7 @@ impl SymmetryInfo {
             .iter()
             .enumerate()
             .map(|(f, &index)| {
-                let family = &self.families[index];
+                let family = &info.families[index];
                 let row_ids = (0..family.row_count())
                     .map(|row| {
                         if family.row_pids[row] {
@@ -108,10 +108,7 @@ impl SymmetryInfo {
                 }
             })
             .collect();
-        Group {
-            info: self,
-            families,
-        }
+        Group { info, families }
     }
 }
 

@@ -43,7 +43,7 @@ impl<'m, M: Model> Quotient<'m, M> {
     pub(crate) fn new(model: &'m M, symmetry: &'m SymmetryInfo) -> Self {
         Quotient {
             model,
-            group: symmetry.group(),
+            group: Group::new(symmetry),
             capped: AtomicU64::new(0),
         }
     }

@@ -25,7 +25,7 @@ fn bits_sort() {
     let info = bits(3);
     let mut canon = Canonicaliser::new();
     let mut values = vec![1, 0, 1];
-    assert!(canon.canonicalise(&info.group(), &mut values));
+    assert!(canon.canonicalise(&Group::new(&info), &mut values));
     assert_eq!(values, [0, 1, 1]);
     assert_eq!(info.describe(), "all 6 permutations of T[0], T[1], T[2]");
 }
@@ -58,14 +58,14 @@ fn pid_slots_are_renamed_and_fixed_instances_stay() {
     // P[1] and P[2] at status 0, the victim is P[1]: the named one sorts last (a key
     // with a reference is larger).
     let mut values = vec![5, 0, 0, 1];
-    canon.canonicalise(&info.group(), &mut values);
+    canon.canonicalise(&Group::new(&info), &mut values);
     assert_eq!(values, [5, 0, 0, 2]);
     let mut other = vec![5, 0, 0, 2];
-    canon.canonicalise(&info.group(), &mut other);
+    canon.canonicalise(&Group::new(&info), &mut other);
     assert_eq!(other, values);
     // The victim is the fixed instance: nothing moves.
     let mut values = vec![1, 3, 0, 0];
-    canon.canonicalise(&info.group(), &mut values);
+    canon.canonicalise(&Group::new(&info), &mut values);
     assert_eq!(values, [1, 0, 3, 0]);
 }
 
@@ -87,14 +87,14 @@ fn ids_in_rows_are_tried_within_blocks_and_the_least_image_kept() {
     let mut canon = Canonicaliser::new();
     let mut a = vec![1, 2, 0];
     let mut b = vec![2, 0, 1];
-    canon.canonicalise(&info.group(), &mut a);
-    canon.canonicalise(&info.group(), &mut b);
+    canon.canonicalise(&Group::new(&info), &mut a);
+    canon.canonicalise(&Group::new(&info), &mut b);
     assert_eq!(a, b);
     assert_eq!(a, [1, 2, 0]);
     // With a cap of one permutation, the result is still in the orbit.
     let mut capped = Canonicaliser::new().with_cap(1);
     let mut c = vec![2, 0, 1];
-    assert!(!capped.canonicalise(&info.group(), &mut c));
+    assert!(!capped.canonicalise(&Group::new(&info), &mut c));
     assert!(c == [1, 2, 0] || c == [2, 0, 1], "{c:?}");
 }
 
@@ -118,7 +118,7 @@ fn instances_that_nothing_names_are_not_permuted_among_themselves() {
     let mut values: Vec<i64> = (0..10).map(|p| i64::from(p == 4)).collect();
     values.extend(0..10);
     let mut capped = Canonicaliser::new().with_cap(1);
-    assert!(capped.canonicalise(&info.group(), &mut values));
+    assert!(capped.canonicalise(&Group::new(&info), &mut values));
     let mut least: Vec<i64> = (0..10).map(|p| i64::from(p == 9)).collect();
     least.extend(0..10);
     assert_eq!(values, least);
@@ -126,7 +126,7 @@ fn instances_that_nothing_names_are_not_permuted_among_themselves() {
     // orders pass the cap.
     let mut named: Vec<i64> = (0..10).map(|p| i64::from(p == 4)).collect();
     named.extend((0..10).map(|p| if p == 0 { 1 } else { p }));
-    assert!(!capped.canonicalise(&info.group(), &mut named));
+    assert!(!capped.canonicalise(&Group::new(&info), &mut named));
 }
 
 #[test]
@@ -161,7 +161,7 @@ fn states(domains: &[std::ops::Range<i64>]) -> Vec<Vec<i64>> {
 /// Checks on every state over `domains` that the canonical form is one per orbit: the
 /// same for every member, in the orbit, and found without reaching the cap.
 fn assert_exact(info: &SymmetryInfo, domains: &[std::ops::Range<i64>]) {
-    let group = info.group();
+    let group = Group::new(info);
     let mut canon = Canonicaliser::new();
     let mut seen = std::collections::HashSet::new();
     let mut forms = std::collections::HashSet::new();

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 /// An atomic boolean sub-formula of an invariant (a comparison, a boolean variable, a
 /// `T@loc`) whose value the invariant does not force, tracked for vacuity: see
-/// [`Model::atoms`](super::Model::atoms) and [`Coverage::vacuous`](crate::Coverage::vacuous).
+/// [`Model::atoms`](super::Model::atoms) and the coverage's vacuity report.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AtomInfo {
     /// The invariant's index in [`ModelInfo::invariants`].
@@ -124,6 +124,10 @@ pub struct FaultSite {
     /// The line of the model source (0 when unknown).
     pub line: u32,
 }
+
+/// How many invariant atoms a search tracks for vacuity (one bit each in a `u64`, see
+/// [`Model::atoms`](super::Model::atoms)); the atoms past it are not tracked.
+pub const MAX_ATOMS: usize = 64;
 
 /// A declared invariant.
 #[derive(Clone, Debug, PartialEq, Eq)]

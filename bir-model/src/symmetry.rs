@@ -124,22 +124,28 @@ impl FamilySymmetry {
         self.permuted.len() >= 2
     }
 
-    pub(crate) fn row_count(&self) -> usize {
+    /// The values of each instance that the family's permutations move: its rows.
+    #[doc(hidden)]
+    pub fn row_count(&self) -> usize {
         self.row_pids.len()
     }
 
-    pub(crate) fn slot(&self, row: usize, instance: usize) -> usize {
+    /// The slot of a decoded state holding row `row` of instance `instance`.
+    #[doc(hidden)]
+    pub fn slot(&self, row: usize, instance: usize) -> usize {
         self.rows[row * self.instances as usize + instance] as usize
     }
 }
 
 /// True when `value` is the index of an instance the family's group moves.
-pub(crate) fn is_permuted(family: &FamilySymmetry, value: i64) -> bool {
+#[doc(hidden)]
+pub fn is_permuted(family: &FamilySymmetry, value: i64) -> bool {
     u32::try_from(value).is_ok_and(|v| family.permuted.binary_search(&v).is_ok())
 }
 
 /// Writes into `image` the image of `values` under `pi` (instance `p` goes to `pi[p]`).
-pub(crate) fn apply(family: &FamilySymmetry, pi: &[u32], values: &[i64], image: &mut Vec<i64>) {
+#[doc(hidden)]
+pub fn apply(family: &FamilySymmetry, pi: &[u32], values: &[i64], image: &mut Vec<i64>) {
     let n = family.instances as usize;
     let rename = |value: i64| match usize::try_from(value) {
         Ok(p) if p < n => i64::from(pi[p]),
@@ -165,7 +171,8 @@ pub(crate) fn apply(family: &FamilySymmetry, pi: &[u32], values: &[i64], image: 
 
 /// Rearranges `items` into the next permutation in lexicographic order; at the last one,
 /// back to the first (ascending) and false.
-pub(crate) fn next_permutation(items: &mut [u32]) -> bool {
+#[doc(hidden)]
+pub fn next_permutation(items: &mut [u32]) -> bool {
     let Some(i) = items.windows(2).rposition(|w| w[0] < w[1]) else {
         items.reverse();
         return false;
