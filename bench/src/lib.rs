@@ -11,9 +11,9 @@
 //!   the one model it checks, as SPIN's `pan` does ([`ltl_main`]).
 //! * `stateright-bench FAMILY N [--threads T]` checks the Stateright encoding of the same
 //!   family ([`stateright_models`]) with Stateright's breadth-first search.
-//! * `floor-bench FAMILY N [--ltl NAME]` runs bir's depth-first search (or its nested
-//!   search for `One` and `Someone`) written by hand for the one model ([`floor`]): the
-//!   floor under the generated checker, with the same counts.
+//! * `handwritten-bench FAMILY N [--ltl NAME]` runs bir's depth-first search (or its nested
+//!   search for `One` and `Someone`) written by hand for the one model ([`handwritten`]): a
+//!   hand-written reference search beside the generated checker, with the same counts.
 //!
 //! All explore every reachable state (past the deadlock of the dining philosophers), print a
 //! human-readable summary and then one machine-readable line (see [`Outcome::line`]):
@@ -26,7 +26,7 @@
 //! property's automaton (those of the nested search's second pass included), and its
 //! verdict is `holds` or `violated`.
 
-pub mod floor;
+pub mod handwritten;
 pub mod stateright_models;
 
 use std::fmt;

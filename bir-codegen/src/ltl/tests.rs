@@ -349,7 +349,7 @@ fn the_textbook_properties_translate_to_the_expected_sizes() {
     let response = Always(Box::new(Implies(p(), Box::new(Eventually(q())))));
     let automaton = super::violations(&response).unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(automaton.len(), 2, "{automaton:?}");
-    // A ten-operator formula translates (its cost is measured by `benches/expand.rs`).
+    // A ten-operator formula translates (its cost is measured by `bench/benches/expand.rs`).
     let big = Always(Box::new(Implies(
         Box::new(And(p(), Box::new(Next(q())))),
         Box::new(Until(

@@ -1,4 +1,4 @@
-//! The floor of bir's LTL check without fairness: the nested depth-first search of the
+//! bir's LTL check without fairness written by hand, a reference for how fast it can be: the nested depth-first search of the
 //! product of a hand-written model with the automaton of `![]<>p`, written by hand.
 //!
 //! The automaton is bir's for `[]<>p` negated (`<>[]!p`): state 0 (not accepting) moves

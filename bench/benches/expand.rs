@@ -19,28 +19,28 @@ use proc_macro2::TokenStream;
 const MODELS: &[(&str, &str)] = &[
     (
         "two_dining_philosophers",
-        include_str!("../models/two_dining_philosophers.bir"),
+        include_str!("../../models/two_dining_philosophers.bir"),
     ),
     (
         "bounded_buffer",
-        include_str!("../models/bounded_buffer.bir"),
+        include_str!("../../models/bounded_buffer.bir"),
     ),
     (
         "readers_writers",
-        include_str!("../models/readers_writers.bir"),
+        include_str!("../../models/readers_writers.bir"),
     ),
-    ("sum_to_n", include_str!("../models/sum_to_n.bir")),
+    ("sum_to_n", include_str!("../../models/sum_to_n.bir")),
     (
         "dining_philosophers",
-        include_str!("../models/dining_philosophers.bir"),
+        include_str!("../../models/dining_philosophers.bir"),
     ),
     (
         "dining_philosophers_fixed",
-        include_str!("../models/dining_philosophers_fixed.bir"),
+        include_str!("../../models/dining_philosophers_fixed.bir"),
     ),
     (
         "peterson_filter",
-        include_str!("../models/peterson_filter.bir"),
+        include_str!("../../models/peterson_filter.bir"),
     ),
 ];
 

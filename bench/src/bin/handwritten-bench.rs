@@ -1,12 +1,12 @@
-//! `floor-bench FAMILY N [--ltl NAME]`: the depth-first search of a model family, or its
-//! LTL check without fairness, written by hand (`bir_bench::floor`): the floor under bir's
+//! `handwritten-bench FAMILY N [--ltl NAME]`: the depth-first search of a model family, or its
+//! LTL check without fairness, written by hand (`bir_bench::handwritten`): the reference search under bir's
 //! generated checker in `scripts/compare`. Prints a summary and the machine-readable line
 //! of `scripts/compare`.
 
-use bir_bench::{floor, usage_error, Args, Fairness, Family, Outcome};
+use bir_bench::{handwritten, usage_error, Args, Fairness, Family, Outcome};
 
-const PROGRAM: &str = "floor-bench";
-const USAGE: &str = "floor-bench (phils|phils_fixed|peterson) N [--ltl NAME]\n  \
+const PROGRAM: &str = "handwritten-bench";
+const USAGE: &str = "handwritten-bench (phils|phils_fixed|peterson) N [--ltl NAME]\n  \
     sizes compiled in: phils 8 12, phils_fixed 8 12, peterson 4 5 6 (depth-first search);\n  \
     --ltl One: peterson 4 5; --ltl Someone: phils_fixed 8 10 (nested search, no fairness)";
 
@@ -14,13 +14,17 @@ fn main() {
     let args = Args::parse(std::env::args().skip(1), true)
         .unwrap_or_else(|message| usage_error(PROGRAM, USAGE, &message));
     if args.bfs || args.compact.is_some() || args.symmetry || args.threads != 1 {
-        usage_error(PROGRAM, USAGE, "the floor has one search, on one thread");
+        usage_error(PROGRAM, USAGE, "the hand-written search runs on one thread");
     }
     if args.fairness != Fairness::None {
-        usage_error(PROGRAM, USAGE, "the floor checks LTL without fairness only");
+        usage_error(
+            PROGRAM,
+            USAGE,
+            "the hand-written search checks LTL without fairness only",
+        );
     }
     let counts = match &args.ltl {
-        None => floor::check_family(args.family, args.n),
+        None => handwritten::check_family(args.family, args.n),
         Some(name) => {
             let property = match args.family {
                 Family::Peterson => "One",
@@ -33,7 +37,7 @@ fn main() {
                     &format!("the hand-written {} has no property {name}", args.family),
                 );
             }
-            floor::check_family_ltl(args.family, args.n)
+            handwritten::check_family_ltl(args.family, args.n)
         }
     };
     let Some(counts) = counts else {
@@ -69,7 +73,7 @@ fn main() {
         deadlocks: counts.deadlocks,
         errors: if ltl { 0 } else { counts.errors },
         elapsed: counts.elapsed,
-        tool: "floor",
+        tool: "hand-written",
         search: if ltl { "ndfs" } else { "dfs" },
         threads: 1,
         property: args.ltl.clone(),

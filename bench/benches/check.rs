@@ -11,7 +11,7 @@ use std::time::Duration;
 use bir::{Checker, Model};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-include!("../models/families.rs");
+include!("../../models/families.rs");
 
 dining_philosophers!(Phils8, 8);
 dining_philosophers!(Phils10, 10);

@@ -1,4 +1,4 @@
-//! The reference models written by hand for the floor, each state in the bits of a word.
+//! The reference models written by hand for the reference search, each state in the bits of a word.
 
 use super::{HandWritten, HandWrittenLtl};
 

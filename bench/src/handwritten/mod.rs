@@ -1,5 +1,5 @@
-//! The floor of bir's design: its depth-first search written by hand for one model at a
-//! time, with nothing else — no limits, traces, coverage, reports or generic code.
+//! A hand-written reference search: bir's depth-first search written by hand for one model
+//! at a time, with nothing else — no limits, traces, coverage, reports or generic code.
 //!
 //! `scripts/compare` runs it beside bir to show how far the generated checker is from the
 //! fastest search of its kind: the same order (a state's successors computed at once, each
@@ -8,7 +8,7 @@
 //! and the same prefetch of a new state's successors' slots once 2^17 states are stored.
 //! It keeps every level's untaken successors, where bir keeps the top 128 frames' and
 //! computes a deeper parent's again: faster on deep paths, at more memory (the
-//! philosophers' paths are a million states deep). What bir spends beyond it is the price of being a checker; what the floor spends is what
+//! philosophers' paths are a million states deep). What bir spends beyond it is the price of being a checker; what this search spends is what
 //! a search that looks up every transition's state costs on the machine. The models are
 //! the reference ones, encoded by hand in the bits of a word; their counts must be the
 //! reference tables' (the unit tests, and `scripts/compare` on every run).
@@ -21,7 +21,7 @@ pub use models::{Peterson, Philosophers};
 
 use std::time::{Duration, Instant};
 
-/// A model written by hand for the floor: states are words, and each thread enables at
+/// A model written by hand for the reference search: states are words, and each thread enables at
 /// most one transition at a time (true of the reference families).
 pub trait HandWritten {
     /// The threads, in bir's successor order.
@@ -38,7 +38,7 @@ pub trait HandWritten {
     fn invariants_hold(&self, state: u64) -> bool;
 }
 
-/// What a search of the floor counted.
+/// What the hand-written search counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     /// Distinct states stored.
@@ -252,7 +252,7 @@ fn prefetch(seen: &Words, counts: &Counts, successors: &[u64]) {
     }
 }
 
-/// The floor's search of a family at a size compiled in, or `None`.
+/// The hand-written search of a family at a size compiled in, or `None`.
 pub fn check_family(family: crate::Family, n: u32) -> Option<Counts> {
     use crate::Family;
     Some(match (family, n) {
@@ -267,7 +267,7 @@ pub fn check_family(family: crate::Family, n: u32) -> Option<Counts> {
     })
 }
 
-/// The floor's LTL check of a family at a size compiled in (`[]<>(incs == 1)` on
+/// The hand-written LTL check of a family at a size compiled in (`[]<>(incs == 1)` on
 /// Peterson's filter, `[]<>(exists i ... @putSecond)` on the fixed philosophers), or `None`.
 pub fn check_family_ltl(family: crate::Family, n: u32) -> Option<Counts> {
     use crate::Family;
