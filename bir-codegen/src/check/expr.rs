@@ -182,10 +182,22 @@ impl<'a> Checker<'a> {
                 spans,
             } => self.element(array, index, *spans, scope),
             ast::Expr::At {
+                function: Some(function),
+                ..
+            } => {
+                self.unsupported(function.spans(), "`T@f.loc`");
+                (Expr::Bool(false), Kind::Error)
+            }
+            ast::Expr::At {
                 thread,
                 index,
                 location,
+                function: None,
             } => self.at(expr, thread, index.as_deref(), location, scope),
+            ast::Expr::Builtin { spans, .. } | ast::Expr::Call { spans, .. } => {
+                self.unsupported(*spans, "this built-in or call");
+                (Expr::Bool(false), Kind::Error)
+            }
             ast::Expr::Quant {
                 kind,
                 keyword,

@@ -53,6 +53,16 @@ pub fn check_with(
     (diags.len() == errors_before).then_some(system)
 }
 
+impl Checker<'_> {
+    /// The error of a version-3 construct that the checker does not take yet.
+    fn unsupported(&mut self, spans: Spans, what: &str) {
+        self.diags.error(
+            spans,
+            format!("{what} is version 3 of BIR, which bir parses but does not check yet"),
+        );
+    }
+}
+
 /// What a top-level name denotes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Symbol {

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::expr::Scope;
 use super::{Checker, Kind, Lazy, Symbol, MAX_RESOLUTION_DEPTH};
-use crate::front::ast::{self, Decl, Name};
+use crate::front::ast::{self, ChannelDecl, Decl, Fun, Function, LockDecl, Name, Spans};
 use crate::ir::{self, Id as _};
 
 impl<'a> Checker<'a> {
@@ -50,6 +50,13 @@ impl<'a> Checker<'a> {
                     )
                 }
                 Decl::Invariant(_) | Decl::Ltl(_) | Decl::Reachable(_) => continue,
+                Decl::Channel(ChannelDecl { keyword, .. })
+                | Decl::Lock(LockDecl { keyword, .. })
+                | Decl::Function(Function { keyword, .. })
+                | Decl::Fun(Fun { keyword, .. }) => {
+                    self.unsupported(Spans::one(*keyword), "this declaration");
+                    continue;
+                }
             };
             if let Some(&previous) = self.symbols.get(&name.text) {
                 let first = self.symbol_name(previous).spans();

@@ -144,7 +144,12 @@ impl<'a> Checker<'a> {
         self.thread_decls.iter().find_map(|thread| {
             let what = if thread.param.as_ref().is_some_and(|p| p.name.text == text) {
                 "the parameter"
-            } else if thread.locals.iter().any(|local| local.name.text == text) {
+            } else if thread
+                .body
+                .locals
+                .iter()
+                .any(|local| local.name.text == text)
+            {
                 "a local"
             } else {
                 return None;
@@ -392,7 +397,11 @@ impl<'a> Checker<'a> {
             let sig = &self.sigs[thread];
             let decl = self.thread_decls[thread.index()];
             let param = decl.param.as_ref().filter(|param| param.name.text == text);
-            let local = decl.locals.iter().find(|local| local.name.text == text);
+            let local = decl
+                .body
+                .locals
+                .iter()
+                .find(|local| local.name.text == text);
             if sig.index_param.as_deref() == Some(text) {
                 param.map(|param| ("the thread's parameter", param.name.spans()))
             } else if sig.locals.iter().any(|local| local.name == text) {

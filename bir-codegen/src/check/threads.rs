@@ -36,7 +36,7 @@ impl<'a> Checker<'a> {
             if let Some(param) = &decl.param {
                 self.param(id, param);
             }
-            for local in &decl.locals {
+            for local in &decl.body.locals {
                 let fresh = self.check_new_name(&local.name, &Scope::runtime(Some(id)), "a local");
                 let (mut var, ok) = self.var(local);
                 if !fresh {
@@ -47,10 +47,13 @@ impl<'a> Checker<'a> {
                 sig.locals.push(var);
                 sig.local_ok.push(ok);
             }
-            for location in &decl.locations {
+            if let Some(first) = decl.body.statements.first() {
+                self.unsupported(first.spans, "a body of statements");
+            }
+            for location in &decl.body.locations {
                 let sig = &mut self.sigs[id];
                 if let Some(first) = sig.locations.get(&location.name.text) {
-                    let first = decl.locations[first.index()].name.spans();
+                    let first = decl.body.locations[first.index()].name.spans();
                     self.diags.duplicate(
                         location.name.spans(),
                         format!(
@@ -202,7 +205,7 @@ impl<'a> Checker<'a> {
             let id = ir::ThreadId::new(id);
             let mut transforms = ir::IdVec::new();
             let mut locations = ir::IdVec::new();
-            for (location_id, location) in decl.locations.iter().enumerate() {
+            for (location_id, location) in decl.body.locations.iter().enumerate() {
                 let location_id = ir::LocationId::new(location_id);
                 if location.transforms.is_empty() {
                     self.diags.error(
@@ -265,6 +268,9 @@ impl<'a> Checker<'a> {
             .iter()
             .filter_map(|action| self.action(thread, action))
             .collect();
+        if let Some(call) = &transform.invoke {
+            self.unsupported(call.spans, "`invoke`");
+        }
         let jump = self.jump(thread, decl, transform);
         ir::Transform {
             location,
@@ -338,6 +344,12 @@ impl<'a> Checker<'a> {
     fn action(&mut self, thread: ir::ThreadId, action: &ast::Action) -> Option<ir::Action> {
         let mut scope = Scope::runtime(Some(thread));
         match action {
+            ast::Action::Send { spans, .. }
+            | ast::Action::Receive { spans, .. }
+            | ast::Action::Lock { spans, .. } => {
+                self.unsupported(*spans, "this action");
+                None
+            }
             ast::Action::Assign { target, value, .. } => {
                 let place = self.place(target, &mut scope);
                 let (value_ir, kind) = self.expr(value, &mut scope);

@@ -53,6 +53,180 @@ pub enum Decl {
     Reachable(Invariant),
     /// `[active [k]] thread Name(...) { ... }`
     Thread(Thread),
+    /// `channel (types) [buffer k] name [n];` (version 3).
+    Channel(ChannelDecl),
+    /// `lock name [n];` (version 3).
+    Lock(LockDecl),
+    /// `function [k] name(params) [returns type] { body }` (version 3).
+    Function(Function),
+    /// `fun name(params) returns type = expr;` (version 3).
+    Fun(Fun),
+}
+
+/// `channel (T1, T2) buffer k name [n];`: message channels, buffered or rendezvous.
+#[derive(Clone, Debug)]
+pub struct ChannelDecl {
+    /// Doc comments before the declaration.
+    pub doc: String,
+    /// The `channel` keyword.
+    pub keyword: Span,
+    /// The field types of a message, in order (none: a pure synchronisation).
+    pub fields: Vec<Type>,
+    /// The capacity after `buffer`; `None` for a rendezvous channel.
+    pub buffer: Option<Expr>,
+    /// The channel's name.
+    pub name: Name,
+    /// `[n]`: an array of `n` channels.
+    pub len: Option<Expr>,
+    /// From the keyword to the `;`.
+    pub spans: Spans,
+}
+
+/// `lock name [n];`
+#[derive(Clone, Debug)]
+pub struct LockDecl {
+    /// Doc comments before the declaration.
+    pub doc: String,
+    /// The `lock` keyword.
+    pub keyword: Span,
+    /// The lock's name.
+    pub name: Name,
+    /// `[n]`: an array of `n` locks.
+    pub len: Option<Expr>,
+}
+
+/// `function [k] name(params) [returns type] { locals body }`
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// Doc comments before the function.
+    pub doc: String,
+    /// The `function` keyword.
+    pub keyword: Span,
+    /// `[k]`: the most frames of it one stack may hold (needed on a cycle of calls).
+    pub bound: Option<Expr>,
+    /// The function's name.
+    pub name: Name,
+    /// Its parameters, in order: assignable locals.
+    pub params: Vec<Param>,
+    /// The parenthesised parameter list.
+    pub param_spans: Spans,
+    /// The type after `returns`, if it returns a value.
+    pub returns: Option<Type>,
+    /// Its locals and its body.
+    pub body: Body,
+}
+
+/// `fun name(params) returns type = expr;`: a pure function, usable in expressions.
+#[derive(Clone, Debug)]
+pub struct Fun {
+    /// Doc comments before the function.
+    pub doc: String,
+    /// The `fun` keyword.
+    pub keyword: Span,
+    /// The function's name.
+    pub name: Name,
+    /// Its parameters, in order.
+    pub params: Vec<Param>,
+    /// The result type.
+    pub returns: Type,
+    /// The result.
+    pub expr: Expr,
+}
+
+/// A thread's or a function's locals, then its locations (version 1) or its statements
+/// (version 3's high-level body). After the `steps` stage every body is locations.
+#[derive(Clone, Debug, Default)]
+pub struct Body {
+    /// Local variable declarations.
+    pub locals: Vec<VarDecl>,
+    /// The locations of a low-level body; the first is the initial one.
+    pub locations: Vec<Location>,
+    /// The statements of a high-level body (empty for a low-level one).
+    pub statements: Vec<Stmt>,
+}
+
+/// One statement of a high-level body, with the label that names its location.
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    /// Doc comments before the statement.
+    pub doc: String,
+    /// `loc name:` before it.
+    pub label: Option<Name>,
+    /// What it does.
+    pub kind: StmtKind,
+    /// From its first token (after the label) to its last.
+    pub spans: Spans,
+}
+
+/// What a statement of a high-level body is.
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    /// An action: one step (`x := e;`, `assert(e);`, `c!(e);`, `lock(m);` ...).
+    Action(Action),
+    /// `[target :=] f(args);`: a call of a `function`, one step.
+    Call(Call),
+    /// `skip;`: a step that does nothing.
+    Skip,
+    /// `goto L;` or `return [e];`: not a step (it becomes the jump of what reaches it).
+    Jump(Jump),
+    /// `atomic S end`: one step per path through S.
+    Atomic {
+        /// The `atomic` keyword.
+        keyword: Span,
+        /// Its statements.
+        body: Vec<Stmt>,
+    },
+    /// `if c do S elseif c2 do S2 ... [else do Se] end`
+    If {
+        /// The `if` keyword.
+        keyword: Span,
+        /// Each condition with its branch, in order (`if`, then each `elseif`).
+        branches: Vec<Branch>,
+        /// The `else` branch, if written.
+        otherwise: Option<Vec<Stmt>>,
+    },
+    /// `while c do S end`
+    While {
+        /// The `while` keyword.
+        keyword: Span,
+        /// The loop condition.
+        cond: Expr,
+        /// The loop body.
+        body: Vec<Stmt>,
+    },
+    /// `choose when c1 do S1 ... [else do Se] end`
+    Choose {
+        /// The `choose` keyword.
+        keyword: Span,
+        /// Each `when` condition with its branch, in order.
+        branches: Vec<Branch>,
+        /// The `else` branch, if written.
+        otherwise: Option<Vec<Stmt>>,
+    },
+}
+
+/// One guarded branch of an `if` or a `choose`.
+#[derive(Clone, Debug)]
+pub struct Branch {
+    /// The `if`, `elseif` or `when` keyword.
+    pub keyword: Span,
+    /// The condition.
+    pub cond: Expr,
+    /// The statements.
+    pub body: Vec<Stmt>,
+}
+
+/// `[target :=] f(args)`: a call of a `function`.
+#[derive(Clone, Debug)]
+pub struct Call {
+    /// Where the result goes, if used (an assignable place).
+    pub target: Option<Expr>,
+    /// The function called.
+    pub function: Name,
+    /// The arguments, in order.
+    pub args: Vec<Expr>,
+    /// The whole call, from the target (or the name) to the closing parenthesis.
+    pub spans: Spans,
 }
 
 /// `const Param { N = 5; M = Param.N + 1; }`: constants used as `Param.N`.
@@ -290,10 +464,9 @@ pub struct Thread {
     pub param: Option<Param>,
     /// The parenthesised parameter list.
     pub param_spans: Spans,
-    /// Local variable declarations.
-    pub locals: Vec<VarDecl>,
-    /// The locations; the first is the initial one.
-    pub locations: Vec<Location>,
+    /// Its locals and its body (locations, or statements that the `steps` stage translates
+    /// into locations).
+    pub body: Body,
 }
 
 /// `active` or `active [k]`.
@@ -344,6 +517,9 @@ pub struct Transform {
     pub inner_jump: Option<Jump>,
     /// The jump written after the braces.
     pub outer_jump: Option<Jump>,
+    /// `invoke [target :=] f(args)` between the braces and the `goto` (version 3): the
+    /// transformation calls `f` after its actions and continues at the jump on return.
+    pub invoke: Option<Call>,
 }
 
 /// `goto loc;` or `return;`
@@ -356,10 +532,12 @@ pub enum Jump {
         /// The target location.
         target: Name,
     },
-    /// `return;`: ends the instance.
+    /// `return [e];`: ends the instance, or returns from a function (with `e`).
     Return {
         /// The `return` keyword to the `;`.
         spans: Spans,
+        /// The value returned by a function (version 3).
+        value: Option<Expr>,
     },
 }
 
@@ -367,7 +545,7 @@ impl Jump {
     /// The jump's tokens.
     pub fn spans(&self) -> Spans {
         match self {
-            Jump::Goto { spans, .. } | Jump::Return { spans } => *spans,
+            Jump::Goto { spans, .. } | Jump::Return { spans, .. } => *spans,
         }
     }
 }
@@ -412,9 +590,94 @@ pub enum Action {
         /// The whole statement.
         spans: Spans,
     },
+    /// `c!(values);` or `c[i]!(values);`: a send (a blocking action, version 3).
+    Send {
+        /// The channel.
+        channel: ChannelRef,
+        /// The values sent, one per field.
+        values: Vec<Expr>,
+        /// The whole statement.
+        spans: Spans,
+    },
+    /// `c?(targets);`: a receive (a blocking action); a `None` target is `_`.
+    Receive {
+        /// The channel.
+        channel: ChannelRef,
+        /// Where each field goes (an assignable place), or `_` to drop it.
+        targets: Vec<Option<Expr>>,
+        /// The whole statement.
+        spans: Spans,
+    },
+    /// `lock(l);`, `unlock(l);`, `wait(l);`, `unwait(l);`, `notify(l);`, `notifyAll(l);`.
+    Lock {
+        /// Which operation.
+        op: LockOp,
+        /// The lock (a `lock` variable or element).
+        operand: Expr,
+        /// The whole statement.
+        spans: Spans,
+    },
+}
+
+/// A channel as a communication names it: `c` or `c[i]`.
+#[derive(Clone, Debug)]
+pub struct ChannelRef {
+    /// The channel (or array of channels).
+    pub name: Name,
+    /// The element of an array of channels.
+    pub index: Option<Box<Expr>>,
+    /// From the name to the closing bracket.
+    pub spans: Spans,
+}
+
+/// An operation on a lock (Java monitor semantics).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockOp {
+    /// `lock(l)`: blocking; takes the lock, or counts one more hold.
+    Lock,
+    /// `unlock(l)`: one hold fewer; frees the lock at none.
+    Unlock,
+    /// `wait(l)`: releases the lock and joins its wait set (in a high-level body, followed
+    /// by `unwait(l)`).
+    Wait,
+    /// `unwait(l)`: blocking; re-acquires the lock once notified.
+    Unwait,
+    /// `notify(l)`: takes one waiting instance out of the wait set.
+    Notify,
+    /// `notifyAll(l)`: takes every waiting instance out.
+    NotifyAll,
+}
+
+impl LockOp {
+    /// The operation as written.
+    pub fn text(self) -> &'static str {
+        match self {
+            LockOp::Lock => "lock",
+            LockOp::Unlock => "unlock",
+            LockOp::Wait => "wait",
+            LockOp::Unwait => "unwait",
+            LockOp::Notify => "notify",
+            LockOp::NotifyAll => "notifyAll",
+        }
+    }
+
+    /// True for the operations that wait for the lock: they must come first in a step.
+    pub fn is_blocking(self) -> bool {
+        matches!(self, LockOp::Lock | LockOp::Unwait)
+    }
 }
 
 impl Action {
+    /// True for the blocking actions (a communication, `lock`, `unwait`), whose readiness is
+    /// part of their step's enabling condition: at most one per step, and first.
+    pub fn is_blocking(&self) -> bool {
+        match self {
+            Action::Send { .. } | Action::Receive { .. } => true,
+            Action::Lock { op, .. } => op.is_blocking(),
+            _ => false,
+        }
+    }
+
     /// The statement's tokens.
     pub fn spans(&self) -> Spans {
         match self {
@@ -422,7 +685,10 @@ impl Action {
             | Action::Assert { spans, .. }
             | Action::Assume { spans, .. }
             | Action::Start { spans, .. }
-            | Action::Exit { spans } => *spans,
+            | Action::Exit { spans }
+            | Action::Send { spans, .. }
+            | Action::Receive { spans, .. }
+            | Action::Lock { spans, .. } => *spans,
         }
     }
 }
@@ -543,14 +809,38 @@ pub enum Expr {
         /// From the array's name to the closing bracket.
         spans: Spans,
     },
-    /// `T@loc` or `T[i]@loc`: that instance is running and at `loc`.
+    /// `T@loc` or `T[i]@loc`: that instance is running and at `loc`; `T@f.loc`: its top
+    /// frame is function `f` at `loc` (version 3).
     At {
         /// The thread.
         thread: Name,
         /// The instance index of a replicated thread.
         index: Option<Box<Expr>>,
+        /// The function of `T@f.loc`.
+        function: Option<Name>,
         /// The location.
         location: Name,
+    },
+    /// `len(c)`, `empty(c)`, `full(c)`, `lockAvailable(l)`, `hasLock(l)`,
+    /// `wasNotified(l)` (version 3): a built-in of a channel or a lock.
+    Builtin {
+        /// Which built-in.
+        builtin: Builtin,
+        /// Its name as written.
+        name: Name,
+        /// Its operand (a channel or a lock, as an expression).
+        operand: Box<Expr>,
+        /// From the name to the closing parenthesis.
+        spans: Spans,
+    },
+    /// `f(args)`: a call of a `fun` (a `function` call in an expression is an error).
+    Call {
+        /// The function.
+        function: Name,
+        /// The arguments, in order.
+        args: Vec<Expr>,
+        /// From the name to the closing parenthesis.
+        spans: Spans,
     },
     /// `forall k in lo .. hi : (body)` (half-open range).
     Quant {
@@ -614,9 +904,11 @@ impl Expr {
             Expr::Int { span, .. } | Expr::Bool { span, .. } => Spans::one(*span),
             Expr::Name(name) => name.spans(),
             Expr::Member { scope, member } => scope.spans().to(member.spans()),
-            Expr::Index { spans, .. } | Expr::Quant { spans, .. } | Expr::Paren { spans, .. } => {
-                *spans
-            }
+            Expr::Index { spans, .. }
+            | Expr::Quant { spans, .. }
+            | Expr::Paren { spans, .. }
+            | Expr::Builtin { spans, .. }
+            | Expr::Call { spans, .. } => *spans,
             Expr::At {
                 thread, location, ..
             } => thread.spans().to(location.spans()),
@@ -626,5 +918,47 @@ impl Expr {
                 cond, otherwise, ..
             } => cond.spans().to(otherwise.spans()),
         }
+    }
+}
+
+/// A built-in of a channel or a lock, usable in expressions (version 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    /// `len(c)`: the messages in a channel.
+    Len,
+    /// `empty(c)`: `len(c) == 0`.
+    Empty,
+    /// `full(c)`: `len(c)` is the capacity (always true on a rendezvous channel).
+    Full,
+    /// `lockAvailable(l)`: free or held by this instance.
+    LockAvailable,
+    /// `hasLock(l)`: held by this instance.
+    HasLock,
+    /// `wasNotified(l)`: this instance was taken out of `l`'s wait set and has not yet
+    /// re-acquired it.
+    WasNotified,
+}
+
+impl Builtin {
+    /// The built-in of this name, if any (each is the built-in only where `(` follows).
+    pub fn named(name: &str) -> Option<Builtin> {
+        Some(match name {
+            "len" => Builtin::Len,
+            "empty" => Builtin::Empty,
+            "full" => Builtin::Full,
+            "lockAvailable" => Builtin::LockAvailable,
+            "hasLock" => Builtin::HasLock,
+            "wasNotified" => Builtin::WasNotified,
+            _ => return None,
+        })
+    }
+
+    /// True for the built-ins that need "this instance" (not allowed in invariants, `fun`s
+    /// and properties).
+    pub fn needs_instance(self) -> bool {
+        matches!(
+            self,
+            Builtin::LockAvailable | Builtin::HasLock | Builtin::WasNotified
+        )
     }
 }

@@ -17,11 +17,25 @@ impl Display for Expr {
             Expr::At {
                 thread,
                 index,
+                function,
                 location,
-            } => match index {
-                Some(index) => write!(f, "{}[{index}]@{}", thread.text, location.text),
-                None => write!(f, "{}@{}", thread.text, location.text),
-            },
+            } => {
+                f.write_str(&thread.text)?;
+                if let Some(index) = index {
+                    write!(f, "[{index}]")?;
+                }
+                f.write_str("@")?;
+                if let Some(function) = function {
+                    write!(f, "{}.", function.text)?;
+                }
+                f.write_str(&location.text)
+            }
+            Expr::Builtin { name, operand, .. } => write!(f, "{}({operand})", name.text),
+            Expr::Call { function, args, .. } => {
+                write!(f, "{}(", function.text)?;
+                list(f, args)?;
+                f.write_str(")")
+            }
             Expr::Quant {
                 kind,
                 var,
@@ -75,15 +89,41 @@ impl Display for Action {
             Action::Assume { expr, .. } => write!(f, "assume ({expr});"),
             Action::Start { thread, args, .. } => {
                 write!(f, "start {}(", thread.text)?;
-                for (i, arg) in args.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{arg}")?;
-                }
+                list(f, args)?;
                 f.write_str(");")
             }
             Action::Exit { .. } => f.write_str("exit;"),
+            Action::Send {
+                channel, values, ..
+            } => {
+                write!(f, "{channel}!")?;
+                if !values.is_empty() {
+                    f.write_str("(")?;
+                    list(f, values)?;
+                    f.write_str(")")?;
+                }
+                f.write_str(";")
+            }
+            Action::Receive {
+                channel, targets, ..
+            } => {
+                write!(f, "{channel}?")?;
+                if !targets.is_empty() {
+                    f.write_str("(")?;
+                    for (i, target) in targets.iter().enumerate() {
+                        if i > 0 {
+                            f.write_str(", ")?;
+                        }
+                        match target {
+                            Some(target) => write!(f, "{target}")?,
+                            None => f.write_str("_")?,
+                        }
+                    }
+                    f.write_str(")")?;
+                }
+                f.write_str(";")
+            }
+            Action::Lock { op, operand, .. } => write!(f, "{}({operand});", op.text()),
         }
     }
 }
@@ -92,7 +132,10 @@ impl Display for Jump {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
             Jump::Goto { target, .. } => write!(f, "goto {};", target.text),
-            Jump::Return { .. } => f.write_str("return;"),
+            Jump::Return { value: None, .. } => f.write_str("return;"),
+            Jump::Return {
+                value: Some(value), ..
+            } => write!(f, "return {value};"),
         }
     }
 }
@@ -110,11 +153,46 @@ impl Display for Transform {
             write!(f, " {jump}")?;
         }
         f.write_str(" }")?;
+        if let Some(call) = &self.invoke {
+            write!(f, " invoke {call}")?;
+        }
         if let Some(jump) = &self.outer_jump {
             write!(f, " {jump}")?;
         }
         Ok(())
     }
+}
+
+impl Display for ChannelRef {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name.text)?;
+        match &self.index {
+            Some(index) => write!(f, "[{index}]"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Display for Call {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if let Some(target) = &self.target {
+            write!(f, "{target} := ")?;
+        }
+        write!(f, "{}(", self.function.text)?;
+        list(f, &self.args)?;
+        f.write_str(")")
+    }
+}
+
+/// Writes `items` separated by `, `.
+fn list(f: &mut Formatter<'_>, items: &[Expr]) -> fmt::Result {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{item}")?;
+    }
+    Ok(())
 }
 
 impl Display for Type {

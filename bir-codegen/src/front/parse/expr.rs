@@ -295,6 +295,7 @@ fn named(input: ParseStream, depth: usize) -> syn::Result<Nested> {
             Expr::At {
                 thread: first,
                 index,
+                function: None,
                 location,
             },
             depth,

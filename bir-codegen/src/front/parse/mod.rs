@@ -389,8 +389,11 @@ impl Parser {
             name,
             param,
             param_spans,
-            locals,
-            locations,
+            body: Body {
+                locals,
+                locations,
+                statements: Vec::new(),
+            },
         })
     }
 
@@ -536,6 +539,7 @@ impl Parser {
             actions,
             inner_jump,
             outer_jump,
+            invoke: None,
         }))
     }
 

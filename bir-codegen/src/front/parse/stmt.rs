@@ -36,6 +36,7 @@ pub(super) fn jump(input: ParseStream) -> syn::Result<Jump> {
                 first,
                 last: semi.span,
             },
+            value: None,
         });
     }
     let first = kw::parse(input, "goto")?;

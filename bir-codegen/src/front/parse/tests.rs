@@ -63,9 +63,9 @@ fn every_declaration_form_parses() {
         .active
         .as_ref()
         .is_some_and(|a| a.count.is_some()));
-    assert_eq!(replicated.locals.len(), 1);
-    assert_eq!(replicated.locations[0].doc, "The only location.");
-    let transforms = &replicated.locations[0].transforms;
+    assert_eq!(replicated.body.locals.len(), 1);
+    assert_eq!(replicated.body.locations[0].doc, "The only location.");
+    let transforms = &replicated.body.locations[0].transforms;
     assert_eq!(transforms[0].doc, "Guarded.");
     assert!(transforms[0].inner_jump.is_some() && transforms[0].outer_jump.is_none());
     assert!(matches!(transforms[1].actions[0], Action::Exit { .. }));
@@ -163,7 +163,7 @@ fn jumps_inside_or_after_the_block_are_both_recorded() {
     let Decl::Thread(thread) = &system.decls[0] else {
         panic!("a thread")
     };
-    let transform = &thread.locations[0].transforms[0];
+    let transform = &thread.body.locations[0].transforms[0];
     assert!(transform.inner_jump.is_some() && transform.outer_jump.is_some());
 }
 
