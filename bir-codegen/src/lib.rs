@@ -47,6 +47,7 @@ pub mod ir;
 mod lower;
 pub mod ltl;
 mod pipeline;
+pub mod steps;
 
 pub use check::{Override, Overrides};
 pub use drive::expand_in;

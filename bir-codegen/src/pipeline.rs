@@ -8,6 +8,7 @@ use proc_macro2::TokenStream;
 
 use crate::check::{self, Overrides};
 use crate::diag::Diagnostics;
+use crate::steps;
 use crate::{analyse, emit, front, ir, lower};
 
 /// Parses and checks a `bir!` body: the checked model, or every error found.
@@ -87,9 +88,13 @@ pub(crate) fn generate(
     emit::emit(&system, &code, &layout, &tables, &input, constant_faults)
 }
 
-/// [`front::parse::parse`], its errors recorded in `diags`.
+/// [`front::parse::parse`], then [`steps::steps`]: the system with every body made of
+/// locations. Syntax errors are recorded in `diags` and end the pipeline; errors of the
+/// translation are recorded too, and the checker still runs, so that it reports its own.
 fn parse(input: TokenStream, diags: &mut Diagnostics) -> Option<front::ast::System> {
-    front::parse::parse(input)
+    let mut system = front::parse::parse(input)
         .map_err(|errors| diags.extend_syn(errors))
-        .ok()
+        .ok()?;
+    steps::steps(&mut system, diags);
+    Some(system)
 }

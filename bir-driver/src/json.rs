@@ -286,6 +286,8 @@ pub fn kind_name(kind: FindingKind) -> &'static str {
         FindingKind::Index => "index",
         FindingKind::Division => "division",
         FindingKind::Start => "start",
+        FindingKind::Stack => "stack",
+        FindingKind::Lock => "lock",
         FindingKind::Property => "property",
         FindingKind::Reached => "witness",
         _ => "error",

@@ -110,6 +110,11 @@ pub enum FaultKind {
     Division,
     /// `start` of an instance that is running or has ended.
     Start,
+    /// A call beyond the frames a function's bound allows on one stack (version 3).
+    Stack,
+    /// A lock operation that Java's monitors refuse: `unlock`, `wait` or `notify` of a lock
+    /// not held, a fourth nested `lock`, `wait` while waiting (version 3).
+    Lock,
 }
 
 /// A place in the model where a step can fault, with the message to print.

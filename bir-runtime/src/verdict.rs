@@ -22,6 +22,11 @@ pub enum FindingKind {
     Division,
     /// `start` of an instance that is running or has ended.
     Start,
+    /// A call beyond the frames a function's bound allows on one stack.
+    Stack,
+    /// A lock operation Java's monitors refuse (an `unlock`, `wait` or `notify` of a lock
+    /// not held, a fourth nested `lock`, a `wait` while waiting).
+    Lock,
     /// A run that violates the LTL property checked (a lasso).
     Property,
     /// A state that satisfies the predicate of the reachability check (a witness: the
@@ -45,6 +50,8 @@ impl FindingKind {
             FindingKind::Index => "index error",
             FindingKind::Division => "division error",
             FindingKind::Start => "start error",
+            FindingKind::Stack => "stack error",
+            FindingKind::Lock => "lock error",
             FindingKind::Property => "property violation",
             FindingKind::Reached => "witness",
         }
@@ -59,6 +66,8 @@ impl From<FaultKind> for FindingKind {
             FaultKind::Index => FindingKind::Index,
             FaultKind::Division => FindingKind::Division,
             FaultKind::Start => FindingKind::Start,
+            FaultKind::Stack => FindingKind::Stack,
+            FaultKind::Lock => FindingKind::Lock,
         }
     }
 }

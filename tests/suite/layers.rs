@@ -27,8 +27,8 @@ const RUNTIME: &[&str] = &[
 /// into the IR (whose properties hold the LTL translator's automata), analysed, lowered,
 /// emitted as Rust or exported for the peers; the pipeline runs them, the drivers feed it.
 const CODEGEN: &[&str] = &[
-    "diag", "front", "ltl", "ir", "check", "analyse", "lower", "emit", "export", "pipeline",
-    "drive",
+    "diag", "front", "steps", "ltl", "ir", "check", "analyse", "lower", "emit", "export",
+    "pipeline", "drive",
 ];
 
 /// A path from a layer to a higher one.

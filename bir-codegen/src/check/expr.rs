@@ -182,20 +182,28 @@ impl<'a> Checker<'a> {
                 spans,
             } => self.element(array, index, *spans, scope),
             ast::Expr::At {
-                function: Some(function),
-                ..
-            } => {
-                self.unsupported(function.spans(), "`T@f.loc`");
-                (Expr::Bool(false), Kind::Error)
-            }
-            ast::Expr::At {
                 thread,
                 index,
                 location,
-                function: None,
-            } => self.at(expr, thread, index.as_deref(), location, scope),
-            ast::Expr::Builtin { spans, .. } | ast::Expr::Call { spans, .. } => {
-                self.unsupported(*spans, "this built-in or call");
+                function,
+            } => self.at(
+                expr,
+                thread,
+                index.as_deref(),
+                function.as_ref(),
+                location,
+                scope,
+            ),
+            ast::Expr::Builtin {
+                builtin,
+                name,
+                operand,
+                ..
+            } => self.builtin(*builtin, name, operand, scope),
+            ast::Expr::Call {
+                function, spans, ..
+            } => {
+                self.call_in_expression(function, *spans);
                 (Expr::Bool(false), Kind::Error)
             }
             ast::Expr::Quant {

@@ -7,7 +7,10 @@
 //! (`threads`), invariants. Expressions are checked by `expr`.
 
 mod atoms;
+mod comm;
 mod expr;
+mod functions;
+mod inline;
 mod names;
 mod properties;
 mod refs;
@@ -38,17 +41,27 @@ pub fn check_with(
     diags: &mut Diagnostics,
 ) -> Option<ir::System> {
     let errors_before = diags.len();
+    let function_threads = functions::function_threads(system);
     let mut checker = Checker::new(system, overrides, diags);
     checker.collect_names();
+    checker.real_threads = checker.thread_decls.len();
+    checker.thread_decls.extend(function_threads.iter());
     checker.check_enums();
     checker.check_consts();
     checker.check_aliases();
     checker.check_globals();
     checker.check_thread_signatures();
+    checker.check_function_signatures();
+    checker.check_comm_decls();
     checker.check_state_size();
     checker.check_thread_bodies();
+    checker.check_returns();
+    checker.check_call_graph();
     checker.check_invariants();
     checker.check_properties();
+    if checker.diags.len() == errors_before {
+        checker.inline_calls();
+    }
     let system = checker.finish();
     (diags.len() == errors_before).then_some(system)
 }
@@ -76,6 +89,12 @@ enum Symbol {
     Global(ir::GlobalId),
     /// A thread.
     Thread(ir::ThreadId),
+    /// A channel (or array of channels), by index into `Checker::channels`.
+    Channel(usize),
+    /// A lock (or array of locks), by index into `Checker::locks`.
+    Lock(usize),
+    /// A function, by index into `Checker::function_decls`.
+    Function(usize),
 }
 
 impl Symbol {
@@ -87,6 +106,9 @@ impl Symbol {
             Symbol::Enum(_) => "an enum",
             Symbol::Global(_) => "a global variable",
             Symbol::Thread(_) => "a thread",
+            Symbol::Channel(_) => "a channel",
+            Symbol::Lock(_) => "a lock",
+            Symbol::Function(_) => "a function",
         }
     }
 }
@@ -142,6 +164,24 @@ struct Checker<'a> {
     /// False for globals whose type had an error: their uses are not reported again.
     global_ok: ir::IdVec<ir::GlobalId, bool>,
     thread_decls: Vec<&'a ast::Thread>,
+    channel_decls: Vec<&'a ast::ChannelDecl>,
+    lock_decls: Vec<&'a ast::LockDecl>,
+    function_decls: Vec<&'a ast::Function>,
+    /// The hidden state of each channel and lock (`comm`).
+    channels: Vec<comm::Channel>,
+    locks: Vec<comm::Lock>,
+    waits: Option<comm::Waits>,
+    /// The fault site of hidden operations that cannot fail (`comm`).
+    hidden_site: Option<SiteId>,
+    /// The model's own threads; the functions' bodies are checked as threads after them.
+    real_threads: usize,
+    function_sigs: Vec<functions::FunctionSig>,
+    /// The calls and the returned values of the transformations that make them, by
+    /// (body, transformation).
+    calls: HashMap<(ir::ThreadId, ir::TransformId), functions::CallInfo>,
+    returns: HashMap<(ir::ThreadId, ir::TransformId), functions::ReturnInfo>,
+    /// The function and location of each `T@f.loc` (`inline::FUNCTION_AT`).
+    function_ats: Vec<(usize, ir::LocationId)>,
     sigs: ir::IdVec<ir::ThreadId, ThreadSig>,
     threads: ir::IdVec<ir::ThreadId, ir::Thread>,
     invariants: Vec<ir::Invariant>,
@@ -180,6 +220,18 @@ impl<'a> Checker<'a> {
             globals: ir::IdVec::new(),
             global_ok: ir::IdVec::new(),
             thread_decls: Vec::new(),
+            channel_decls: Vec::new(),
+            lock_decls: Vec::new(),
+            function_decls: Vec::new(),
+            channels: Vec::new(),
+            locks: Vec::new(),
+            waits: None,
+            hidden_site: None,
+            real_threads: 0,
+            function_sigs: Vec::new(),
+            calls: HashMap::new(),
+            returns: HashMap::new(),
+            function_ats: Vec::new(),
             sigs: ir::IdVec::new(),
             threads: ir::IdVec::new(),
             invariants: Vec::new(),

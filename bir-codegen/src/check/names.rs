@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::expr::Scope;
 use super::{Checker, Kind, Lazy, Symbol, MAX_RESOLUTION_DEPTH};
-use crate::front::ast::{self, ChannelDecl, Decl, Fun, Function, LockDecl, Name, Spans};
+use crate::front::ast::{self, Decl, Fun, Name, Spans};
 use crate::ir::{self, Id as _};
 
 impl<'a> Checker<'a> {
@@ -50,11 +50,23 @@ impl<'a> Checker<'a> {
                     )
                 }
                 Decl::Invariant(_) | Decl::Ltl(_) | Decl::Reachable(_) => continue,
-                Decl::Channel(ChannelDecl { keyword, .. })
-                | Decl::Lock(LockDecl { keyword, .. })
-                | Decl::Function(Function { keyword, .. })
-                | Decl::Fun(Fun { keyword, .. }) => {
-                    self.unsupported(Spans::one(*keyword), "this declaration");
+                Decl::Channel(channel) => {
+                    self.channel_decls.push(channel);
+                    (&channel.name, Symbol::Channel(self.channel_decls.len() - 1))
+                }
+                Decl::Lock(lock) => {
+                    self.lock_decls.push(lock);
+                    (&lock.name, Symbol::Lock(self.lock_decls.len() - 1))
+                }
+                Decl::Function(function) => {
+                    self.function_decls.push(function);
+                    (
+                        &function.name,
+                        Symbol::Function(self.function_decls.len() - 1),
+                    )
+                }
+                Decl::Fun(Fun { keyword, .. }) => {
+                    self.unsupported(Spans::one(*keyword), "a `fun`");
                     continue;
                 }
             };
@@ -84,6 +96,9 @@ impl<'a> Checker<'a> {
             Symbol::Enum(id) => &self.enum_decls[id.index()].name,
             Symbol::Global(id) => &self.global_decls[id.index()].name,
             Symbol::Thread(id) => &self.thread_decls[id.index()].name,
+            Symbol::Channel(index) => &self.channel_decls[index].name,
+            Symbol::Lock(index) => &self.lock_decls[index].name,
+            Symbol::Function(index) => &self.function_decls[index].name,
         }
     }
 

@@ -283,6 +283,7 @@ impl<'a> Checker<'a> {
         whole: &ast::Expr,
         thread: &Name,
         index: Option<&ast::Expr>,
+        function: Option<&Name>,
         location: &Name,
         scope: &mut Scope,
     ) -> (Expr, Kind) {
@@ -298,8 +299,24 @@ impl<'a> Checker<'a> {
         let Some(id) = self.thread_named(thread) else {
             return error();
         };
+        // `T@f.loc` names a location of function `f`, laid out in `T`'s frames (`inline`).
+        let function = match function {
+            None => None,
+            Some(name) => match self.symbols.get(&name.text).copied() {
+                Some(Symbol::Function(f)) => Some((f, name)),
+                other => {
+                    let is = other.map_or("not declared".to_string(), |s| s.describe().to_string());
+                    self.diags.error(
+                        name.spans(),
+                        format!("`{}` is {is}: `T@f.loc` names a function `f`", name.text),
+                    );
+                    return error();
+                }
+            },
+        };
+        let owner = function.map_or(id, |(f, _)| self.function_thread(f));
+        let location_id = self.sigs[owner].locations.get(&location.text).copied();
         let sig = &self.sigs[id];
-        let location_id = sig.locations.get(&location.text).copied();
         let replicated = matches!(
             sig.kind,
             ThreadKind::Active {
@@ -308,17 +325,26 @@ impl<'a> Checker<'a> {
             }
         );
         let count = sig.kind.instances();
-        let Some(location_id) = location_id else {
-            let hint = self.unknown_location_hint(id, &location.text);
+        let Some(mut location_id) = location_id else {
+            let hint = self.unknown_location_hint(owner, &location.text);
+            let (what, owner_name) = match function {
+                Some((_, name)) => ("function", &name.text),
+                None => ("thread", &thread.text),
+            };
             self.diags.error(
                 location.spans(),
                 format!(
-                    "thread `{}` has no location `{}`{hint}",
-                    thread.text, location.text
+                    "{what} `{owner_name}` has no location `{}`{hint}",
+                    location.text
                 ),
             );
             return error();
         };
+        if let Some((f, _)) = function {
+            let marker = super::inline::FUNCTION_AT + self.function_ats.len() as u32;
+            self.function_ats.push((f, location_id));
+            location_id = ir::LocationId(marker);
+        }
         let instance = match (replicated, index_ir) {
             (true, Some(index_ir)) => {
                 let site = self.site(

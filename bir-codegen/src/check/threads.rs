@@ -78,10 +78,15 @@ impl<'a> Checker<'a> {
     /// declaration (global or thread) whose values pass the limit.
     pub(super) fn check_state_size(&mut self) {
         let mut values: u64 = 0;
-        for (var, decl) in self.globals.iter().zip(&self.global_decls) {
+        // The user's globals first, then the hidden state of channels and locks.
+        for (index, var) in self.globals.iter().enumerate() {
             values += u64::from(var.ty.elements());
             if values > MAX_STATE_VALUES {
-                return self.state_too_large(decl.name.spans(), values);
+                let spans = self
+                    .global_decls
+                    .get(index)
+                    .map_or(ast::Spans::one(var.span), |decl| decl.name.spans());
+                return self.state_too_large(spans, values);
             }
         }
         for (sig, decl) in self.sigs.iter().zip(&self.thread_decls) {
@@ -219,7 +224,8 @@ impl<'a> Checker<'a> {
                 }
                 let mut ids = Vec::new();
                 for transform in &location.transforms {
-                    let transform = self.transform(id, decl, location_id, transform);
+                    let next = ir::TransformId::new(transforms.len());
+                    let transform = self.transform(id, decl, location_id, next, transform);
                     ids.push(transforms.push(transform));
                 }
                 locations.push(ir::Location {
@@ -256,20 +262,58 @@ impl<'a> Checker<'a> {
         thread: ir::ThreadId,
         decl: &ast::Thread,
         location: ir::LocationId,
+        id: ir::TransformId,
         transform: &ast::Transform,
     ) -> ir::Transform {
         let mut scope = Scope::runtime(Some(thread));
-        let guard = transform
+        let mut guard = transform
             .guard
             .as_ref()
             .map(|guard| self.expr_of(guard, &mut scope, Kind::Bool, "the guard"));
-        let actions = transform
-            .actions
-            .iter()
-            .filter_map(|action| self.action(thread, action))
-            .collect();
+        let mut actions = Vec::new();
+        for (position, action) in transform.actions.iter().enumerate() {
+            if action.is_blocking() && position > 0 {
+                self.blocking_not_first(transform, action);
+            }
+            match action {
+                ast::Action::Send { .. }
+                | ast::Action::Receive { .. }
+                | ast::Action::Lock { .. } => {
+                    let mut scope = Scope::runtime(Some(thread));
+                    let Some((ready, more)) = self.comm_action(thread, action, &mut scope) else {
+                        continue;
+                    };
+                    // A blocking action's readiness joins the guard, after it.
+                    if let (Some(ready), 0) = (ready, position) {
+                        guard = Some(match guard {
+                            Some(guard) => ir::Expr::And(Box::new(guard), Box::new(ready)),
+                            None => ready,
+                        });
+                    }
+                    actions.extend(more);
+                }
+                other => actions.extend(self.action(thread, other)),
+            }
+        }
         if let Some(call) = &transform.invoke {
-            self.unsupported(call.spans, "`invoke`");
+            if let Some(call) = self.call(thread, call) {
+                self.calls.insert((thread, id), call);
+            }
+        }
+        let returned = [&transform.inner_jump, &transform.outer_jump]
+            .into_iter()
+            .flatten()
+            .find_map(|jump| match jump {
+                ast::Jump::Return {
+                    value: Some(value),
+                    spans,
+                } => Some((value, *spans)),
+                _ => None,
+            });
+        if let Some((value, spans)) = returned {
+            if let Some(info) = self.return_value(thread, value, spans) {
+                self.returns.insert((thread, id), info);
+            }
         }
         let jump = self.jump(thread, decl, transform);
         ir::Transform {
@@ -282,6 +326,25 @@ impl<'a> Checker<'a> {
             span: transform.spans.first,
             doc: transform.doc.clone(),
         }
+    }
+
+    /// Rule: a blocking action (a communication, `lock`, `unwait`) is the first action of
+    /// its step, and a step has at most one: its readiness is part of the step's enabling
+    /// condition, evaluated after the guard and before any action.
+    fn blocking_not_first(&mut self, transform: &ast::Transform, action: &ast::Action) {
+        let first_blocking = transform.actions.iter().position(ast::Action::is_blocking);
+        let message = match first_blocking {
+            Some(0) => format!(
+                "two blocking actions in one step: `{action}` waits too, after `{}`; a step \
+                 waits for one thing at most (split it into two steps)",
+                transform.actions[0]
+            ),
+            _ => format!(
+                "`{action}` is a blocking action, so it must be the first action of its step \
+                 (its readiness is part of the step's enabling condition)"
+            ),
+        };
+        self.diags.error(action.spans(), message);
     }
 
     /// Rule: a transformation has exactly one jump, inside its braces or after them, and
@@ -404,7 +467,11 @@ impl<'a> Checker<'a> {
 
     /// Rule: only variables and array elements are assigned; never a constant, an enum
     /// value, an active thread's parameter or a whole array.
-    fn place(&mut self, target: &ast::Expr, scope: &mut Scope) -> Option<(Place, Scalar)> {
+    pub(super) fn place(
+        &mut self,
+        target: &ast::Expr,
+        scope: &mut Scope,
+    ) -> Option<(Place, Scalar)> {
         match target {
             ast::Expr::Name(name) => match self.lookup_var(name, scope)? {
                 Resolved::Index => {

@@ -44,6 +44,8 @@ impl Gen<'_> {
                 FaultKind::Index => quote!(Index),
                 FaultKind::Division => quote!(Division),
                 FaultKind::Start => quote!(Start),
+                FaultKind::Stack => quote!(Stack),
+                FaultKind::Lock => quote!(Lock),
             };
             let message = &site.message;
             let line = site.line;

@@ -100,7 +100,12 @@ impl<I: Id, T> IdVec<I, T> {
         self.items.get(id.index())
     }
 
-    /// The items in order.
+    /// The items in order, to change them in place.
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
+        self.items.iter_mut()
+    }
+
+    /// The items, in id order.
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.items.iter()
     }

@@ -316,6 +316,8 @@ impl Walk<'_> {
             FaultKind::Index => "an index error",
             FaultKind::Division => "a division error",
             FaultKind::Start => "a start error",
+            FaultKind::Stack => "a stack error",
+            FaultKind::Lock => "a lock error",
         };
         ConstantFault {
             spans: self.system.site_spans[site],

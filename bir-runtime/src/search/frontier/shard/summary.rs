@@ -93,7 +93,7 @@ pub struct ShardSummary {
 }
 
 /// The finding kinds and limits by number, for the words of a summary.
-const KINDS: [FindingKind; 9] = [
+const KINDS: [FindingKind; 11] = [
     FindingKind::Deadlock,
     FindingKind::Invariant,
     FindingKind::Assertion,
@@ -101,6 +101,8 @@ const KINDS: [FindingKind; 9] = [
     FindingKind::Index,
     FindingKind::Division,
     FindingKind::Start,
+    FindingKind::Stack,
+    FindingKind::Lock,
     FindingKind::Property,
     FindingKind::Reached,
 ];

@@ -1,0 +1,1104 @@
+//! Channels and locks (LANGUAGE.md, "Channels", "Locks"), translated to the step form: each
+//! buffered channel is its length and its message slots, each lock its owner and hold
+//! count, and each instance that can wait its wait mark and remembered count — hidden
+//! globals of exactly the bits their ranges need, which no name in the model can reach. A
+//! communication or a lock operation becomes the actions on them, and its readiness (a
+//! blocking action's) a conjunct of its step's guard, so that every later stage sees
+//! version 1's steps.
+//!
+//! Encodings: a channel's slots past its length hold the field types' default values (equal
+//! queues are equal states); a lock's owner is the global number of the holding instance or
+//! -1, its count 0 to [`MAX_HOLDS`]; an instance's wait mark is 0 (none), `1 + l` (waiting on
+//! lock `l`, locks numbered across the model's lock elements) or `1 + L + l` (notified by
+//! lock `l`, of `L` lock elements).
+
+use super::expr::scalar_kind;
+use super::expr::Scope;
+use super::{Checker, Kind, Symbol};
+use crate::front::ast::{self, Builtin, LockOp, Name, Spans};
+use crate::ir::{self, ArithOp, CmpOp, Expr, FaultKind, Id as _, Place, Scalar, VarRef};
+
+/// A lock holds at most this many nested `lock`s of one instance (LANGUAGE.md).
+pub(super) const MAX_HOLDS: i64 = 3;
+
+/// The most message slots (over the elements of an array of channels) one channel holds.
+const MAX_SLOTS: i64 = 1 << 16;
+
+/// A checked channel (or array of channels): its hidden state.
+#[derive(Clone, Debug)]
+pub(super) struct Channel {
+    /// The field types of a message.
+    pub fields: Vec<Scalar>,
+    /// The capacity; 0 for a rendezvous channel.
+    pub capacity: u32,
+    /// The length of an array of channels.
+    pub len: Option<u32>,
+    /// The length of each channel, `int (0, capacity)` per element: for a rendezvous
+    /// channel always 0, in no bits, read only to check an index.
+    pub length: ir::GlobalId,
+    /// Per field, the slots of every channel, element `c * capacity + s` for slot `s` of
+    /// channel `c`.
+    pub slots: Vec<ir::GlobalId>,
+}
+
+/// A checked lock (or array of locks).
+#[derive(Clone, Debug)]
+pub(super) struct Lock {
+    /// The length of an array of locks.
+    pub len: Option<u32>,
+    /// The number of its first element among the model's lock elements.
+    pub first: u32,
+    /// The owner of each element: an instance's global number, or -1.
+    pub owner: ir::GlobalId,
+    /// The hold count of each element.
+    pub count: ir::GlobalId,
+}
+
+/// The wait marks of every instance, when the model waits.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Waits {
+    /// Per instance: 0, `1 + l` waiting on lock `l`, `1 + L + l` notified by lock `l`.
+    pub mark: ir::GlobalId,
+    /// Per instance: the hold count a `wait` released, for its `unwait`.
+    pub count: ir::GlobalId,
+    /// The lock elements of the model (`L`).
+    pub locks: u32,
+}
+
+/// A channel or a lock as an operation names it: which one, and the element.
+struct Operand {
+    /// The index into `Checker::channels` or `Checker::locks`.
+    which: usize,
+    /// The element of an array: the index and its index-error site.
+    index: Option<(Expr, ir::SiteId)>,
+    /// The text for messages: `c`, `c[i]`.
+    text: String,
+}
+
+impl Checker<'_> {
+    /// The hidden state of every channel and lock, once the threads (and so the instances)
+    /// are known; the wait marks when some step waits or asks `wasNotified`.
+    pub(super) fn check_comm_decls(&mut self) {
+        if let Some(span) = self
+            .channel_decls
+            .first()
+            .map(|c| c.keyword)
+            .or(self.lock_decls.first().map(|l| l.keyword))
+        {
+            let site = self.site(
+                FaultKind::Range,
+                "a channel's or lock's hidden state left its range (a bug of bir's)".to_string(),
+                span,
+                Spans::one(span),
+            );
+            self.hidden_site = Some(site);
+        }
+        for decl in self.channel_decls.clone() {
+            let channel = self.channel(decl);
+            self.channels.push(channel);
+        }
+        let instances: i64 = self
+            .sigs
+            .iter()
+            .take(self.real_threads)
+            .map(|sig| i64::from(sig.kind.instances()))
+            .sum();
+        let mut first = 0u32;
+        for decl in self.lock_decls.clone() {
+            let len = self.comm_len(decl.len.as_ref(), "an array of locks");
+            let elements = len.unwrap_or(1);
+            let owner = self.hidden_global(
+                format!("owner({})", decl.name.text),
+                decl.name.span,
+                Scalar::Int {
+                    lo: -1,
+                    hi: instances - 1,
+                    wrap: false,
+                },
+                len,
+            );
+            let count = self.hidden_global(
+                format!("holds({})", decl.name.text),
+                decl.name.span,
+                Scalar::Int {
+                    lo: 0,
+                    hi: MAX_HOLDS,
+                    wrap: false,
+                },
+                len,
+            );
+            self.locks.push(Lock {
+                len,
+                first,
+                owner,
+                count,
+            });
+            first += elements;
+        }
+        if first > 0 && self.uses_waits() {
+            let marks = 2 * i64::from(first);
+            let per_instance = u32::try_from(instances).ok().filter(|&n| n >= 1);
+            let span = self.lock_decls[0].name.span;
+            let mark = self.hidden_global(
+                "wait mark".to_string(),
+                span,
+                Scalar::Int {
+                    lo: 0,
+                    hi: marks,
+                    wrap: false,
+                },
+                per_instance,
+            );
+            let count = self.hidden_global(
+                "wait holds".to_string(),
+                span,
+                Scalar::Int {
+                    lo: 0,
+                    hi: MAX_HOLDS,
+                    wrap: false,
+                },
+                per_instance,
+            );
+            self.waits = Some(Waits {
+                mark,
+                count,
+                locks: first,
+            });
+        }
+    }
+
+    /// A checked channel declaration and its hidden globals.
+    fn channel(&mut self, decl: &ast::ChannelDecl) -> Channel {
+        let fields: Vec<Scalar> = decl
+            .fields
+            .iter()
+            .map(|field| match self.ty(field) {
+                Some(ir::Ty { scalar, len: None }) => scalar,
+                Some(_) => {
+                    self.diags.error(
+                        field.spans,
+                        "a message field is a scalar, an enum or a reference, not an array",
+                    );
+                    Scalar::INT
+                }
+                None => Scalar::INT,
+            })
+            .collect();
+        let capacity = match &decl.buffer {
+            None => 0,
+            Some(expr) => match self.const_int(expr, "a channel's capacity") {
+                Some(k) if !(1..=MAX_SLOTS).contains(&k) => {
+                    self.diags.error(
+                        expr.spans(),
+                        format!(
+                            "a buffered channel holds 1 to {MAX_SLOTS} messages; this one \
+                             would hold {k} (a rendezvous channel has no `buffer`)"
+                        ),
+                    );
+                    1
+                }
+                Some(k) => k as u32,
+                None => 1,
+            },
+        };
+        let len = self.comm_len(decl.len.as_ref(), "an array of channels");
+        let elements = len.unwrap_or(1);
+        if i64::from(elements) * i64::from(capacity) > MAX_SLOTS {
+            self.diags.error(
+                decl.name.spans(),
+                format!(
+                    "`{}` would hold {} message slots ({elements} channels of {capacity}); bir \
+                     stores at most {MAX_SLOTS} for one channel declaration",
+                    decl.name.text,
+                    i64::from(elements) * i64::from(capacity)
+                ),
+            );
+        }
+        let length = self.hidden_global(
+            format!("len({})", decl.name.text),
+            decl.name.span,
+            Scalar::Int {
+                lo: 0,
+                hi: i64::from(capacity),
+                wrap: false,
+            },
+            len,
+        );
+        let slots = if capacity == 0 {
+            Vec::new()
+        } else {
+            let slots = (elements * capacity).min(MAX_SLOTS as u32);
+            fields
+                .iter()
+                .enumerate()
+                .map(|(field, &scalar)| {
+                    self.hidden_global(
+                        format!("{}.{field}", decl.name.text),
+                        decl.name.span,
+                        scalar,
+                        Some(slots),
+                    )
+                })
+                .collect()
+        };
+        Channel {
+            fields,
+            capacity,
+            len,
+            length,
+            slots,
+        }
+    }
+
+    /// The length of an array of channels or locks, `None` for a single one; an invalid
+    /// length is reported and taken as 1.
+    fn comm_len(&mut self, len: Option<&ast::Expr>, what: &'static str) -> Option<u32> {
+        let expr = len?;
+        match self.const_int(expr, what) {
+            Some(n) if (1..=MAX_SLOTS).contains(&n) => Some(n as u32),
+            Some(n) => {
+                self.diags.error(
+                    expr.spans(),
+                    format!("{what} has 1 to {MAX_SLOTS} elements, not {n}"),
+                );
+                Some(1)
+            }
+            None => Some(1),
+        }
+    }
+
+    /// A global no name of the model can reach, holding hidden state.
+    fn hidden_global(
+        &mut self,
+        name: String,
+        span: proc_macro2::Span,
+        scalar: Scalar,
+        len: Option<u32>,
+    ) -> ir::GlobalId {
+        let elements = len.unwrap_or(1) as usize;
+        self.global_ok.push(true);
+        self.globals.push(ir::Var {
+            name,
+            span,
+            doc: String::new(),
+            ty: ir::Ty { scalar, len },
+            init: vec![scalar.default_value(); elements],
+        })
+    }
+
+    /// True when some step of the model waits, notifies or asks `wasNotified`: only then do
+    /// the instances carry wait marks.
+    fn uses_waits(&self) -> bool {
+        fn in_expr(expr: &ast::Expr) -> bool {
+            match expr {
+                ast::Expr::Builtin { builtin, .. } => *builtin == Builtin::WasNotified,
+                ast::Expr::Index { index, .. } => in_expr(index),
+                ast::Expr::Unary { expr, .. } | ast::Expr::Paren { expr, .. } => in_expr(expr),
+                ast::Expr::Binary { lhs, rhs, .. } => in_expr(lhs) || in_expr(rhs),
+                ast::Expr::Cond {
+                    cond,
+                    then,
+                    otherwise,
+                } => in_expr(cond) || in_expr(then) || in_expr(otherwise),
+                ast::Expr::Quant { body, .. } => in_expr(body),
+                _ => false,
+            }
+        }
+        let bodies = self
+            .thread_decls
+            .iter()
+            .map(|t| &t.body)
+            .chain(self.function_decls.iter().map(|f| &f.body));
+        bodies
+            .flat_map(|body| &body.locations)
+            .flat_map(|location| &location.transforms)
+            .any(|transform| {
+                transform.guard.as_ref().is_some_and(in_expr)
+                    || transform.actions.iter().any(|action| match action {
+                        ast::Action::Lock { op, .. } => {
+                            !matches!(op, LockOp::Lock | LockOp::Unlock)
+                        }
+                        ast::Action::Assign { value, .. } => in_expr(value),
+                        ast::Action::Assert { expr, .. } | ast::Action::Assume { expr, .. } => {
+                            in_expr(expr)
+                        }
+                        _ => false,
+                    })
+            })
+    }
+
+    /// The channel or lock an operation names (`c`, `c[i]`), with its index checked
+    /// against the array; `locks` chooses which kind. `None` after an error (reported).
+    fn operand(&mut self, expr: &ast::Expr, locks: bool, scope: &mut Scope) -> Option<Operand> {
+        let (name, index, spans) = match expr {
+            ast::Expr::Name(name) => (name, None, name.spans()),
+            ast::Expr::Index {
+                array,
+                index,
+                spans,
+            } => (array, Some(&**index), *spans),
+            ast::Expr::Paren { expr, .. } => return self.operand(expr, locks, scope),
+            other => {
+                let what = if locks { "a lock" } else { "a channel" };
+                self.diags.error(
+                    other.spans(),
+                    format!("expected {what} (a name, or an element `name[i]`)"),
+                );
+                return None;
+            }
+        };
+        let which = match (self.symbols.get(&name.text).copied(), locks) {
+            (Some(Symbol::Lock(which)), true) | (Some(Symbol::Channel(which)), false) => which,
+            (found, _) => {
+                let what = if locks { "a lock" } else { "a channel" };
+                let is = match found {
+                    Some(symbol) => format!("`{}` is {}", name.text, symbol.describe()),
+                    None => format!("no `{}` is declared", name.text),
+                };
+                self.diags
+                    .error(name.spans(), format!("expected {what}: {is}"));
+                return None;
+            }
+        };
+        let len = if locks {
+            self.locks[which].len
+        } else {
+            self.channels[which].len
+        };
+        let index = match (index, len) {
+            (None, None) => None,
+            (Some(index), Some(len)) => {
+                let index_ir = self.expr_of(index, scope, Kind::Int, "an index");
+                let site = self.index_site(name, index, len, spans);
+                Some((index_ir, site))
+            }
+            (Some(_), None) => {
+                self.not_an_array(name);
+                return None;
+            }
+            (None, Some(len)) => {
+                self.diags.error(
+                    name.spans(),
+                    format!(
+                        "`{}` is an array of {len}; name one of them: `{}[i]`",
+                        name.text, name.text
+                    ),
+                );
+                return None;
+            }
+        };
+        let text = match index {
+            Some(_) => format!("{expr}"),
+            None => name.text.clone(),
+        };
+        Some(Operand { which, index, text })
+    }
+
+    /// `len(c)`, `empty(c)`, `full(c)`, `lockAvailable(l)`, `hasLock(l)`, `wasNotified(l)`.
+    pub(super) fn builtin(
+        &mut self,
+        builtin: Builtin,
+        name: &Name,
+        operand: &ast::Expr,
+        scope: &mut Scope,
+    ) -> (Expr, Kind) {
+        if let Some(what) = scope.constant {
+            self.diags.error(
+                name.spans(),
+                format!(
+                    "{what} must be a constant expression, but `{}(..)` reads the state",
+                    name.text
+                ),
+            );
+            return (Expr::Bool(false), Kind::Error);
+        }
+        let locks = builtin.needs_instance();
+        let Some(operand) = self.operand(operand, locks, scope) else {
+            return (Expr::Bool(false), Kind::Error);
+        };
+        if locks {
+            let Some(thread) = scope.thread else {
+                self.diags.error(
+                    name.spans(),
+                    format!(
+                        "`{}` asks about the instance that evaluates it, and {} is evaluated \
+                         by none",
+                        name.text, scope.reader
+                    ),
+                );
+                return (Expr::Bool(false), Kind::Error);
+            };
+            let me = self.this_instance(thread);
+            let expr = match builtin {
+                Builtin::HasLock => self.holds(&operand, me),
+                Builtin::LockAvailable => {
+                    let free = self.lock_free(&operand);
+                    Expr::Or(Box::new(free), Box::new(self.holds(&operand, me)))
+                }
+                _ => self.notified(&operand, me),
+            };
+            return (expr, Kind::Bool);
+        }
+        let channel = &self.channels[operand.which];
+        let capacity = i64::from(channel.capacity);
+        let length = self.channel_length(&operand);
+        match builtin {
+            Builtin::Len => (length, Kind::Int),
+            Builtin::Empty => (compare(CmpOp::Eq, length, Expr::Int(0)), Kind::Bool),
+            _ => (compare(CmpOp::Eq, length, Expr::Int(capacity)), Kind::Bool),
+        }
+    }
+
+    /// The readiness and the actions of a blocking action, `c!(..)`, `c?(..)`, `lock(l)` or
+    /// `unwait(l)`; or the actions of a lock operation that does not block (no readiness).
+    /// `None` after an error (reported).
+    pub(super) fn comm_action(
+        &mut self,
+        thread: ir::ThreadId,
+        action: &ast::Action,
+        scope: &mut Scope,
+    ) -> Option<(Option<Expr>, Vec<ir::Action>)> {
+        match action {
+            ast::Action::Send {
+                channel,
+                values,
+                spans,
+            } => self.send(channel, values, *spans, scope),
+            ast::Action::Receive {
+                channel,
+                targets,
+                spans,
+            } => self.receive(channel, targets, *spans, scope),
+            ast::Action::Lock { op, operand, spans } => {
+                self.lock_op(thread, *op, operand, *spans, scope)
+            }
+            _ => None,
+        }
+    }
+
+    /// The operand of a send or receive, as an operand expression.
+    fn channel_operand(&mut self, channel: &ast::ChannelRef, scope: &mut Scope) -> Option<Operand> {
+        let expr = match &channel.index {
+            None => ast::Expr::Name(channel.name.clone()),
+            Some(index) => ast::Expr::Index {
+                array: channel.name.clone(),
+                index: index.clone(),
+                spans: channel.spans,
+            },
+        };
+        self.operand(&expr, false, scope)
+    }
+
+    /// `c!(values)` on a buffered channel: ready when not full; appends the values.
+    fn send(
+        &mut self,
+        channel: &ast::ChannelRef,
+        values: &[ast::Expr],
+        spans: Spans,
+        scope: &mut Scope,
+    ) -> Option<(Option<Expr>, Vec<ir::Action>)> {
+        let operand = self.channel_operand(channel, scope)?;
+        let ch = self.channels[operand.which].clone();
+        if values.len() != ch.fields.len() {
+            self.field_count(&channel.name, ch.fields.len(), values.len(), "sends", spans);
+            return None;
+        }
+        let mut checked = Vec::new();
+        for (value, &scalar) in values.iter().zip(&ch.fields) {
+            let (ir, kind) = self.expr(value, scope);
+            if !self.assignable(scalar, kind) {
+                self.diags.error(
+                    value.spans(),
+                    format!(
+                        "mismatched types: `{}` carries {} here, not {}",
+                        operand.text,
+                        self.scalar_name(scalar),
+                        self.kind_name(kind)
+                    ),
+                );
+            }
+            checked.push((ir, scalar, value));
+        }
+        if ch.capacity == 0 {
+            self.unsupported(spans, "a rendezvous");
+            return None;
+        }
+        let length = self.channel_length(&operand);
+        let ready = compare(CmpOp::Lt, length.clone(), Expr::Int(i64::from(ch.capacity)));
+        let mut actions = Vec::new();
+        for ((value, scalar, text), &slots) in checked.into_iter().zip(&ch.slots) {
+            let site = self.site(
+                FaultKind::Range,
+                format!(
+                    "`{}!(..)` sends {{value}} in `{text}`, outside the field's type {}",
+                    operand.text,
+                    self.scalar_name(scalar)
+                ),
+                spans.first,
+                text.spans(),
+            );
+            let slot = self.slot_index(&operand, ch.capacity, length.clone());
+            actions.push(ir::Action::Assign {
+                place: self.element_place(slots, slot, &operand),
+                value,
+                site,
+            });
+        }
+        actions.push(self.bump(ch.length, &operand, ArithOp::Add, spans));
+        Some((Some(ready), actions))
+    }
+
+    /// `c?(targets)` on a buffered channel: ready when not empty; removes the first message
+    /// and writes its fields to the targets in order, each target's place evaluated just
+    /// before its write.
+    fn receive(
+        &mut self,
+        channel: &ast::ChannelRef,
+        targets: &[Option<ast::Expr>],
+        spans: Spans,
+        scope: &mut Scope,
+    ) -> Option<(Option<Expr>, Vec<ir::Action>)> {
+        let operand = self.channel_operand(channel, scope)?;
+        let ch = self.channels[operand.which].clone();
+        if targets.len() != ch.fields.len() {
+            self.field_count(
+                &channel.name,
+                ch.fields.len(),
+                targets.len(),
+                "receives",
+                spans,
+            );
+            return None;
+        }
+        let mut places = Vec::new();
+        for (target, &scalar) in targets.iter().zip(&ch.fields) {
+            let Some(target) = target else {
+                places.push(None);
+                continue;
+            };
+            let (place, target_scalar) = self.place(target, scope)?;
+            if !self.assignable(target_scalar, scalar_kind(scalar)) {
+                self.diags.error(
+                    target.spans(),
+                    format!(
+                        "mismatched types: `{}` carries {} here, which `{target}` of type {} \
+                         cannot hold",
+                        operand.text,
+                        self.scalar_name(scalar),
+                        self.scalar_name(target_scalar)
+                    ),
+                );
+            }
+            let site = self.site(
+                FaultKind::Range,
+                format!(
+                    "`{}?(..)` receives {{value}} into `{target}`, outside its type {}",
+                    operand.text,
+                    self.scalar_name(target_scalar)
+                ),
+                spans.first,
+                target.spans(),
+            );
+            places.push(Some((place, site)));
+        }
+        if ch.capacity == 0 {
+            self.unsupported(spans, "a rendezvous");
+            return None;
+        }
+        let length = self.channel_length(&operand);
+        let ready = compare(CmpOp::Gt, length, Expr::Int(0));
+        let mut actions = vec![self.bump(ch.length, &operand, ArithOp::Sub, spans)];
+        let first = self.slot_index(&operand, ch.capacity, Expr::Int(0));
+        for (target, &slots) in places.into_iter().zip(&ch.slots) {
+            if let Some((place, site)) = target {
+                actions.push(ir::Action::Assign {
+                    place,
+                    value: self.slot_read(slots, first.clone(), &operand),
+                    site,
+                });
+            }
+        }
+        // The queue moves up one slot; the last slot takes the field's default again.
+        for (&slots, &scalar) in ch.slots.iter().zip(&ch.fields) {
+            for slot in 0..ch.capacity {
+                let value = if slot + 1 < ch.capacity {
+                    let from =
+                        self.slot_index(&operand, ch.capacity, Expr::Int(i64::from(slot) + 1));
+                    self.slot_read(slots, from, &operand)
+                } else {
+                    Expr::Int(scalar.default_value())
+                };
+                let to = self.slot_index(&operand, ch.capacity, Expr::Int(i64::from(slot)));
+                let site = self.internal_site(spans);
+                actions.push(ir::Action::Assign {
+                    place: self.element_place(slots, to, &operand),
+                    value,
+                    site,
+                });
+            }
+        }
+        Some((Some(ready), actions))
+    }
+
+    /// Reports a send or receive with the wrong number of fields.
+    fn field_count(&mut self, name: &Name, fields: usize, given: usize, verb: &str, spans: Spans) {
+        let plural = if fields == 1 { "" } else { "s" };
+        self.diags.error(
+            spans,
+            format!(
+                "`{}` carries {fields} field{plural} per message, but this {verb} {given}",
+                name.text
+            ),
+        );
+    }
+
+    /// The length of the channel `operand` names.
+    fn channel_length(&self, operand: &Operand) -> Expr {
+        self.hidden_read(self.channels[operand.which].length, operand)
+    }
+
+    /// The element of hidden global `var` that `operand` names (the global itself for a
+    /// single channel or lock).
+    fn hidden_read(&self, var: ir::GlobalId, operand: &Operand) -> Expr {
+        match &operand.index {
+            None if !self.is_array(var) => Expr::Read(VarRef::Global(var)),
+            None => Expr::Element {
+                var: VarRef::Global(var),
+                index: Box::new(Expr::Int(0)),
+                site: self.any_site(),
+            },
+            Some((index, site)) => Expr::Element {
+                var: VarRef::Global(var),
+                index: Box::new(index.clone()),
+                site: *site,
+            },
+        }
+    }
+
+    /// The place of hidden global `var` that `operand` names.
+    fn hidden_place(&self, var: ir::GlobalId, operand: &Operand) -> Place {
+        Place {
+            var: VarRef::Global(var),
+            index: match &operand.index {
+                None if !self.is_array(var) => None,
+                None => Some((Box::new(Expr::Int(0)), self.any_site())),
+                Some((index, site)) => Some((Box::new(index.clone()), *site)),
+            },
+        }
+    }
+
+    /// True when hidden global `var` is an array.
+    fn is_array(&self, var: ir::GlobalId) -> bool {
+        self.globals[var].ty.len.is_some()
+    }
+
+    /// The site of hidden operations that cannot fail (an index or a value the construction
+    /// keeps in range), never raised: made with the hidden state.
+    fn any_site(&self) -> ir::SiteId {
+        self.hidden_site.unwrap_or(ir::SiteId(0))
+    }
+
+    /// A range site for a hidden write that cannot fail.
+    fn internal_site(&mut self, spans: Spans) -> ir::SiteId {
+        self.site(
+            FaultKind::Range,
+            "a channel's or lock's hidden state left its range (a bug of bir's)".to_string(),
+            spans.first,
+            spans,
+        )
+    }
+
+    /// Slot `slot` of the channel `operand` names, as an index into a field's slots.
+    fn slot_index(&mut self, operand: &Operand, capacity: u32, slot: Expr) -> Expr {
+        match &operand.index {
+            None => slot,
+            Some((index, _)) => {
+                let overflow = Some(self.any_site());
+                let base = Expr::Arith {
+                    op: ArithOp::Mul,
+                    lhs: Box::new(index.clone()),
+                    rhs: Box::new(Expr::Int(i64::from(capacity))),
+                    overflow,
+                    division: None,
+                };
+                Expr::Arith {
+                    op: ArithOp::Add,
+                    lhs: Box::new(base),
+                    rhs: Box::new(slot),
+                    overflow,
+                    division: None,
+                }
+            }
+        }
+    }
+
+    /// A read of element `slot` of a field's slots.
+    fn slot_read(&self, slots: ir::GlobalId, slot: Expr, operand: &Operand) -> Expr {
+        Expr::Element {
+            var: VarRef::Global(slots),
+            index: Box::new(slot),
+            site: operand
+                .index
+                .as_ref()
+                .map_or(self.any_site(), |(_, site)| *site),
+        }
+    }
+
+    /// The place of element `slot` of a field's slots.
+    fn element_place(&self, slots: ir::GlobalId, slot: Expr, operand: &Operand) -> Place {
+        Place {
+            var: VarRef::Global(slots),
+            index: Some((
+                Box::new(slot),
+                operand
+                    .index
+                    .as_ref()
+                    .map_or(self.any_site(), |(_, site)| *site),
+            )),
+        }
+    }
+
+    /// `var[operand] := var[operand] ± 1`, which the readiness keeps in range.
+    fn bump(
+        &mut self,
+        var: ir::GlobalId,
+        operand: &Operand,
+        op: ArithOp,
+        spans: Spans,
+    ) -> ir::Action {
+        let site = self.internal_site(spans);
+        let value = Expr::Arith {
+            op,
+            lhs: Box::new(self.hidden_read(var, operand)),
+            rhs: Box::new(Expr::Int(1)),
+            overflow: Some(site),
+            division: None,
+        };
+        ir::Action::Assign {
+            place: self.hidden_place(var, operand),
+            value,
+            site,
+        }
+    }
+
+    /// The global number of the instance of `thread` that executes the step.
+    pub(super) fn this_instance(&mut self, thread: ir::ThreadId) -> Expr {
+        if self.function_of(thread).is_some() {
+            // Laid out in each calling thread with that thread's own (`inline`).
+            return Expr::QuantVar(super::inline::THIS_INSTANCE);
+        }
+        let first: i64 = self
+            .sigs
+            .iter()
+            .take(thread.index())
+            .map(|s| i64::from(s.kind.instances()))
+            .sum();
+        if self.sigs[thread].index_param.is_none() && self.sigs[thread].kind.instances() == 1 {
+            return Expr::Int(first);
+        }
+        if first == 0 {
+            return Expr::InstanceIndex;
+        }
+        Expr::Arith {
+            op: ArithOp::Add,
+            lhs: Box::new(Expr::InstanceIndex),
+            rhs: Box::new(Expr::Int(first)),
+            overflow: Some(self.any_site()),
+            division: None,
+        }
+    }
+
+    /// `owner(l) == me`.
+    fn holds(&self, lock: &Operand, me: Expr) -> Expr {
+        compare(
+            CmpOp::Eq,
+            self.hidden_read(self.locks[lock.which].owner, lock),
+            me,
+        )
+    }
+
+    /// `owner(l) == -1`.
+    fn lock_free(&self, lock: &Operand) -> Expr {
+        compare(
+            CmpOp::Eq,
+            self.hidden_read(self.locks[lock.which].owner, lock),
+            Expr::Int(-1),
+        )
+    }
+
+    /// The number of lock element `lock` among the model's.
+    fn lock_number(&mut self, lock: &Operand) -> Expr {
+        let first = i64::from(self.locks[lock.which].first);
+        match &lock.index {
+            None => Expr::Int(first),
+            Some((index, _)) => Expr::Arith {
+                op: ArithOp::Add,
+                lhs: Box::new(index.clone()),
+                rhs: Box::new(Expr::Int(first)),
+                overflow: Some(self.any_site()),
+                division: None,
+            },
+        }
+    }
+
+    /// The wait mark `mark` would have for lock `lock`: waiting (`offset` 1) or notified
+    /// (`offset` 1 + L).
+    fn mark_for(&mut self, lock: &Operand, offset: i64) -> Expr {
+        let number = self.lock_number(lock);
+        Expr::Arith {
+            op: ArithOp::Add,
+            lhs: Box::new(number),
+            rhs: Box::new(Expr::Int(offset)),
+            overflow: Some(self.any_site()),
+            division: None,
+        }
+    }
+
+    /// The wait mark of instance `me`.
+    fn mark_of(&self, waits: Waits, me: Expr) -> Expr {
+        Expr::Element {
+            var: VarRef::Global(waits.mark),
+            index: Box::new(me),
+            site: self.any_site(),
+        }
+    }
+
+    /// `wasNotified(l)` of instance `me`: false when the model never waits.
+    fn notified(&mut self, lock: &Operand, me: Expr) -> Expr {
+        let Some(waits) = self.waits else {
+            return Expr::Bool(false);
+        };
+        let notified = self.mark_for(lock, 1 + i64::from(waits.locks));
+        compare(CmpOp::Eq, self.mark_of(waits, me), notified)
+    }
+
+    /// The readiness and actions of a lock operation (Java monitors, reentrant).
+    fn lock_op(
+        &mut self,
+        thread: ir::ThreadId,
+        op: LockOp,
+        operand: &ast::Expr,
+        spans: Spans,
+        scope: &mut Scope,
+    ) -> Option<(Option<Expr>, Vec<ir::Action>)> {
+        let lock = self.operand(operand, true, scope)?;
+        let me = self.this_instance(thread);
+        let vars = self.locks[lock.which].clone();
+        let owner = self.hidden_place(vars.owner, &lock);
+        let count = self.hidden_place(vars.count, &lock);
+        let site = |checker: &mut Self, message: String| {
+            checker.site(FaultKind::Lock, message, spans.first, spans)
+        };
+        let not_held = |checker: &mut Self, verb: &str| {
+            let message = format!(
+                "`{verb}({})` by an instance that does not hold `{}`",
+                lock.text, lock.text
+            );
+            let site = site(checker, message);
+            ir::Action::Assert {
+                cond: checker.holds(&lock, me.clone()),
+                site,
+            }
+        };
+        match op {
+            LockOp::Lock => {
+                let free = self.lock_free(&lock);
+                let ready = Expr::Or(Box::new(free), Box::new(self.holds(&lock, me.clone())));
+                let fourth = site(
+                    self,
+                    format!(
+                        "`lock({})`: a fourth nested hold of `{}` (a lock counts at most {MAX_HOLDS})",
+                        lock.text, lock.text
+                    ),
+                );
+                let holds = Expr::Arith {
+                    op: ArithOp::Add,
+                    lhs: Box::new(self.hidden_read(vars.count, &lock)),
+                    rhs: Box::new(Expr::Int(1)),
+                    overflow: Some(fourth),
+                    division: None,
+                };
+                let actions = vec![
+                    ir::Action::Assign {
+                        place: owner,
+                        value: me,
+                        site: self.internal_site(spans),
+                    },
+                    ir::Action::Assign {
+                        place: count,
+                        value: holds,
+                        site: fourth,
+                    },
+                ];
+                Some((Some(ready), actions))
+            }
+            LockOp::Unlock => {
+                let check = not_held(self, "unlock");
+                let fewer = Expr::Arith {
+                    op: ArithOp::Sub,
+                    lhs: Box::new(self.hidden_read(vars.count, &lock)),
+                    rhs: Box::new(Expr::Int(1)),
+                    overflow: Some(self.any_site()),
+                    division: None,
+                };
+                let released = Expr::Cond {
+                    cond: Box::new(compare(
+                        CmpOp::Eq,
+                        self.hidden_read(vars.count, &lock),
+                        Expr::Int(0),
+                    )),
+                    then: Box::new(Expr::Int(-1)),
+                    otherwise: Box::new(self.hidden_read(vars.owner, &lock)),
+                };
+                let actions = vec![
+                    check,
+                    ir::Action::Assign {
+                        place: count,
+                        value: fewer,
+                        site: self.internal_site(spans),
+                    },
+                    ir::Action::Assign {
+                        place: owner,
+                        value: released,
+                        site: self.internal_site(spans),
+                    },
+                ];
+                Some((None, actions))
+            }
+            LockOp::Wait => {
+                let waits = self.waits?;
+                let check = not_held(self, "wait");
+                let twice = site(
+                    self,
+                    format!(
+                        "`wait({})` while this instance waits on, or was notified by, a lock",
+                        lock.text
+                    ),
+                );
+                let mark = self.mark_of(waits, me.clone());
+                let waiting = self.mark_for(&lock, 1);
+                let mark_place = Place {
+                    var: VarRef::Global(waits.mark),
+                    index: Some((Box::new(me.clone()), self.any_site())),
+                };
+                let remembered = Place {
+                    var: VarRef::Global(waits.count),
+                    index: Some((Box::new(me), self.any_site())),
+                };
+                let actions = vec![
+                    check,
+                    ir::Action::Assert {
+                        cond: compare(CmpOp::Eq, mark, Expr::Int(0)),
+                        site: twice,
+                    },
+                    ir::Action::Assign {
+                        place: remembered,
+                        value: self.hidden_read(vars.count, &lock),
+                        site: self.internal_site(spans),
+                    },
+                    ir::Action::Assign {
+                        place: count,
+                        value: Expr::Int(0),
+                        site: self.internal_site(spans),
+                    },
+                    ir::Action::Assign {
+                        place: owner,
+                        value: Expr::Int(-1),
+                        site: self.internal_site(spans),
+                    },
+                    ir::Action::Assign {
+                        place: mark_place,
+                        value: waiting,
+                        site: self.internal_site(spans),
+                    },
+                ];
+                Some((None, actions))
+            }
+            LockOp::Unwait => {
+                let waits = self.waits?;
+                let notified = self.notified(&lock, me.clone());
+                let free = self.lock_free(&lock);
+                let ready = Expr::And(Box::new(notified), Box::new(free));
+                let remembered = Expr::Element {
+                    var: VarRef::Global(waits.count),
+                    index: Box::new(me.clone()),
+                    site: self.any_site(),
+                };
+                let at_me = |var: ir::GlobalId, checker: &Self| Place {
+                    var: VarRef::Global(var),
+                    index: Some((Box::new(me.clone()), checker.any_site())),
+                };
+                let actions = vec![
+                    ir::Action::Assign {
+                        place: owner,
+                        value: me.clone(),
+                        site: self.internal_site(spans),
+                    },
+                    ir::Action::Assign {
+                        place: count,
+                        value: remembered,
+                        site: self.internal_site(spans),
+                    },
+                    ir::Action::Assign {
+                        place: at_me(waits.count, self),
+                        value: Expr::Int(0),
+                        site: self.internal_site(spans),
+                    },
+                    ir::Action::Assign {
+                        place: at_me(waits.mark, self),
+                        value: Expr::Int(0),
+                        site: self.internal_site(spans),
+                    },
+                ];
+                Some((Some(ready), actions))
+            }
+            LockOp::NotifyAll => {
+                let mut actions = vec![not_held(self, "notifyAll")];
+                let Some(waits) = self.waits else {
+                    return Some((None, actions));
+                };
+                let instances: u32 = self
+                    .sigs
+                    .iter()
+                    .take(self.real_threads)
+                    .map(|s| s.kind.instances())
+                    .sum();
+                let waiting = self.mark_for(&lock, 1);
+                let notified = self.mark_for(&lock, 1 + i64::from(waits.locks));
+                for instance in 0..instances {
+                    let mark = self.mark_of(waits, Expr::Int(i64::from(instance)));
+                    let value = Expr::Cond {
+                        cond: Box::new(compare(CmpOp::Eq, mark.clone(), waiting.clone())),
+                        then: Box::new(notified.clone()),
+                        otherwise: Box::new(mark),
+                    };
+                    actions.push(ir::Action::Assign {
+                        place: Place {
+                            var: VarRef::Global(waits.mark),
+                            index: Some((
+                                Box::new(Expr::Int(i64::from(instance))),
+                                self.any_site(),
+                            )),
+                        },
+                        value,
+                        site: self.internal_site(spans),
+                    });
+                }
+                Some((None, actions))
+            }
+            LockOp::Notify => {
+                self.unsupported(spans, "`notify`");
+                None
+            }
+        }
+    }
+}
+
+/// `lhs op rhs`.
+fn compare(op: CmpOp, lhs: Expr, rhs: Expr) -> Expr {
+    Expr::Cmp {
+        op,
+        lhs: Box::new(lhs),
+        rhs: Box::new(rhs),
+    }
+}
