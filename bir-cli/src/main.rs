@@ -368,9 +368,16 @@ fn murphi(options: &MurphiOptions) -> u8 {
             } else {
                 bir_codegen::export::murphi::Errors::Stop
             };
-            let text = bir_codegen::export::murphi::murphi(&loaded.system, errors);
-            let _ = write!(std::io::stdout().lock(), "{text}");
-            0
+            match bir_codegen::export::murphi::murphi(&loaded.system, errors) {
+                Ok(text) => {
+                    let _ = write!(std::io::stdout().lock(), "{text}");
+                    0
+                }
+                Err(bir_codegen::export::Unsupported(why)) => {
+                    eprintln!("bir: error: cannot write the model in Murphi: {why}");
+                    MALFORMED
+                }
+            }
         }
         Err(status) => status,
     }

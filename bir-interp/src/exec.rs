@@ -27,17 +27,22 @@ impl Interpreter {
     /// The outcome of transition `row` from `state`, or `None` when it is not enabled (its
     /// instance is elsewhere, its guard is false, or an `assume` failed).
     pub(crate) fn execute(&self, state: &State, row: &TransitionRow) -> Option<Outcome<State>> {
+        if let Some(partner) = row.partner {
+            return self.rendezvous(state, row, partner);
+        }
         let thread = &self.program.threads[row.thread];
         let transform = &thread.transforms[row.transform];
         let status = self.plan.instances[row.instance].status;
         if self.plan.packing.get(state, status) != i64::from(transform.location.0) {
             return None;
         }
-        // Rule: a guard that faults makes the transformation an error step.
+        // Rule: a guard that faults makes the transformation an error step (one outcome of
+        // a step with several leaves it to the first, `Transform::quiet`).
         if let Some(guard) = &transform.guard {
             match self.eval(guard, state, Some(row.instance)) {
                 Ok(0) => return None,
                 Ok(_) => {}
+                Err(_) if transform.quiet.is_some() => return None,
                 Err(fault) => return Some(Outcome::Fault(fault)),
             }
         }
@@ -105,55 +110,20 @@ impl Interpreter {
     ) -> Result<Step, Fault> {
         let thread = &self.program.threads[row.thread];
         let transform = &thread.transforms[row.transform];
-        let instance = Some(row.instance);
         let status = self.plan.instances[row.instance].status;
         let packing = &self.plan.packing;
         let mut next = state.clone();
-        for action in &transform.actions {
-            match action {
-                Action::Assign { place, value, site } => {
-                    let scalar = self.program.ty(row.thread, place.var).scalar;
-                    // Rule: in `a[i] := e` the index is evaluated (and checked) before `e`.
-                    let element = match &place.index {
-                        Some((index, index_site)) => {
-                            let len = self.len(row.thread, place.var);
-                            let index = self.eval(index, &next, instance)?;
-                            checked_index(index, len, *index_site)?
-                        }
-                        None => 0,
-                    };
-                    let value = self.eval(value, &next, instance)?;
-                    let stored = store(value, scalar, *site, true)?;
-                    let slot = self.slot(place.var, instance) + element;
-                    packing.set(&mut next, slot, stored);
+        for (position, action) in transform.actions.iter().enumerate() {
+            let done = self.action(&mut next, (row.thread, row.instance), action, until);
+            match done {
+                Ok(None) => {}
+                Ok(Some(step)) => return Ok(step),
+                // Rule: an outcome of a step with several (`Transform::quiet`) leaves the
+                // faults before the outcomes part to the first outcome.
+                Err(_) if transform.quiet.is_some_and(|q| position < q) => {
+                    return Ok(Step::Discarded)
                 }
-                Action::Assert { site, .. } if until == Some(site.0) => {
-                    return Ok(Step::AtAssert(next));
-                }
-                Action::Assert { cond, site } => {
-                    if self.eval(cond, &next, instance)? == 0 {
-                        return Err(Fault {
-                            site: site.0,
-                            value: 0,
-                        });
-                    }
-                }
-                Action::Assume(cond) => {
-                    if self.eval(cond, &next, instance)? == 0 {
-                        return Ok(Step::Discarded);
-                    }
-                }
-                Action::Start {
-                    thread: target,
-                    arg,
-                    site,
-                    arg_site,
-                } => self.start(&mut next, *target, arg.as_ref(), *site, *arg_site, instance)?,
-                Action::Exit => {
-                    // Rule: `exit` ends the instance; the rest of the block is not executed.
-                    packing.set(&mut next, status, thread.ended_status());
-                    return Ok(Step::Done(next));
-                }
+                Err(fault) => return Err(fault),
             }
         }
         let jump = match transform.jump {
@@ -162,6 +132,69 @@ impl Interpreter {
         };
         packing.set(&mut next, status, jump);
         Ok(Step::Done(next))
+    }
+
+    /// Runs one action on `next`: `Some` when the step ends there (an `exit`, a false
+    /// `assume`, the `assert` of `until`).
+    fn action(
+        &self,
+        next: &mut State,
+        (thread_id, executing): (ThreadId, InstanceId),
+        action: &Action,
+        until: Option<u32>,
+    ) -> Result<Option<Step>, Fault> {
+        let thread = &self.program.threads[thread_id];
+        let instance = Some(executing);
+        let status = self.plan.instances[executing].status;
+        let packing = &self.plan.packing;
+        {
+            match action {
+                Action::Assign { place, value, site } => {
+                    let scalar = self.program.ty(thread_id, place.var).scalar;
+                    // Rule: in `a[i] := e` the index is evaluated (and checked) before `e`.
+                    let element = match &place.index {
+                        Some((index, index_site)) => {
+                            let len = self.len(thread_id, place.var);
+                            let index = self.eval(index, next, instance)?;
+                            checked_index(index, len, *index_site)?
+                        }
+                        None => 0,
+                    };
+                    let value = self.eval(value, next, instance)?;
+                    let stored = store(value, scalar, *site, true)?;
+                    let slot = self.slot(place.var, instance) + element;
+                    packing.set(next, slot, stored);
+                }
+                Action::Assert { site, .. } if until == Some(site.0) => {
+                    return Ok(Some(Step::AtAssert(next.clone())));
+                }
+                Action::Assert { cond, site } => {
+                    if self.eval(cond, next, instance)? == 0 {
+                        return Err(Fault {
+                            site: site.0,
+                            value: 0,
+                        });
+                    }
+                }
+                Action::Assume(cond) => {
+                    if self.eval(cond, next, instance)? == 0 {
+                        return Ok(Some(Step::Discarded));
+                    }
+                }
+                Action::Start {
+                    thread: target,
+                    arg,
+                    site,
+                    arg_site,
+                } => self.start(next, *target, arg.as_ref(), *site, *arg_site, instance)?,
+                Action::Exit => {
+                    // Rule: `exit` ends the instance; the rest of the block is not executed.
+                    packing.set(next, status, thread.ended_status());
+                    return Ok(Some(Step::Done(next.clone())));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// `start T(arg);`: a start error unless T has not started yet; then the argument is
@@ -378,5 +411,6 @@ impl Env for View<'_> {
     }
 }
 
+mod rendezvous;
 #[cfg(test)]
 mod tests;

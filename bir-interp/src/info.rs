@@ -51,6 +51,7 @@ pub(crate) fn model_info(system: &ir::System, tables: &Tables) -> ModelInfo {
             to: row.to.clone().into(),
             text: row.text.clone().into(),
             line: row.line,
+            partner: row.partner.map(|(_, partner, _)| partner.0),
         })
         .collect();
     // The IR's fault sites are the model contract's own.

@@ -51,6 +51,10 @@ pub(crate) struct TransformCode {
     pub actions: Vec<Action>,
     /// The jump after the actions.
     pub jump: Jump,
+    /// See `ir::Transform::quiet`.
+    pub quiet: Option<usize>,
+    /// See `ir::Transform::rendezvous`.
+    pub rendezvous: Option<Box<ir::Rendezvous>>,
 }
 
 impl ThreadCode {
@@ -92,6 +96,8 @@ impl Program {
                             guard: tr.guard.clone(),
                             actions: tr.actions.clone(),
                             jump: tr.jump,
+                            quiet: tr.quiet,
+                            rendezvous: tr.rendezvous.clone(),
                         })
                         .collect(),
                 }

@@ -94,6 +94,9 @@ pub struct TransitionInfo {
     pub text: Cow<'static, str>,
     /// The line of the model source where the transformation starts (0 when unknown).
     pub line: u32,
+    /// The receiver of a rendezvous, which takes the step too (its dense index): a
+    /// rendezvous is a step of both instances, for fairness.
+    pub partner: Option<u32>,
 }
 
 /// What went wrong, for a fault or a finding.

@@ -113,6 +113,7 @@
 //!                 to: "count".into(),
 //!                 text: "when x < 2 do { x := x + 1; } goto count;".into(),
 //!                 line: 1,
+//!                 partner: None,
 //!             }]
 //!             .into(),
 //!             fault_sites: vec![].into(),

@@ -40,6 +40,7 @@ fn transition(
         to: to.into(),
         text: text.into(),
         line,
+        partner: None,
     }
 }
 

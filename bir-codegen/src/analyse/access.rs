@@ -50,7 +50,35 @@ impl Accesses {
         if let Some(guard) = &transform.guard {
             expr_reads(guard, &mut reads);
         }
-        for action in &transform.actions {
+        // A rendezvous reads its index and values and writes its targets, then runs the
+        // rest of its block; its partners' accesses are theirs.
+        let mut block: Vec<&ir::Action> = transform.actions.iter().collect();
+        if let Some(meets) = &transform.rendezvous {
+            if let Some((index, _)) = &meets.index {
+                expr_reads(index, &mut reads);
+            }
+            match &meets.role {
+                ir::RendezvousRole::Send(values) => {
+                    for (value, _, _) in values {
+                        expr_reads(value, &mut reads);
+                    }
+                }
+                ir::RendezvousRole::Receive(targets) => {
+                    for (place, _) in targets.iter().flatten() {
+                        let element = match &place.index {
+                            Some((index, _)) => {
+                                expr_reads(index, &mut reads);
+                                element_of(index)
+                            }
+                            None => Element::Any,
+                        };
+                        writes.push(access(place.var, element));
+                    }
+                }
+            }
+            block.extend(&meets.block);
+        }
+        for action in block {
             match action {
                 ir::Action::Assign { place, value, .. } => {
                     expr_reads(value, &mut reads);

@@ -14,6 +14,8 @@
 //! Nor may another step read the instance's status: a thread whose status any guard or
 //! action reads (`T[i]@loc`) has no safe location, since every step of it changes a location.
 //!
+//! A rendezvous is a step of two instances, so a location where one waits is not safe.
+//!
 //! A transformation is invisible when it writes nothing an invariant or a property (an
 //! `ltl` predicate, a `reachable` check) reads, and the properties and invariants name no
 //! location of its thread (`T@loc`), since its step changes one.
@@ -79,8 +81,15 @@ pub fn safe_locations(
                             .transforms
                             .iter_enumerated()
                             .filter(|(_, t)| t.location == location)
-                            .all(|(id, _)| {
-                                safe_transform(&uses, thread_id, single, &accesses[thread_id][id])
+                            // A rendezvous is a step of two instances: never independent.
+                            .all(|(id, t)| {
+                                t.rendezvous.is_none()
+                                    && safe_transform(
+                                        &uses,
+                                        thread_id,
+                                        single,
+                                        &accesses[thread_id][id],
+                                    )
                             })
                 })
                 .collect()
@@ -97,8 +106,9 @@ pub fn safe_transitions(
     let safe = safe_locations(system, accesses);
     system
         .transitions()
-        .map(|(thread, _, transform)| {
-            safe[thread][system.threads[thread].transforms[transform].location]
+        .map(|t| {
+            t.partner.is_none()
+                && safe[t.thread][system.threads[t.thread].transforms[t.transform].location]
         })
         .collect()
 }

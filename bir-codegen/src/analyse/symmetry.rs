@@ -392,7 +392,11 @@ impl<'s> Classes<'s> {
             pid_locals: Vec::new(),
             note: String::new(),
         };
-        match self.why_not(class, thread_id, n, &mut family) {
+        let why_not = match self.system.beyond_symmetry.first() {
+            Some(why) => Err(why.clone()),
+            None => self.why_not(class, thread_id, n, &mut family),
+        };
+        match why_not {
             Err(why) => {
                 family.note = format!("`{name}`: no symmetry: {why}");
                 family.indexed.clear();

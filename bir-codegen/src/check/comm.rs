@@ -232,6 +232,15 @@ impl Checker<'_> {
                 .iter()
                 .enumerate()
                 .map(|(field, &scalar)| {
+                    // A field is checked, never wrapped: a message keeps the value sent.
+                    let scalar = match scalar {
+                        Scalar::Int { lo, hi, .. } => Scalar::Int {
+                            lo,
+                            hi,
+                            wrap: false,
+                        },
+                        other => other,
+                    };
                     self.hidden_global(
                         format!("{}.{field}", decl.name.text),
                         decl.name.span,
@@ -450,14 +459,40 @@ impl Checker<'_> {
     }
 
     /// The readiness and the actions of a blocking action, `c!(..)`, `c?(..)`, `lock(l)` or
-    /// `unwait(l)`; or the actions of a lock operation that does not block (no readiness).
-    /// `None` after an error (reported).
+    /// `unwait(l)`; or the actions of a lock operation that does not block (no readiness);
+    /// and for `notify(l)` the step's outcomes after those actions, each a condition and
+    /// its actions (nobody waits; instance 0 waits and is taken out; ...). `None` after an
+    /// error (reported).
     pub(super) fn comm_action(
         &mut self,
         thread: ir::ThreadId,
         action: &ast::Action,
         scope: &mut Scope,
-    ) -> Option<(Option<Expr>, Vec<ir::Action>)> {
+    ) -> Option<CommAction> {
+        if let ast::Action::Lock {
+            op: LockOp::Notify,
+            operand,
+            spans,
+        } = action
+        {
+            return self.notify(thread, operand, *spans, scope);
+        }
+        let (ready, actions, rendezvous) = self.plain_comm_action(thread, action, scope)?;
+        Some(CommAction {
+            ready,
+            actions,
+            outcomes: Vec::new(),
+            rendezvous,
+        })
+    }
+
+    /// [`Self::comm_action`] of everything but `notify`.
+    fn plain_comm_action(
+        &mut self,
+        thread: ir::ThreadId,
+        action: &ast::Action,
+        scope: &mut Scope,
+    ) -> Option<Plain> {
         match action {
             ast::Action::Send {
                 channel,
@@ -469,9 +504,9 @@ impl Checker<'_> {
                 targets,
                 spans,
             } => self.receive(channel, targets, *spans, scope),
-            ast::Action::Lock { op, operand, spans } => {
-                self.lock_op(thread, *op, operand, *spans, scope)
-            }
+            ast::Action::Lock { op, operand, spans } => self
+                .lock_op(thread, *op, operand, *spans, scope)
+                .map(|(ready, actions)| (ready, actions, None)),
             _ => None,
         }
     }
@@ -489,14 +524,15 @@ impl Checker<'_> {
         self.operand(&expr, false, scope)
     }
 
-    /// `c!(values)` on a buffered channel: ready when not full; appends the values.
+    /// `c!(values)` on a buffered channel: ready when not full; appends the values. On a
+    /// rendezvous channel: a rendezvous, whose own step only checks the channel's index.
     fn send(
         &mut self,
         channel: &ast::ChannelRef,
         values: &[ast::Expr],
         spans: Spans,
         scope: &mut Scope,
-    ) -> Option<(Option<Expr>, Vec<ir::Action>)> {
+    ) -> Option<Plain> {
         let operand = self.channel_operand(channel, scope)?;
         let ch = self.channels[operand.which].clone();
         if values.len() != ch.fields.len() {
@@ -520,23 +556,20 @@ impl Checker<'_> {
             checked.push((ir, scalar, value));
         }
         if ch.capacity == 0 {
-            self.unsupported(spans, "a rendezvous");
-            return None;
+            let values = checked
+                .into_iter()
+                .map(|(value, scalar, text)| {
+                    let site = self.sent_site(&operand, scalar, text, spans);
+                    (value, scalar, site)
+                })
+                .collect();
+            return Some(self.rendezvous(operand, ir::RendezvousRole::Send(values)));
         }
         let length = self.channel_length(&operand);
         let ready = compare(CmpOp::Lt, length.clone(), Expr::Int(i64::from(ch.capacity)));
         let mut actions = Vec::new();
         for ((value, scalar, text), &slots) in checked.into_iter().zip(&ch.slots) {
-            let site = self.site(
-                FaultKind::Range,
-                format!(
-                    "`{}!(..)` sends {{value}} in `{text}`, outside the field's type {}",
-                    operand.text,
-                    self.scalar_name(scalar)
-                ),
-                spans.first,
-                text.spans(),
-            );
+            let site = self.sent_site(&operand, scalar, text, spans);
             let slot = self.slot_index(&operand, ch.capacity, length.clone());
             actions.push(ir::Action::Assign {
                 place: self.element_place(slots, slot, &operand),
@@ -545,7 +578,38 @@ impl Checker<'_> {
             });
         }
         actions.push(self.bump(ch.length, &operand, ArithOp::Add, spans));
-        Some((Some(ready), actions))
+        Some((Some(ready), actions, None))
+    }
+
+    /// The range site of a sent value outside its field's type.
+    fn sent_site(
+        &mut self,
+        operand: &Operand,
+        scalar: Scalar,
+        text: &ast::Expr,
+        spans: Spans,
+    ) -> ir::SiteId {
+        let message = format!(
+            "`{}!(..)` sends {{value}} in `{text}`, outside the field's type {}",
+            operand.text,
+            self.scalar_name(scalar)
+        );
+        self.site(FaultKind::Range, message, spans.first, text.spans())
+    }
+
+    /// A rendezvous on the channel `operand` names: its own step is the error step of its
+    /// guard or index (the index checked, the step never enabled); each pairing with a
+    /// partner is a transition of its own.
+    fn rendezvous(&mut self, operand: Operand, role: ir::RendezvousRole) -> Plain {
+        let length = self.channel_length(&operand);
+        let never = ir::Action::Assume(compare(CmpOp::Ne, length, Expr::Int(0)));
+        let rendezvous = ir::Rendezvous {
+            channel: operand.which as u32,
+            index: operand.index,
+            role,
+            block: Vec::new(),
+        };
+        (None, vec![never], Some(rendezvous))
     }
 
     /// `c?(targets)` on a buffered channel: ready when not empty; removes the first message
@@ -557,7 +621,7 @@ impl Checker<'_> {
         targets: &[Option<ast::Expr>],
         spans: Spans,
         scope: &mut Scope,
-    ) -> Option<(Option<Expr>, Vec<ir::Action>)> {
+    ) -> Option<Plain> {
         let operand = self.channel_operand(channel, scope)?;
         let ch = self.channels[operand.which].clone();
         if targets.len() != ch.fields.len() {
@@ -602,8 +666,7 @@ impl Checker<'_> {
             places.push(Some((place, site)));
         }
         if ch.capacity == 0 {
-            self.unsupported(spans, "a rendezvous");
-            return None;
+            return Some(self.rendezvous(operand, ir::RendezvousRole::Receive(places)));
         }
         let length = self.channel_length(&operand);
         let ready = compare(CmpOp::Gt, length, Expr::Int(0));
@@ -637,7 +700,7 @@ impl Checker<'_> {
                 });
             }
         }
-        Some((Some(ready), actions))
+        Some((Some(ready), actions, None))
     }
 
     /// Reports a send or receive with the wrong number of fields.
@@ -1086,11 +1149,129 @@ impl Checker<'_> {
                 }
                 Some((None, actions))
             }
-            LockOp::Notify => {
-                self.unsupported(spans, "`notify`");
-                None
+            LockOp::Notify => unreachable!("`notify` has outcomes of its own"),
+        }
+    }
+}
+
+/// The readiness, the actions and the outcomes of a communication or lock operation (see
+/// [`Checker::comm_action`]).
+pub(super) struct CommAction {
+    /// The readiness of a blocking action, a conjunct of its step's guard.
+    pub ready: Option<Expr>,
+    /// Its actions.
+    pub actions: Vec<ir::Action>,
+    /// The outcomes of a `notify`, after its actions.
+    pub outcomes: Vec<Outcome>,
+    /// A rendezvous send or receive (its block still empty: the rest of the step).
+    pub rendezvous: Option<ir::Rendezvous>,
+}
+
+/// The readiness, actions and rendezvous of a communication or lock operation but `notify`.
+type Plain = (Option<Expr>, Vec<ir::Action>, Option<ir::Rendezvous>);
+
+/// One outcome of a step with several: its condition, its actions, and what it does in
+/// words (for the transformation's text).
+pub(super) type Outcome = (Expr, Vec<ir::Action>, String);
+
+impl Checker<'_> {
+    /// `notify(l)`: the notifier must hold `l`; then one outcome per instance that may wait
+    /// on `l`, taken out of its wait set, each a transition of its own, and one outcome
+    /// when nobody waits, in which it does nothing.
+    fn notify(
+        &mut self,
+        thread: ir::ThreadId,
+        operand: &ast::Expr,
+        spans: Spans,
+        scope: &mut Scope,
+    ) -> Option<CommAction> {
+        let lock = self.operand(operand, true, scope)?;
+        let me = self.this_instance(thread);
+        let message = format!(
+            "`notify({})` by an instance that does not hold `{}`",
+            lock.text, lock.text
+        );
+        let site = self.site(FaultKind::Lock, message, spans.first, spans);
+        let check = ir::Action::Assert {
+            cond: self.holds(&lock, me),
+            site,
+        };
+        let Some(waits) = self.waits else {
+            return Some(CommAction {
+                ready: None,
+                actions: vec![check],
+                outcomes: Vec::new(),
+                rendezvous: None,
+            });
+        };
+        let instances: u32 = self
+            .sigs
+            .iter()
+            .take(self.real_threads)
+            .map(|s| s.kind.instances())
+            .sum();
+        let waiting = self.mark_for(&lock, 1);
+        let notified = self.mark_for(&lock, 1 + i64::from(waits.locks));
+        let waits_on = |checker: &Self, instance: u32| {
+            compare(
+                CmpOp::Eq,
+                checker.mark_of(waits, Expr::Int(i64::from(instance))),
+                waiting.clone(),
+            )
+        };
+        let nobody = (0..instances)
+            .map(|instance| Expr::Not(Box::new(waits_on(self, instance))))
+            .reduce(|a, b| Expr::And(Box::new(a), Box::new(b)))
+            .unwrap_or(Expr::Bool(true));
+        let mut outcomes = vec![(nobody, Vec::new(), "nobody waits".to_string())];
+        let names = self.instance_names();
+        for instance in 0..instances {
+            let wake = ir::Action::Assign {
+                place: Place {
+                    var: VarRef::Global(waits.mark),
+                    index: Some((Box::new(Expr::Int(i64::from(instance))), self.any_site())),
+                },
+                value: notified.clone(),
+                site: self.internal_site(spans),
+            };
+            let label = format!("wakes {}", names[instance as usize]);
+            outcomes.push((waits_on(self, instance), vec![wake], label));
+        }
+        Some(CommAction {
+            ready: None,
+            actions: vec![check],
+            outcomes,
+            rendezvous: None,
+        })
+    }
+}
+
+impl Checker<'_> {
+    /// The display name of every instance of the model's threads, by global number.
+    fn instance_names(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        for (sig, decl) in self
+            .sigs
+            .iter()
+            .zip(&self.thread_decls)
+            .take(self.real_threads)
+        {
+            let replicated = matches!(
+                sig.kind,
+                ir::ThreadKind::Active {
+                    replicated: true,
+                    ..
+                }
+            );
+            for index in 0..sig.kind.instances() {
+                names.push(if replicated {
+                    format!("{}[{index}]", decl.name.text)
+                } else {
+                    decl.name.text.clone()
+                });
             }
         }
+        names
     }
 }
 

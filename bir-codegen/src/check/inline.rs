@@ -450,42 +450,79 @@ fn assign_local(local: ir::LocalId, value: Expr, site: ir::SiteId) -> Action {
 
 /// A transformation of a body, in the terms of the thread where `frame` lays it out.
 fn remap_transform(transform: &ir::Transform, frame: &Frame, this: &Expr) -> ir::Transform {
+    let remap_actions = |actions: &[Action]| -> Vec<Action> {
+        actions
+            .iter()
+            .map(|action| remap_action(action, frame, this))
+            .collect()
+    };
     ir::Transform {
         location: frame.locations[transform.location.index()],
         guard: transform.guard.as_ref().map(|g| remap_expr(g, frame, this)),
-        actions: transform
-            .actions
-            .iter()
-            .map(|action| match action {
-                Action::Assign { place, value, site } => Action::Assign {
-                    place: remap_place(place, frame, this),
-                    value: remap_expr(value, frame, this),
-                    site: *site,
-                },
-                Action::Assert { cond, site } => Action::Assert {
-                    cond: remap_expr(cond, frame, this),
-                    site: *site,
-                },
-                Action::Assume(cond) => Action::Assume(remap_expr(cond, frame, this)),
-                Action::Start {
-                    thread,
-                    arg,
-                    site,
-                    arg_site,
-                } => Action::Start {
-                    thread: *thread,
-                    arg: arg.as_ref().map(|a| remap_expr(a, frame, this)),
-                    site: *site,
-                    arg_site: *arg_site,
-                },
-                Action::Exit => Action::Exit,
-            })
-            .collect(),
+        actions: remap_actions(&transform.actions),
         jump: match transform.jump {
             Jump::Goto(location) => Jump::Goto(frame.locations[location.index()]),
             Jump::Return => Jump::Return,
         },
+        rendezvous: transform.rendezvous.as_ref().map(|meets| {
+            Box::new(ir::Rendezvous {
+                channel: meets.channel,
+                index: meets
+                    .index
+                    .as_ref()
+                    .map(|(index, site)| (remap_expr(index, frame, this), *site)),
+                role: match &meets.role {
+                    ir::RendezvousRole::Send(values) => ir::RendezvousRole::Send(
+                        values
+                            .iter()
+                            .map(|(value, scalar, site)| {
+                                (remap_expr(value, frame, this), *scalar, *site)
+                            })
+                            .collect(),
+                    ),
+                    ir::RendezvousRole::Receive(targets) => ir::RendezvousRole::Receive(
+                        targets
+                            .iter()
+                            .map(|target| {
+                                target
+                                    .as_ref()
+                                    .map(|(place, site)| (remap_place(place, frame, this), *site))
+                            })
+                            .collect(),
+                    ),
+                },
+                block: remap_actions(&meets.block),
+            })
+        }),
         ..transform.clone()
+    }
+}
+
+/// An action of a body, in the thread's terms.
+fn remap_action(action: &Action, frame: &Frame, this: &Expr) -> Action {
+    match action {
+        Action::Assign { place, value, site } => Action::Assign {
+            place: remap_place(place, frame, this),
+            value: remap_expr(value, frame, this),
+            site: *site,
+        },
+        Action::Assert { cond, site } => Action::Assert {
+            cond: remap_expr(cond, frame, this),
+            site: *site,
+        },
+        Action::Assume(cond) => Action::Assume(remap_expr(cond, frame, this)),
+        Action::Start {
+            thread,
+            arg,
+            site,
+            arg_site,
+        } => Action::Start {
+            thread: *thread,
+            arg: arg.as_ref().map(|a| remap_expr(a, frame, this)),
+            site: *site,
+            arg_site: *arg_site,
+        },
+        Action::Exit => Action::Exit,
     }
 }
 
@@ -563,7 +600,28 @@ fn each_expr(transform: &mut ir::Transform, f: &mut dyn FnMut(&mut Expr)) {
     if let Some(guard) = &mut transform.guard {
         f(guard);
     }
-    for action in &mut transform.actions {
+    if let Some(meets) = &mut transform.rendezvous {
+        if let Some((index, _)) = &mut meets.index {
+            f(index);
+        }
+        match &mut meets.role {
+            ir::RendezvousRole::Send(values) => values.iter_mut().for_each(|(v, _, _)| f(v)),
+            ir::RendezvousRole::Receive(targets) => {
+                for (place, _) in targets.iter_mut().flatten() {
+                    if let Some((index, _)) = &mut place.index {
+                        f(index);
+                    }
+                }
+            }
+        }
+        each_action_expr(&mut meets.block, f);
+    }
+    each_action_expr(&mut transform.actions, f);
+}
+
+/// Calls `f` on every expression of `actions`.
+fn each_action_expr(actions: &mut [Action], f: &mut dyn FnMut(&mut Expr)) {
+    for action in actions {
         match action {
             Action::Assign { place, value, .. } => {
                 if let Some((index, _)) = &mut place.index {

@@ -262,6 +262,15 @@ impl<'a> Checker<'a> {
     }
 
     fn finish(self) -> ir::System {
+        let mut beyond_symmetry = Vec::new();
+        if !self.channels.is_empty() {
+            beyond_symmetry
+                .push("it has channels, which symmetry reduction does not permute yet".to_string());
+        }
+        if !self.locks.is_empty() {
+            beyond_symmetry
+                .push("it has locks, which symmetry reduction does not permute yet".to_string());
+        }
         let consts = self
             .consts
             .iter()
@@ -298,6 +307,7 @@ impl<'a> Checker<'a> {
             properties: self.properties,
             fault_sites: self.sites,
             site_spans: self.site_spans,
+            beyond_symmetry,
         }
     }
 }

@@ -224,9 +224,20 @@ impl<'a> Checker<'a> {
                 }
                 let mut ids = Vec::new();
                 for transform in &location.transforms {
-                    let next = ir::TransformId::new(transforms.len());
-                    let transform = self.transform(id, decl, location_id, next, transform);
-                    ids.push(transforms.push(transform));
+                    let (variants, call, returned) =
+                        self.transform(id, decl, location_id, transform);
+                    // The transformations of one step (a `notify`'s outcomes) share its
+                    // call and its returned value.
+                    for variant in variants {
+                        let next = transforms.push(variant);
+                        if let Some(call) = &call {
+                            self.calls.insert((id, next), call.clone());
+                        }
+                        if let Some(returned) = &returned {
+                            self.returns.insert((id, next), returned.clone());
+                        }
+                        ids.push(next);
+                    }
                 }
                 locations.push(ir::Location {
                     name: location.name.text.clone(),
@@ -262,15 +273,23 @@ impl<'a> Checker<'a> {
         thread: ir::ThreadId,
         decl: &ast::Thread,
         location: ir::LocationId,
-        id: ir::TransformId,
         transform: &ast::Transform,
-    ) -> ir::Transform {
+    ) -> (
+        Vec<ir::Transform>,
+        Option<super::functions::CallInfo>,
+        Option<super::functions::ReturnInfo>,
+    ) {
         let mut scope = Scope::runtime(Some(thread));
         let mut guard = transform
             .guard
             .as_ref()
             .map(|guard| self.expr_of(guard, &mut scope, Kind::Bool, "the guard"));
         let mut actions = Vec::new();
+        // A `notify`: where its outcomes part in the actions, and each outcome's condition
+        // and actions.
+        let mut notify: Option<(usize, Vec<super::comm::Outcome>)> = None;
+        // A rendezvous: where the rest of its block starts in the actions, and it.
+        let mut rendezvous: Option<(usize, ir::Rendezvous)> = None;
         for (position, action) in transform.actions.iter().enumerate() {
             if action.is_blocking() && position > 0 {
                 self.blocking_not_first(transform, action);
@@ -280,9 +299,28 @@ impl<'a> Checker<'a> {
                 | ast::Action::Receive { .. }
                 | ast::Action::Lock { .. } => {
                     let mut scope = Scope::runtime(Some(thread));
-                    let Some((ready, more)) = self.comm_action(thread, action, &mut scope) else {
+                    let Some(super::comm::CommAction {
+                        ready,
+                        actions: more,
+                        outcomes,
+                        rendezvous: meets,
+                    }) = self.comm_action(thread, action, &mut scope)
+                    else {
                         continue;
                     };
+                    if let (Some(meets), 0) = (meets, position) {
+                        rendezvous = Some((actions.len() + more.len(), meets));
+                    }
+                    if !outcomes.is_empty() {
+                        if notify.is_some() {
+                            self.diags.error(
+                                action.spans(),
+                                "two `notify`s in one step: bir takes one per step (each \
+                                 outcome of it is a transition of its own)",
+                            );
+                        }
+                        notify = Some((actions.len() + more.len(), outcomes));
+                    }
                     // A blocking action's readiness joins the guard, after it.
                     if let (Some(ready), 0) = (ready, position) {
                         guard = Some(match guard {
@@ -295,11 +333,10 @@ impl<'a> Checker<'a> {
                 other => actions.extend(self.action(thread, other)),
             }
         }
-        if let Some(call) = &transform.invoke {
-            if let Some(call) = self.call(thread, call) {
-                self.calls.insert((thread, id), call);
-            }
-        }
+        let call = transform
+            .invoke
+            .as_ref()
+            .and_then(|call| self.call(thread, call));
         let returned = [&transform.inner_jump, &transform.outer_jump]
             .into_iter()
             .flatten()
@@ -310,22 +347,51 @@ impl<'a> Checker<'a> {
                 } => Some((value, *spans)),
                 _ => None,
             });
-        if let Some((value, spans)) = returned {
-            if let Some(info) = self.return_value(thread, value, spans) {
-                self.returns.insert((thread, id), info);
-            }
-        }
+        let returned = returned.and_then(|(value, spans)| self.return_value(thread, value, spans));
         let jump = self.jump(thread, decl, transform);
-        ir::Transform {
+        let rendezvous = rendezvous.map(|(at, mut meets)| {
+            meets.block = actions.split_off(at);
+            if notify.is_some() || call.is_some() {
+                self.diags.error(
+                    ast::Spans::one(transform.spans.first),
+                    "a rendezvous step that also calls a function or notifies: bir takes \
+                     neither in a rendezvous yet (move them to a step of their own)",
+                );
+            }
+            Box::new(meets)
+        });
+        let step = ir::Transform {
             location,
             guard,
             actions,
             jump,
+            quiet: None,
+            rendezvous,
             text: transform.to_string(),
             line: line_of(transform.spans.first),
             span: transform.spans.first,
             doc: transform.doc.clone(),
-        }
+        };
+        let Some((at, outcomes)) = notify else {
+            return (vec![step], call, returned);
+        };
+        // One transformation per outcome of the `notify`, in order: the first alone reports
+        // what faults before the outcomes part.
+        let variants = outcomes
+            .into_iter()
+            .enumerate()
+            .map(|(n, (cond, outcome, label))| {
+                let mut variant = step.clone();
+                variant.text = format!("{} ({label})", step.text);
+                let tail = variant.actions.split_off(at);
+                variant.actions.push(ir::Action::Assume(cond));
+                variant.actions.extend(outcome);
+                variant.actions.extend(tail);
+                variant.quiet = (n > 0).then_some(at);
+                variant
+            })
+            .collect();
+        (variants, call, returned)
     }
 
     /// Rule: a blocking action (a communication, `lock`, `unwait`) is the first action of

@@ -246,6 +246,13 @@ impl Gen<'_> {
 fn transition_info(row: &TransitionRow) -> TokenStream {
     let (name, from, to) = (&row.instance_name, &row.from, &row.to);
     let (text, line, instance) = (&row.text, row.line, row.instance.0);
+    let partner = match row.partner {
+        Some((_, partner, _)) => {
+            let partner = partner.0;
+            quote!(::core::option::Option::Some(#partner))
+        }
+        None => quote!(::core::option::Option::None),
+    };
     quote! {
         ::bir::model::TransitionInfo {
             thread: ::std::borrow::Cow::Borrowed(#name),
@@ -254,6 +261,7 @@ fn transition_info(row: &TransitionRow) -> TokenStream {
             to: ::std::borrow::Cow::Borrowed(#to),
             text: ::std::borrow::Cow::Borrowed(#text),
             line: #line,
+            partner: #partner,
         }
     }
 }

@@ -55,8 +55,17 @@ impl Gen<'_> {
         let function = format_ident!("t{}", id);
         let thread = &self.system.threads[t.thread];
         let transform = &thread.transforms[t.transform];
+        let partner = t.partner.map_or(String::new(), |(other, instance, id)| {
+            let receiver = &self.system.threads[other];
+            format!(
+                ", with `{}` at `{}`: `{}`",
+                receiver.instance_name(receiver.index_of(instance)),
+                receiver.locations[receiver.transforms[id].location].name,
+                receiver.transforms[id].text
+            )
+        });
         let doc = doc(&format!(
-            "Transition {id}: `{}` at `{}`, line {}: `{}`",
+            "Transition {id}: `{}` at `{}`, line {}: `{}`{partner}",
             thread.instance_name(thread.index_of(t.instance)),
             thread.locations[transform.location].name,
             transform.line,
@@ -77,12 +86,40 @@ impl Gen<'_> {
                     }
                 });
                 let next = self.printer("next");
-                let stmts = t.body.iter().map(|stmt| self.stmt(&next, stmt));
-                quote! {
-                    #disabled
-                    let mut next = *state;
-                    #(#stmts)*
-                    ::core::result::Result::Ok(::core::option::Option::Some(next))
+                match t.quiet {
+                    None => {
+                        let stmts = t.body.iter().map(|stmt| self.stmt(&next, stmt));
+                        quote! {
+                            #disabled
+                            let mut next = *state;
+                            #(#stmts)*
+                            ::core::result::Result::Ok(::core::option::Option::Some(next))
+                        }
+                    }
+                    // An outcome of a step with several: a fault before the outcomes part
+                    // discards it (the first outcome reports the fault).
+                    Some(quiet) => {
+                        let (before, after) = t.body.split_at(quiet.min(t.body.len()));
+                        let before = before.iter().map(|stmt| self.stmt(&next, stmt));
+                        let after = after.iter().map(|stmt| self.stmt(&next, stmt));
+                        quote! {
+                            let shared = (|| -> ::core::result::Result<
+                                ::core::option::Option<#state_type>,
+                                ::bir::model::Fault,
+                            > {
+                                #disabled
+                                #[allow(unused_mut)]
+                                let mut next = *state;
+                                #(#before)*
+                                ::core::result::Result::Ok(::core::option::Option::Some(next))
+                            })();
+                            let ::core::result::Result::Ok(::core::option::Option::Some(mut next)) = shared else {
+                                return ::core::result::Result::Ok(::core::option::Option::None);
+                            };
+                            #(#after)*
+                            ::core::result::Result::Ok(::core::option::Option::Some(next))
+                        }
+                    }
                 }
             }
         };
@@ -182,6 +219,23 @@ impl Gen<'_> {
                     #argument
                     #go
                 }
+            }
+            Stmt::Check(value) => {
+                let value = self.stored(&self.printer("state"), value);
+                quote!(let _ = #value;)
+            }
+            Stmt::Deliver {
+                target,
+                element,
+                value,
+            } => {
+                let (_, set) = self.accessor_names(*target);
+                let element = element.as_ref().map(|index| {
+                    let index = next.index(index);
+                    quote!(#index,)
+                });
+                let value = self.stored(&self.printer("state"), value);
+                quote!(next.#set(#element #value);)
             }
             Stmt::SetStatus { status, value } => self.set_status(*status, *value),
         }

@@ -120,6 +120,8 @@ pub struct TransitionRow {
     pub text: String,
     /// Its source line (0 if unknown).
     pub line: u32,
+    /// The receiver of a rendezvous: its thread, instance and transformation.
+    pub partner: Option<(ThreadId, InstanceId, TransformId)>,
 }
 
 /// One declared invariant.
@@ -290,22 +292,32 @@ impl Tables {
 fn transitions(system: &ir::System) -> Vec<TransitionRow> {
     system
         .transitions()
-        .map(|(thread_id, instance, transform_id)| {
-            let thread = &system.threads[thread_id];
-            let transform = &thread.transforms[transform_id];
+        .map(|t| {
+            let thread = &system.threads[t.thread];
+            let transform = &thread.transforms[t.transform];
             let to = match transform.destination() {
                 Jump::Goto(location) => thread.locations[location].name.clone(),
                 Jump::Return => "return".to_string(),
             };
+            let mut instance_name = thread.instance_name(thread.index_of(t.instance));
+            let mut text = transform.text.clone();
+            // A rendezvous is shown as both instances' steps, the sender's first.
+            if let Some((other, instance, id)) = t.partner {
+                let receiver = &system.threads[other];
+                let name = receiver.instance_name(receiver.index_of(instance));
+                text = format!("{text} with {name}: {}", receiver.transforms[id].text);
+                instance_name = format!("{instance_name} <-> {name}");
+            }
             TransitionRow {
-                thread: thread_id,
-                instance,
-                transform: transform_id,
-                instance_name: thread.instance_name(thread.index_of(instance)),
+                thread: t.thread,
+                instance: t.instance,
+                transform: t.transform,
+                instance_name,
                 from: thread.locations[transform.location].name.clone(),
                 to,
-                text: transform.text.clone(),
+                text,
                 line: transform.line,
+                partner: t.partner,
             }
         })
         .collect()

@@ -42,6 +42,10 @@ pub struct System {
     /// The tokens of each fault site, for diagnostics at compile time: the construct that
     /// faults (`a[2]`, `x / 0`), or the value it refuses (the `5` of `x := 5`).
     pub site_spans: IdVec<SiteId, Spans>,
+    /// What of the model symmetry reduction does not handle (yet), each a reason it gives
+    /// for finding no symmetry: channels and locks, whose hidden state holds instance
+    /// numbers, and rendezvous.
+    pub beyond_symmetry: Vec<String>,
 }
 
 /// A named constant: `Param.N = 5`.
@@ -331,6 +335,16 @@ pub struct Transform {
     pub actions: Vec<Action>,
     /// The jump after the actions.
     pub jump: Jump,
+    /// `Some(q)` for all but the first of the transformations one step with several
+    /// outcomes is made of (one per instance a `notify` may wake): a fault of the guard or
+    /// of the first `q` actions, which every one of them meets alike, discards this one,
+    /// so that the first reports it alone.
+    pub quiet: Option<usize>,
+    /// A rendezvous send or receive, the first action of the step (version 3): the
+    /// transformation itself (its guard, then `actions`, which check the channel's index
+    /// and are never enabled) is the error step of a guard or index that faults, and each
+    /// pairing with a partner is a transition of its own ([`System::transitions`]).
+    pub rendezvous: Option<Box<Rendezvous>>,
     /// The transformation as BIR text on one line.
     pub text: String,
     /// The source line where it starts (0 if unknown).
@@ -356,6 +370,43 @@ impl Transform {
             self.jump
         }
     }
+}
+
+/// A send or receive on a rendezvous channel, with the rest of its step's block.
+#[derive(Clone, Debug)]
+pub struct Rendezvous {
+    /// The channel declaration (a number the model's channels share with no other).
+    pub channel: u32,
+    /// The element of an array of channels, with its index-error site.
+    pub index: Option<(Expr, SiteId)>,
+    /// Sending these values, or receiving into these targets.
+    pub role: RendezvousRole,
+    /// The actions of the step after the communication.
+    pub block: Vec<Action>,
+}
+
+/// What one side of a rendezvous does.
+#[derive(Clone, Debug)]
+pub enum RendezvousRole {
+    /// The values sent, each checked against its field's type (a range error at the site
+    /// otherwise), evaluated in the state before the step.
+    Send(Vec<(Expr, Scalar, SiteId)>),
+    /// Where each field goes (`None` for `_`), with the range site of the write.
+    Receive(Vec<Option<(Place, SiteId)>>),
+}
+
+/// One transition of the successor order: a transformation of an instance, or a
+/// rendezvous of a sender's transformation with a receiver's (`partner`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TransitionRef {
+    /// The thread, its instance and the transformation (the sender's, for a rendezvous).
+    pub thread: ThreadId,
+    /// See `thread`.
+    pub instance: InstanceId,
+    /// See `thread`.
+    pub transform: TransformId,
+    /// The receiver of a rendezvous: its thread, instance and transformation.
+    pub partner: Option<(ThreadId, InstanceId, TransformId)>,
 }
 
 /// A statement of a transformation.
@@ -718,18 +769,68 @@ impl System {
     }
 
     /// Every transition in successor order: threads in declaration order, instances by
-    /// index, transformations in source order. Rule: a transition's id (the runtime's
-    /// `Successor::transition`) is its position in this order; traces, replays and the
-    /// search's resume rules depend on it.
-    pub fn transitions(&self) -> impl Iterator<Item = (ThreadId, InstanceId, TransformId)> + '_ {
+    /// index, transformations in source order; after a rendezvous sender's transformation,
+    /// its pairings with every receiver of the channel in that order (an instance never
+    /// pairs with itself). Rule: a transition's id (the runtime's `Successor::transition`)
+    /// is its position in this order; traces, replays and the search's resume rules
+    /// depend on it.
+    pub fn transitions(&self) -> impl Iterator<Item = TransitionRef> + '_ {
         self.threads
             .iter_enumerated()
-            .flat_map(|(thread_id, thread)| {
+            .flat_map(move |(thread_id, thread)| {
                 thread.instance_ids().flat_map(move |instance| {
                     thread
                         .transforms
-                        .ids()
-                        .map(move |transform| (thread_id, instance, transform))
+                        .iter_enumerated()
+                        .flat_map(move |(transform, t)| {
+                            let own = TransitionRef {
+                                thread: thread_id,
+                                instance,
+                                transform,
+                                partner: None,
+                            };
+                            let pairs = self
+                                .partners(t)
+                                .filter(move |&(_, other, _)| other != instance);
+                            std::iter::once(own).chain(pairs.map(move |partner| TransitionRef {
+                                partner: Some(partner),
+                                ..own
+                            }))
+                        })
+                })
+            })
+    }
+
+    /// The receivers a rendezvous sender's transformation `sender` pairs with, in successor
+    /// order: every instance's transformation that receives on the same channel.
+    fn partners(
+        &self,
+        sender: &Transform,
+    ) -> impl Iterator<Item = (ThreadId, InstanceId, TransformId)> + '_ {
+        let channel = match sender.rendezvous.as_deref() {
+            Some(Rendezvous {
+                channel,
+                role: RendezvousRole::Send(_),
+                ..
+            }) => Some(*channel),
+            _ => None,
+        };
+        self.threads
+            .iter_enumerated()
+            .filter(move |_| channel.is_some())
+            .flat_map(move |(thread_id, thread)| {
+                thread.instance_ids().flat_map(move |instance| {
+                    thread
+                        .transforms
+                        .iter_enumerated()
+                        .filter(move |(_, t)| {
+                            matches!(
+                                t.rendezvous.as_deref(),
+                                Some(Rendezvous { channel: c, role: RendezvousRole::Receive(_), .. })
+                                    if Some(*c) == channel
+                            )
+                        })
+                        .map(move |(transform, _)| (thread_id, instance, transform))
                 })
             })
     }

@@ -8,6 +8,7 @@
 //! anything.
 
 mod expr;
+mod rendezvous;
 mod rewrite;
 mod simplify;
 mod step;
@@ -51,6 +52,12 @@ pub struct Transition {
     pub disabled: Option<Expr>,
     /// The actions and the jump, in order, on the next state.
     pub body: Vec<Stmt>,
+    /// For an outcome of a step with several (`ir::Transform::quiet`): how many statements
+    /// of `body` come before the outcomes part; a fault there, or in the guard, discards
+    /// the transition.
+    pub quiet: Option<usize>,
+    /// The receiver of a rendezvous: its thread, instance and transformation.
+    pub partner: Option<(ir::ThreadId, InstanceId, ir::TransformId)>,
 }
 
 /// The transitions one instance's status enables.
@@ -94,6 +101,19 @@ pub enum Stmt {
         site: SiteId,
         /// The parameter and the value it takes.
         argument: Option<(Owner, Stored)>,
+    },
+    /// A value a rendezvous sends, evaluated in the state before the step and checked
+    /// against its field's type, for its faults alone.
+    Check(Stored),
+    /// A rendezvous receiver's write: as `Store`, the value read from the state before
+    /// the step (the sender's values are its pre-state's).
+    Deliver {
+        /// The stored variable.
+        target: Owner,
+        /// The element, for an array (computed on the next state, before the value).
+        element: Option<Index>,
+        /// The value written.
+        value: Stored,
     },
     /// The executing (or a started) instance's status takes `value`: a location, or ended.
     SetStatus {

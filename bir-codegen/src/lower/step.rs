@@ -15,8 +15,9 @@ use crate::ir::{self, Action, Id as _, Jump, Owner, Scalar, SiteId, ThreadId, Th
 pub(super) fn lower(system: &ir::System, analysis: &Analysis) -> Code {
     let transitions: Vec<Transition> = system
         .transitions()
-        .map(|(thread, instance, transform)| {
-            transition(system, analysis, thread, instance, transform)
+        .map(|t| match t.partner {
+            None => transition(system, analysis, t.thread, t.instance, t.transform),
+            Some(partner) => super::rendezvous::pair(system, analysis, &t, partner),
         })
         .collect();
     let dispatch = dispatch(system, &transitions);
@@ -104,7 +105,11 @@ fn transition(
         instance,
     };
     let mut body = Vec::new();
-    for action in &transform.actions {
+    let mut quiet = None;
+    for (position, action) in transform.actions.iter().enumerate() {
+        if transform.quiet == Some(position) {
+            quiet = Some(body.len());
+        }
         match self::action(&mut exprs, action, index) {
             // An assertion or assumption whose condition folded to true does nothing.
             Some(Stmt::Assert {
@@ -117,6 +122,9 @@ fn transition(
             None => break,
         }
     }
+    if transform.quiet.is_some() && quiet.is_none() {
+        quiet = Some(body.len());
+    }
     let value = match transform.destination() {
         Jump::Goto(location) => i64::from(location.0),
         Jump::Return => thread.ended_status(),
@@ -128,11 +136,13 @@ fn transition(
         transform: transform_id,
         disabled,
         body,
+        quiet,
+        partner: None,
     }
 }
 
 /// The statement of an action, `None` for `exit`.
-fn action(exprs: &mut ExprLowerer, action: &Action, index: i64) -> Option<Stmt> {
+pub(super) fn action(exprs: &mut ExprLowerer, action: &Action, index: i64) -> Option<Stmt> {
     Some(match action {
         Action::Assign { place, value, site } => {
             let scalar = exprs.scalar(place.var);
@@ -191,7 +201,7 @@ fn action(exprs: &mut ExprLowerer, action: &Action, index: i64) -> Option<Stmt> 
 /// The value to store in a variable of type `scalar`: range-checked, or wrapped for a
 /// wrapping type when `wrapping` (assignments; a `start` argument never wraps), unless
 /// the value's range already fits.
-fn stored(
+pub(super) fn stored(
     exprs: &mut ExprLowerer,
     value: &ir::Expr,
     scalar: Scalar,

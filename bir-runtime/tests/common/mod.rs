@@ -20,6 +20,7 @@ pub fn info(name: &'static str) -> ModelInfo {
         to: to.into(),
         text: "...".into(),
         line: 0,
+        partner: None,
     };
     ModelInfo {
         name: name.into(),

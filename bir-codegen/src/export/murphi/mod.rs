@@ -46,8 +46,10 @@ pub enum Errors {
     CountPast,
 }
 
-/// The Murphi model of `system`, as Rumur reads it, with its errors as `errors` says.
-pub fn murphi(system: &System, errors: Errors) -> String {
+/// The Murphi model of `system`, as Rumur reads it, with its errors as `errors` says; or
+/// what of it the encoding does not keep.
+pub fn murphi(system: &System, errors: Errors) -> Result<String, super::Unsupported> {
+    super::beyond_writers(system)?;
     let mut out = String::new();
     let mut writer = Writer {
         system,
@@ -87,7 +89,7 @@ pub fn murphi(system: &System, errors: Errors) -> String {
             );
         }
     }
-    out
+    Ok(out)
 }
 
 /// Writes the parts of one system's model.

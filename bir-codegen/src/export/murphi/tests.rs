@@ -30,7 +30,8 @@ fn globals_statuses_and_locals_are_variables_initialised_in_the_start_state() {
          }",
         ),
         Errors::Stop,
-    );
+    )
+    .expect("the encoding keeps the model");
     let lines = lines(&text);
     for expected in [
         "g_fork: array [0..1] of boolean;",
@@ -63,7 +64,8 @@ fn a_transformation_is_a_rule_over_the_instances_guarded_by_location_and_guard()
          }",
         ),
         Errors::Stop,
-    );
+    )
+    .expect("the encoding keeps the model");
     let lines = lines(&text);
     for expected in [
         "ruleset inst: 0..2 do",
@@ -93,7 +95,8 @@ fn wrapping_writes_wrap_with_the_remainder_and_quantifiers_become_murphi_quantif
          }",
         ),
         Errors::Stop,
-    );
+    )
+    .expect("the encoding keeps the model");
     assert!(
         text.contains("g_b := 0 + (((g_b - 1) - (0)) % 256 + 256) % 256;"),
         "{text}"
@@ -117,7 +120,8 @@ fn an_assume_after_a_write_is_decided_on_copies_in_the_guard() {
          }",
         ),
         Errors::Stop,
-    );
+    )
+    .expect("the encoding keeps the model");
     let lines = lines(&text);
     for expected in [
         "function assumed_0_0(inst: 0..0): boolean;",
@@ -147,7 +151,8 @@ fn a_start_checks_its_target_and_invariants_are_murphi_invariants() {
          }",
         ),
         Errors::Stop,
-    );
+    )
+    .expect("the encoding keeps the model");
     let lines = lines(&text);
     for expected in [
         "if st_W[0] != 2 then error \"cannot start `W`: it has already started\"; endif;",
@@ -177,7 +182,8 @@ fn counting_past_errors_decides_each_fault_in_an_outcome_function() {
              }",
         ),
         Errors::CountPast,
-    );
+    )
+    .expect("the encoding keeps the model");
     let lines = lines(&text);
     for expected in [
         "function outcome_0_0(inst: 0..0): 0..2;",
@@ -214,7 +220,8 @@ fn a_quantifier_faults_where_its_loop_reaches_a_faulting_body() {
              }",
         ),
         Errors::CountPast,
-    );
+    )
+    .expect("the encoding keeps the model");
     // `b[2]` faults only when `b[0]` and `b[1]` hold: the loop stops at a false element.
     assert!(
         text.contains(

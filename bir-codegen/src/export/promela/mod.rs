@@ -29,12 +29,11 @@ use crate::ir::{
 };
 use crate::ltl::Formula;
 
-/// Why a model cannot be written in Promela.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unsupported(pub String);
+pub use super::Unsupported;
 
 /// The Promela model of `system` with the `ltl` blocks that SPIN can read.
 pub fn promela(system: &System) -> Result<String, Unsupported> {
+    super::beyond_writers(system)?;
     let writer = Writer { system };
     let mut out = format!(
         "/* The BIR system `{}`, written for SPIN (spin -a; pan -a [-f] -N NAME). */\n\n",

@@ -126,8 +126,15 @@ fn fair<M: Model>(
         return Ok(());
     }
     let info = model.info();
-    let instance = |t: TransitionId| info.transitions.get(t as usize).map(|t| t.instance);
-    let stepping: HashSet<u32> = steps.iter().filter_map(|&t| instance(t)).collect();
+    // A rendezvous is a step of both its instances.
+    let instances = |t: TransitionId| {
+        info.transitions
+            .get(t as usize)
+            .into_iter()
+            .flat_map(|t| [Some(t.instance), t.partner])
+            .flatten()
+    };
+    let stepping: HashSet<u32> = steps.iter().flat_map(|&t| instances(t)).collect();
     let mut successors = Vec::new();
     let enabled_at: Vec<HashSet<u32>> = states
         .iter()
@@ -136,7 +143,7 @@ fn fair<M: Model>(
             model.successors(state, &mut successors);
             successors
                 .iter()
-                .filter_map(|s| instance(s.transition))
+                .flat_map(|s| instances(s.transition))
                 .collect()
         })
         .collect();

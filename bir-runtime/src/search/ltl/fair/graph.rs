@@ -20,7 +20,9 @@ pub(super) struct Graph<'a, M: Model> {
     pub(super) fairness: Fairness,
     /// Instances of the model, and the instance of each transition.
     pub(super) instances: usize,
-    pub(super) instance_of: Vec<usize>,
+    /// The instances each transition is a step of: its own, and a rendezvous partner's
+    /// (the same twice for a step of one instance).
+    pub(super) instance_of: Vec<(usize, usize)>,
     /// The mark of every instance.
     pub(super) every_instance: Marks,
     /// The buffers of one expansion, reused: the product's own sit behind a lock, and the
@@ -48,8 +50,9 @@ impl<M: Model> Graph<'_, M> {
             .successors_and_enabled(state, out, enabled_transitions, scratch);
         let mut enabled = Marks::empty(self.bits());
         for &transition in enabled_transitions.iter() {
-            if let Some(&instance) = self.instance_of.get(transition as usize) {
+            if let Some(&(instance, partner)) = self.instance_of.get(transition as usize) {
                 enabled.set(1 + instance);
+                enabled.set(1 + partner);
             }
         }
         let mut base = match self.fairness {
@@ -84,8 +87,9 @@ impl<M: Model> Graph<'_, M> {
     #[inline]
     pub(super) fn mark_step(&self, marks: &mut Marks, transition: TransitionId) {
         if transition != STUTTER {
-            if let Some(&instance) = self.instance_of.get(transition as usize) {
+            if let Some(&(instance, partner)) = self.instance_of.get(transition as usize) {
                 marks.set(1 + instance);
+                marks.set(1 + partner);
             }
         }
     }

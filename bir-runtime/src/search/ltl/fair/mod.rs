@@ -145,12 +145,21 @@ fn search<'a, M: Model, T: Numbered<ProductState<M>>>(
 ) -> Report {
     let product = run.model;
     let info = product.info();
-    let instance_of: Vec<usize> = info
+    let instance_of: Vec<(usize, usize)> = info
         .transitions
         .iter()
-        .map(|t| t.instance as usize)
+        .map(|t| {
+            (
+                t.instance as usize,
+                t.partner.unwrap_or(t.instance) as usize,
+            )
+        })
         .collect();
-    let instances = instance_of.iter().map(|&i| i + 1).max().unwrap_or(0);
+    let instances = instance_of
+        .iter()
+        .map(|&(i, p)| i.max(p) + 1)
+        .max()
+        .unwrap_or(0);
     let mut fair = Fair {
         graph: Graph {
             product,

@@ -26,8 +26,9 @@ pub(crate) struct ProductGraph<S> {
     pub(crate) enabled: Vec<HashSet<u32>>,
     /// Every instance of the model.
     pub(crate) instances: HashSet<u32>,
-    /// The instance of each transition of the model.
-    instance_of: Vec<u32>,
+    /// The instances each transition of the model is a step of (its own, and a rendezvous
+    /// partner's, the same twice for a step of one instance).
+    instance_of: Vec<(u32, u32)>,
 }
 
 impl<S: Clone + Eq + Hash + Send + Sync + Debug + 'static> ProductGraph<S> {
@@ -41,11 +42,11 @@ impl<S: Clone + Eq + Hash + Send + Sync + Debug + 'static> ProductGraph<S> {
         limit: usize,
     ) -> Option<ProductGraph<S>> {
         let product = Product::new(model, property);
-        let instance_of: Vec<u32> = model
+        let instance_of: Vec<(u32, u32)> = model
             .info()
             .transitions
             .iter()
-            .map(|t| t.instance)
+            .map(|t| (t.instance, t.partner.unwrap_or(t.instance)))
             .collect();
         let mut index: HashMap<(S, u32), usize> = HashMap::new();
         let mut states: Vec<(S, u32)> = Vec::new();
@@ -87,7 +88,10 @@ impl<S: Clone + Eq + Hash + Send + Sync + Debug + 'static> ProductGraph<S> {
             enabled.push(
                 steps
                     .iter()
-                    .map(|s| instance_of[s.transition as usize])
+                    .flat_map(|s| {
+                        let (instance, partner) = instance_of[s.transition as usize];
+                        [instance, partner]
+                    })
                     .collect(),
             );
         }
@@ -96,14 +100,17 @@ impl<S: Clone + Eq + Hash + Send + Sync + Debug + 'static> ProductGraph<S> {
             states,
             edges,
             enabled,
-            instances: instance_of.iter().copied().collect(),
+            instances: instance_of.iter().flat_map(|&(i, p)| [i, p]).collect(),
             instance_of,
         })
     }
 
-    /// The instance that takes `transition` (`None` for a stutter step).
-    pub(crate) fn instance(&self, transition: u32) -> Option<u32> {
-        (transition != STUTTER).then(|| self.instance_of[transition as usize])
+    /// The instances that take `transition` (none for a stutter step; two for a
+    /// rendezvous).
+    pub(crate) fn instances_of(&self, transition: u32) -> impl Iterator<Item = u32> {
+        let pair = (transition != STUTTER).then(|| self.instance_of[transition as usize]);
+        pair.into_iter()
+            .flat_map(|(instance, partner)| [instance, partner])
     }
 
     /// Whether the product holds a fair accepting cycle under `fairness`.
@@ -127,7 +134,10 @@ impl<S: Clone + Eq + Hash + Send + Sync + Debug + 'static> ProductGraph<S> {
             if internal.is_empty() || !component.iter().any(|&i| self.accepting[i]) {
                 return false;
             }
-            let steps: HashSet<u32> = internal.iter().filter_map(|&t| self.instance(t)).collect();
+            let steps: HashSet<u32> = internal
+                .iter()
+                .flat_map(|&t| self.instances_of(t))
+                .collect();
             match fairness {
                 Fairness::None => true,
                 // The whole component is the best candidate: every cycle inside it passes

@@ -193,7 +193,7 @@ fn brute_force(product: &ProductGraph<u8>, fairness: Fairness) -> bool {
         }
         let steps: HashSet<u32> = internal
             .iter()
-            .filter_map(|&(_, t)| product.instance(t))
+            .flat_map(|&(_, t)| product.instances_of(t))
             .collect();
         let enabled = &product.enabled;
         product.instances.iter().all(|instance| match fairness {
