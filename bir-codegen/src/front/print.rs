@@ -1,6 +1,7 @@
 //! [`ast`](crate::front::ast) nodes back to BIR text on one line, as traces and messages show them:
-//! `when !fork[index] do { fork[index] := true; } goto takeRight;`. Parentheses are kept
-//! as written, operators get one space on each side.
+//! `when !fork[index] do { fork[index] := true; } goto takeRight;`, and a statement of a
+//! high-level body with its blocks (`while c do x := 1; end`). Parentheses are kept as
+//! written, operators get one space on each side.
 
 use std::fmt::{self, Display, Formatter};
 
@@ -161,6 +162,73 @@ impl Display for Transform {
         }
         Ok(())
     }
+}
+
+impl Display for Stmt {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if let Some(label) = &self.label {
+            write!(f, "loc {}: ", label.text)?;
+        }
+        match &self.kind {
+            StmtKind::Action(action) => write!(f, "{action}"),
+            StmtKind::Call(call) => write!(f, "{call};"),
+            StmtKind::Skip => f.write_str("skip;"),
+            StmtKind::Jump(jump) => write!(f, "{jump}"),
+            StmtKind::Atomic { body, .. } => {
+                f.write_str("atomic")?;
+                statements(f, body)?;
+                f.write_str(" end")
+            }
+            StmtKind::If {
+                branches,
+                otherwise,
+                ..
+            } => {
+                for (i, branch) in branches.iter().enumerate() {
+                    let keyword = if i == 0 { "if" } else { " elseif" };
+                    write!(f, "{keyword} {} do", branch.cond)?;
+                    statements(f, &branch.body)?;
+                }
+                otherwise_branch(f, otherwise.as_deref())?;
+                f.write_str(" end")
+            }
+            StmtKind::While { cond, body, .. } => {
+                write!(f, "while {cond} do")?;
+                statements(f, body)?;
+                f.write_str(" end")
+            }
+            StmtKind::Choose {
+                branches,
+                otherwise,
+                ..
+            } => {
+                f.write_str("choose")?;
+                for branch in branches {
+                    write!(f, " when {} do", branch.cond)?;
+                    statements(f, &branch.body)?;
+                }
+                otherwise_branch(f, otherwise.as_deref())?;
+                f.write_str(" end")
+            }
+        }
+    }
+}
+
+/// Writes each statement after a space.
+fn statements(f: &mut Formatter<'_>, body: &[Stmt]) -> fmt::Result {
+    for statement in body {
+        write!(f, " {statement}")?;
+    }
+    Ok(())
+}
+
+/// Writes ` else do S`, if there is an `else` branch.
+fn otherwise_branch(f: &mut Formatter<'_>, otherwise: Option<&[Stmt]>) -> fmt::Result {
+    if let Some(body) = otherwise {
+        f.write_str(" else do")?;
+        statements(f, body)?;
+    }
+    Ok(())
 }
 
 impl Display for ChannelRef {

@@ -11,7 +11,7 @@ bir! {
 
         active thread move(int (0, 0) ref) {
             int let;
-            loc while: do { let := loop + ref; } goto break;
+            loc for: do { let := loop + ref; } goto break;
             loc break: do { assert (let == 1 && struct == type.impl); self := true; } return;
         }
 
@@ -19,7 +19,7 @@ bir! {
             loc yield: when move@break || self do { super := Self; } return;
         }
 
-        invariant match: !move@while || !self;
+        invariant match: !move@for || !self;
     }
 }
 

@@ -2,12 +2,12 @@ use bir::{bir, Verdict};
 
 bir! {
     system S {
-        boolean lock;
+        boolean busy;
 
         active [2] thread P(int index) {
-            loc idle: when !lock do { lock := true; } goto critical;
-            loc critical: when P[1 - index]@idle do { lock := false; } goto idle;
-                          when !P[1 - index]@idle do { lock := false; } goto idle;
+            loc idle: when !busy do { busy := true; } goto critical;
+            loc critical: when P[1 - index]@idle do { busy := false; } goto idle;
+                          when !P[1 - index]@idle do { busy := false; } goto idle;
         }
 
         active thread Observer() {

@@ -1,5 +1,5 @@
-//! Doc comments before the system, declarations, threads, locations and transformations:
-//! the only attributes BIR accepts.
+//! Doc comments before the system, declarations, threads, functions, locations,
+//! transformations and statements: the only attributes BIR accepts.
 
 use proc_macro2::{Delimiter, TokenStream};
 use quote::ToTokens;
@@ -48,7 +48,7 @@ fn attributes(input: ParseStream, inner: bool) -> syn::Result<String> {
                 return Err(syn::Error::new_spanned(
                     attr,
                     "attributes are not BIR; only doc comments (`///`) may stand before a \
-                     declaration, thread, location or transformation",
+                     declaration, thread, function, location, transformation or statement",
                 ));
             }
         }

@@ -1,12 +1,12 @@
 //! Expressions: precedence climbing over the binary operators, then unary operators and
 //! primaries, with the nesting depth of every node bounded by [`MAX_EXPR_DEPTH`].
 
-use proc_macro2::{Span, TokenTree};
+use proc_macro2::{Delimiter, Span, TokenTree};
 use syn::ext::IdentExt;
 use syn::parse::ParseStream;
 use syn::{bracketed, parenthesized, Ident, LitInt, Token};
 
-use super::{end_of_group, hints, name};
+use super::{end_of_group, hints, name, not_yet};
 use crate::front::ast::*;
 use crate::front::kw;
 
@@ -204,7 +204,7 @@ pub(super) fn unary(input: ParseStream, depth: usize) -> syn::Result<Nested> {
 }
 
 /// `primary = INT | "true" | "false" | IDENT | IDENT "." IDENT | IDENT "[" expr "]"
-///          | IDENT [ "[" expr "]" ] "@" IDENT
+///          | IDENT [ "[" expr "]" ] "@" [ IDENT "." ] IDENT | IDENT "(" [ expr { "," expr } ] ")"
 ///          | ("forall" | "exists") IDENT "in" cexpr ".." cexpr ":" "(" expr ")" | "(" expr ")"`,
 /// at nesting level `depth`.
 ///
@@ -229,8 +229,26 @@ fn primary(input: ParseStream, depth: usize) -> syn::Result<Nested> {
     if input.cursor().ident().is_none() {
         return Err(input.error("expected an expression"));
     }
-    if let Some((ident, _)) = input.cursor().ident() {
+    if let Some((ident, rest)) = input.cursor().ident() {
         let text = ident.to_string();
+        if text == "null" || text == "new" {
+            return Err(not_yet(
+                ident.span(),
+                &format!("`{text}` (records and the heap)"),
+            ));
+        }
+        if text == "threadTerminated" && rest.group(Delimiter::Parenthesis).is_some() {
+            return Err(not_yet(
+                ident.span(),
+                "`threadTerminated` (threads created at run time)",
+            ));
+        }
+        if kw::is_reserved_since_v3(&text) && !starts_block(&text) {
+            return Err(input.error(format!(
+                "expected an expression, found `{text}`, a reserved word since version 3 of \
+                 BIR (it cannot be used as a name)"
+            )));
+        }
         if kw::is_reserved(&text) {
             return Err(input.error(format!("expected an expression, found keyword `{text}`")));
         }
@@ -261,10 +279,36 @@ fn parenthesized(input: ParseStream, depth: usize) -> syn::Result<Nested> {
     )
 }
 
-/// `IDENT | IDENT "." IDENT | IDENT "[" expr "]" | IDENT [ "[" expr "]" ] "@" IDENT`, at
-/// nesting level `depth`.
+/// The version-3 keywords that start or end statements: met where an expression was
+/// expected, they say "found keyword" (`if x > do`), not that they cannot be names.
+fn starts_block(word: &str) -> bool {
+    matches!(
+        word,
+        "atomic"
+            | "if"
+            | "elseif"
+            | "else"
+            | "while"
+            | "choose"
+            | "skip"
+            | "end"
+            | "try"
+            | "catch"
+            | "invoke"
+            | "returns"
+            | "throw"
+    )
+}
+
+/// `IDENT | IDENT "." IDENT | IDENT "[" expr "]" | IDENT [ "[" expr "]" ] "@" [ IDENT "." ]
+/// IDENT | IDENT "(" [ expr { "," expr } ] ")"`, at nesting level `depth`. A name followed by
+/// `(` is a built-in (`len`, `empty`, `full`, `lockAvailable`, `hasLock`, `wasNotified`) or
+/// a call of a `fun`.
 fn named(input: ParseStream, depth: usize) -> syn::Result<Nested> {
     let first = name(input)?;
+    if input.peek(syn::token::Paren) {
+        return applied(input, depth, first);
+    }
     if input.peek(Token![.]) && !input.peek(Token![..]) {
         input.parse::<Token![.]>()?;
         let member = name(input)?;
@@ -289,13 +333,18 @@ fn named(input: ParseStream, depth: usize) -> syn::Result<Nested> {
     let index = index.map(|(expr, _)| Box::new(expr));
     if input.peek(Token![@]) {
         input.parse::<Token![@]>()?;
-        let location = name(input)?;
+        let mut location = name(input)?;
+        let mut function = None;
+        if input.peek(Token![.]) && !input.peek(Token![..]) {
+            input.parse::<Token![.]>()?;
+            function = Some(std::mem::replace(&mut location, name(input)?));
+        }
         let span = first.span;
         return node(
             Expr::At {
                 thread: first,
                 index,
-                function: None,
+                function,
                 location,
             },
             depth,
@@ -317,6 +366,70 @@ fn named(input: ParseStream, depth: usize) -> syn::Result<Nested> {
         )?,
         None => (Expr::Name(first), 1),
     })
+}
+
+/// `name "(" ... ")"` in an expression, at nesting level `depth`: a built-in of one operand
+/// (a channel or a lock), or a call of a `fun` (each argument one level down).
+fn applied(input: ParseStream, depth: usize, name: Name) -> syn::Result<Nested> {
+    let content;
+    let parens = parenthesized!(content in input);
+    let spans = Spans {
+        first: name.span,
+        last: parens.span.close(),
+    };
+    if let Some(builtin) = Builtin::named(&name.text) {
+        if content.is_empty() {
+            return Err(content.error(format!(
+                "expected the operand of `{}`: `{}(c)`",
+                name.text, name.text
+            )));
+        }
+        let (operand, height) = nested_expr(&content, depth + 1)?;
+        if content.peek(Token![,]) {
+            return Err(content.error(format!("`{}` takes one operand", name.text)));
+        }
+        end_of_group(&content, "the operand")?;
+        let span = name.span;
+        return node(
+            Expr::Builtin {
+                builtin,
+                name,
+                operand: Box::new(operand),
+                spans,
+            },
+            depth,
+            &[height],
+            span,
+        );
+    }
+    let mut args = Vec::new();
+    let mut heights = Vec::new();
+    while !content.is_empty() {
+        let (arg, height) = nested_expr(&content, depth + 1)?;
+        args.push(arg);
+        heights.push(height);
+        if content.is_empty() {
+            break;
+        }
+        if !content.peek(Token![,]) {
+            return Err(content.error("expected `,` between the arguments"));
+        }
+        content.parse::<Token![,]>()?;
+        if content.is_empty() {
+            return Err(content.error("expected an argument after `,`"));
+        }
+    }
+    let span = name.span;
+    node(
+        Expr::Call {
+            function: name,
+            args,
+            spans,
+        },
+        depth,
+        &heights,
+        span,
+    )
 }
 
 /// A decimal integer literal without suffix, at most 2147483648.

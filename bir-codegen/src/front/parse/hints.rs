@@ -1,7 +1,8 @@
 //! Habits from other languages, recognised where they break the grammar and answered with
-//! how BIR writes the same thing: `=` to compare, `and`/`or`/`not`, `<>`, `+=`, `if` and
-//! `while`. Each check runs only where the token can be nothing valid, so that a hint never
-//! replaces an accurate error; names such as `and` or `if` stay usable as BIR names.
+//! how BIR writes the same thing: `=` to compare, `and`/`or`/`not`, `<>`, `+=`, `for`,
+//! and `if` or `while` where only locations and transformations fit. Each check runs only
+//! where the token can be nothing valid, so that a hint never replaces an accurate error;
+//! names such as `and` or `for` stay usable as BIR names.
 
 use syn::parse::ParseStream;
 use syn::Token;
@@ -72,11 +73,28 @@ pub(super) fn assignment(input: ParseStream) -> Option<syn::Error> {
     Some(spanned(input, 2, message))
 }
 
+/// Where [`control_flow`] met the word: the message says what BIR writes there.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Place {
+    /// Where a declaration starts.
+    Declaration,
+    /// Among a body's locals, where a local or the body starts.
+    Local,
+    /// Where a transformation (or location) starts.
+    Transform,
+    /// In a transformation's braces, where an action starts.
+    Action,
+    /// In a high-level body, where a statement starts.
+    Statement,
+}
+
 /// The error for a statement or transformation that starts with a control-flow keyword of
-/// another language (`if`, `else`, `while`, `for`, `loop`), saying how BIR writes it; at
-/// the keyword. Not when the word is followed by what follows a variable in an assignment
-/// (`:`, `=`, `[`): `if := 1;` assigns a variable named `if`.
-pub(super) fn control_flow(input: ParseStream) -> Option<syn::Error> {
+/// another language (`for`, `loop`), or with one of BIR's high-level statements (`if`,
+/// `else`, `while`) where only a low-level one fits, saying how BIR writes it there; at the
+/// keyword. Not when the word is followed by what follows a variable in an assignment (`:`,
+/// `=`, `[`): `for := 1;` assigns a variable named `for` (and `if := 1;` is told that `if`
+/// is reserved).
+pub(super) fn control_flow(input: ParseStream, place: Place) -> Option<syn::Error> {
     let (ident, rest) = input.cursor().ident()?;
     if let Some((punct, _)) = rest.punct() {
         if matches!(punct.as_char(), ':' | '=') {
@@ -87,12 +105,26 @@ pub(super) fn control_flow(input: ParseStream) -> Option<syn::Error> {
         return None;
     }
     let word = ident.to_string();
-    let message = match word.as_str() {
-        "if" | "else" => format!(
-            "BIR has no `{word}`: guard transformations instead, one per branch: \
+    let message = match (word.as_str(), place) {
+        (_, Place::Statement) if word == "for" || word == "loop" => {
+            format!("BIR has no `{word}`: loop with `while c do ... end`")
+        }
+        // In a body of statements, `if`, `else` and `while` are parsed as such.
+        (_, Place::Statement) => return None,
+        ("if" | "else", Place::Declaration) | ("while", Place::Declaration) => {
+            format!("`{word}` is a statement: it stands in the body of a thread or a function")
+        }
+        ("if" | "else", _) => format!(
+            "`{word}` is a statement of high-level bodies (`if c do ... end`), not part of \
+             a transformation: guard transformations instead, one per branch: \
              `when c do {{ ... }} goto l1;` and `when !c do {{ ... }} goto l2;`"
         ),
-        "while" | "for" | "loop" => format!(
+        ("while", _) => format!(
+            "`{word}` is a statement of high-level bodies (`while c do ... end`), not part \
+             of a transformation: loop through a location, with a transformation that jumps \
+             back to it: `loc top: when c do {{ ... }} goto top; when !c do {{ }} goto done;`"
+        ),
+        ("for" | "loop", _) => format!(
             "BIR has no `{word}`: loop through a location, with a transformation that jumps \
              back to it: `loc top: when c do {{ ... }} goto top; when !c do {{ }} goto done;`"
         ),

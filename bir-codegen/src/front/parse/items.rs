@@ -5,7 +5,7 @@ use syn::parse::ParseStream;
 use syn::{bracketed, parenthesized, Token};
 
 use super::stmt::assign_op;
-use super::{end_of_group, expr, name};
+use super::{end_of_group, expr, name, not_yet};
 use crate::front::ast::*;
 use crate::front::kw;
 
@@ -160,6 +160,12 @@ fn base_type(input: ParseStream) -> syn::Result<BaseType> {
             range: Some(Box::new(range)),
         });
     }
+    if kw::peek(input, "tid") {
+        return Err(not_yet(
+            input.span(),
+            "the type `tid` (threads created at run time)",
+        ));
+    }
     if input.cursor().ident().is_some() && !kw::peek(input, "wrap") {
         return name(input).map(BaseType::Named);
     }
@@ -173,7 +179,7 @@ pub(super) fn starts_type(input: ParseStream) -> bool {
     match input.cursor().ident() {
         Some((ident, _)) => {
             let text = ident.to_string();
-            matches!(text.as_str(), "boolean" | "byte" | "int") || !kw::is_reserved(&text)
+            matches!(text.as_str(), "boolean" | "byte" | "int" | "tid") || !kw::is_reserved(&text)
         }
         None => false,
     }

@@ -5,32 +5,41 @@
 //! Each level that holds a list resumes at its next element (`recover`): a broken
 //! declaration is skipped through its `;` or braces, or up to the next declaration; a
 //! broken location up to the next `loc`; a broken guard or transformation up to the next
-//! `do`, `when` or `loc`; a broken statement (a constant, a local, an action, a jump), with
-//! the expressions in it, through its `;`. A broken thread or location header is reported
-//! and its body still parsed. Mistakes that are habits from other languages are told apart
-//! (`hints`). At most [`MAX_SYNTAX_ERRORS`] are reported.
+//! `do`, `when` or `loc`; a broken statement (a constant, a local, an action, a jump, a
+//! statement of a high-level body), with the expressions in it, through its `;`; a block
+//! (`if`, `while`, ...) that lacks its `do` or its `end` is reported and its statements still
+//! parsed. A broken thread, function or location header is reported and its body still
+//! parsed. Mistakes that are habits from other languages are told apart (`hints`). At most
+//! [`MAX_SYNTAX_ERRORS`] are reported.
+//!
+//! The modules: declarations here and in `decls` (threads, channels, locks, functions),
+//! bodies in `body` (locals, then locations and transformations, or statements, which
+//! `statements` parses), actions and jumps in `stmt`, types and variables in `items`,
+//! expressions in `expr`, LTL formulas in `formula`, doc comments in `docs`.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::ext::IdentExt;
 use syn::parse::{ParseStream, Parser as _};
-use syn::{bracketed, parenthesized, Ident, Token};
+use syn::{Ident, Token};
 
 use crate::front::ast::*;
 use crate::front::kw;
 
+mod body;
+mod decls;
 mod docs;
 mod expr;
 mod formula;
 mod hints;
 mod items;
 mod recover;
+mod statements;
 mod stmt;
 
 use docs::{docs, inner_docs};
 pub(crate) use expr::expr;
 pub use expr::MAX_EXPR_DEPTH;
 use items::{enum_decl, starts_type, ty, var_decl};
-use stmt::{action, jump, starts_jump};
 
 /// Parses the body of a `bir!` invocation. On failure returns every syntax error found.
 pub fn parse(tokens: TokenStream) -> Result<System, Vec<syn::Error>> {
@@ -126,10 +135,6 @@ struct Parser {
     stopped: bool,
 }
 
-/// The keywords a transformation starts with, or the next location: where parsing
-/// resumes after a broken transformation.
-const TRANSFORM_STARTS: &[&str] = &["loc", "when", "do"];
-
 impl Parser {
     /// Records a syntax error, or, past [`MAX_SYNTAX_ERRORS`], the note that stops parsing.
     fn record(&mut self, error: syn::Error) {
@@ -221,8 +226,9 @@ impl Parser {
     }
 
     /// `decl = const_decl | alias_decl | enum_decl | global | invariant | ltl | reachable |
-    /// thread`; `ltl` and `reachable` are keywords only where a declaration starts with one
-    /// followed by a name.
+    /// thread | chan_decl | lock_decl | function | fun`; `ltl` and `reachable` are keywords
+    /// only where a declaration starts with one followed by a name. Version 3's records and
+    /// heuristics are reported as not parsed yet.
     fn decl(&mut self, input: ParseStream) -> syn::Result<Decl> {
         let doc = docs(input)?;
         if kw::peek(input, "const") {
@@ -273,18 +279,39 @@ impl Parser {
             }))
         } else if kw::peek(input, "active") || kw::peek(input, "thread") {
             self.thread(input, doc).map(Decl::Thread)
+        } else if kw::peek(input, "channel") {
+            self.channel(input, doc).map(Decl::Channel)
+        } else if kw::peek(input, "lock") {
+            self.lock(input, doc).map(Decl::Lock)
+        } else if kw::peek(input, "function") {
+            self.function(input, doc).map(Decl::Function)
+        } else if kw::peek(input, "fun") {
+            self.fun(input, doc).map(Decl::Fun)
+        } else if kw::peek(input, "record") || kw::peek(input, "throwable") {
+            let error = not_yet(input.span(), "a `record` (records and the heap)");
+            // Past the keywords, so that recovery skips the record's name and fields.
+            kw::parse_if(input, "throwable")?;
+            kw::parse_if(input, "record")?;
+            Err(error)
+        } else if kw::peek(input, "heuristic") {
+            Err(not_yet(input.span(), "a `heuristic`"))
         } else if starts_type(input) {
             // `if`, `while`, ... parse as a type name; say what they are only if the
             // declaration fails.
-            let habit = hints::control_flow(input);
+            let habit = hints::control_flow(input, hints::Place::Declaration);
             var_decl(input, doc)
                 .map(Decl::Global)
                 .map_err(|error| habit.unwrap_or(error))
         } else {
-            Err(input.error(
-                "expected a declaration: `const`, `typealias`, `enum`, a variable, \
-                 `invariant`, `ltl`, `reachable`, `active` or `thread`",
-            ))
+            Err(
+                hints::control_flow(input, hints::Place::Declaration).unwrap_or_else(|| {
+                    input.error(
+                        "expected a declaration: `const`, `typealias`, `enum`, a variable, \
+                     `channel`, `lock`, `invariant`, `ltl`, `reachable`, `active`, `thread`, \
+                     `function` or `fun`",
+                    )
+                }),
+            )
         }
     }
 
@@ -317,277 +344,15 @@ impl Parser {
         }
         Ok(ConstBlock { doc, name, entries })
     }
-
-    /// `thread = [ "active" [ "[" cexpr "]" ] ] "thread" IDENT "(" [ type IDENT ] ")"
-    ///            "{" { type IDENT [ ":=" init ] ";" } location { location } "}"`.
-    /// A broken replication count, name or parameter is reported and the body still parsed.
-    fn thread(&mut self, input: ParseStream, doc: String) -> syn::Result<Thread> {
-        let active = match kw::parse_if(input, "active")? {
-            Some(keyword) => {
-                let count = if input.peek(syn::token::Bracket) {
-                    let content;
-                    bracketed!(content in input);
-                    let count = expr(&content).and_then(|count| {
-                        end_of_group(&content, "the replication count").map(|()| count)
-                    });
-                    count.map_err(|error| self.record(error)).ok()
-                } else {
-                    None
-                };
-                Some(Active { keyword, count })
-            }
-            None => None,
-        };
-        let keyword = kw::parse(input, "thread")?;
-        let name = self.name(input)?;
-        let (param, param_spans) = if input.peek(syn::token::Paren) {
-            let params;
-            let parens = parenthesized!(params in input);
-            let param = param(&params)
-                .map_err(|error| self.record(error))
-                .ok()
-                .flatten();
-            let spans = Spans {
-                first: parens.span.open(),
-                last: parens.span.close(),
-            };
-            (param, spans)
-        } else {
-            self.record(input.error(format!(
-                "expected `(`: a thread declares its parameter in parentheses, `thread {}()`",
-                name.text
-            )));
-            (None, name.spans())
-        };
-        let body;
-        syn::braced!(body in input);
-        let locals = self.locals(&body);
-        let mut locations = Vec::new();
-        while self.more(&body) {
-            let start = body.cursor();
-            match self.location(&body) {
-                Ok(location) => locations.push(location),
-                Err(error) => {
-                    self.record(error);
-                    recover::skip_to(&body, Some(start), &["loc"]);
-                }
-            }
-        }
-        if locations.is_empty() && self.errors.is_empty() {
-            self.record(syn::Error::new(
-                name.span,
-                format!(
-                    "thread `{}` has no locations; a thread needs at least one `loc name: ...`",
-                    name.text
-                ),
-            ));
-        }
-        Ok(Thread {
-            doc,
-            active,
-            keyword,
-            name,
-            param,
-            param_spans,
-            body: Body {
-                locals,
-                locations,
-                statements: Vec::new(),
-            },
-        })
-    }
-
-    /// The locals at the start of a thread's body: `{ type IDENT [ ":=" init ] ";" }`, up
-    /// to the first location (or transformation, reported as outside a location).
-    fn locals(&mut self, body: ParseStream) -> Vec<VarDecl> {
-        let mut locals = Vec::new();
-        while !self.stopped {
-            let fork = body.fork();
-            // A broken doc comment is reported when the local is parsed.
-            let _ = docs(&fork);
-            if fork.is_empty() || TRANSFORM_STARTS.iter().any(|word| kw::peek(&fork, word)) {
-                break;
-            }
-            let start = body.cursor();
-            let habit = hints::control_flow(&fork);
-            match docs(body).and_then(|doc| var_decl(body, doc)) {
-                Ok(local) => locals.push(local),
-                Err(error) => {
-                    self.record(habit.unwrap_or(error));
-                    recover::skip_statement(body, start, &["loc"]);
-                }
-            }
-        }
-        locals
-    }
-
-    /// `location = "loc" IDENT ":" transform { transform }` (an empty location is reported
-    /// by the checker, on its name). A broken name or colon is reported and the
-    /// transformations still parsed.
-    fn location(&mut self, input: ParseStream) -> syn::Result<Location> {
-        let doc = docs(input)?;
-        let keyword = kw::parse(input, "loc").map_err(|_| {
-            hints::control_flow(input).unwrap_or_else(|| {
-                input.error("expected a location: `loc name: when ... do { ... }`")
-            })
-        })?;
-        let header = self.name(input).and_then(|name| {
-            if !input.peek(Token![:]) {
-                let message = format!(
-                    "expected `:` after the location's name: `loc {}:`",
-                    name.text
-                );
-                return Err(input.error(message));
-            }
-            input.parse::<Token![:]>()?;
-            Ok(name)
-        });
-        let name = match header {
-            Ok(name) => name,
-            Err(error) => {
-                let name = Name {
-                    text: String::new(),
-                    span: error.span(),
-                };
-                self.record(error);
-                recover::skip_to(input, None, TRANSFORM_STARTS);
-                name
-            }
-        };
-        let mut transforms = Vec::new();
-        while !self.stopped {
-            let fork = input.fork();
-            // A broken doc comment is reported when the transformation is parsed.
-            let _ = docs(&fork);
-            if fork.is_empty() || kw::peek(&fork, "loc") {
-                break;
-            }
-            let start = input.cursor();
-            match self.transform(input) {
-                Ok(Some(transform)) => transforms.push(transform),
-                Ok(None) => {}
-                Err(error) => {
-                    self.record(error);
-                    recover::skip_to(input, Some(start), TRANSFORM_STARTS);
-                }
-            }
-        }
-        Ok(Location {
-            doc,
-            keyword,
-            name,
-            transforms,
-        })
-    }
-
-    /// `transform = [ "when" expr ] "do" "{" { action } [ jump ] "}" [ jump ]`. A broken
-    /// guard is reported and skipped up to the transformation's `do` (`Ok(None)` when
-    /// there is none: nothing is left of it to parse).
-    fn transform(&mut self, input: ParseStream) -> syn::Result<Option<Transform>> {
-        let doc = docs(input)?;
-        let when = kw::parse_if(input, "when")?;
-        let guard = match when.map(|_| expr(input)) {
-            None => None,
-            Some(Ok(guard)) => Some(guard),
-            Some(Err(error)) => {
-                self.record(error);
-                recover::skip_to(input, None, TRANSFORM_STARTS);
-                if !kw::peek(input, "do") {
-                    return Ok(None);
-                }
-                None
-            }
-        };
-        if !kw::peek(input, "do") {
-            let message = if when.is_some() {
-                "expected `do` after the guard"
-            } else if starts_jump(input) {
-                "a second jump: a transformation has exactly one, inside its braces or after them"
-            } else {
-                return Err(hints::control_flow(input).unwrap_or_else(|| {
-                    input
-                        .error("expected a transformation: `when guard do { ... }` or `do { ... }`")
-                }));
-            };
-            return Err(input.error(message));
-        }
-        let do_keyword = kw::parse(input, "do")?;
-        let body;
-        let braces = syn::braced!(body in input);
-        let (actions, inner_jump) = self.block(&body);
-        let outer_jump = if starts_jump(input) {
-            let start = input.cursor();
-            jump(input)
-                .map_err(|error| {
-                    self.record(error);
-                    recover::skip_statement(input, start, TRANSFORM_STARTS);
-                })
-                .ok()
-        } else {
-            None
-        };
-        let first = when.unwrap_or(do_keyword);
-        let last = match &outer_jump {
-            Some(jump) => jump.spans().last,
-            None => braces.span.close(),
-        };
-        Ok(Some(Transform {
-            doc,
-            spans: Spans { first, last },
-            guard,
-            do_keyword,
-            actions,
-            inner_jump,
-            outer_jump,
-            invoke: None,
-        }))
-    }
-
-    /// The statements in a transformation's braces: `{ action } [ jump ]`. A broken action
-    /// or jump is reported and skipped up to its `;` (or the next jump).
-    fn block(&mut self, body: ParseStream) -> (Vec<Action>, Option<Jump>) {
-        let mut actions = Vec::new();
-        while self.more(body) {
-            let start = body.cursor();
-            if starts_jump(body) {
-                match jump(body) {
-                    Ok(jump) if body.is_empty() => return (actions, Some(jump)),
-                    Ok(jump) => {
-                        self.record(body.error("the jump must be the last statement of the block"));
-                        recover::skip_rest(body);
-                        return (actions, Some(jump));
-                    }
-                    Err(error) => {
-                        self.record(error);
-                        recover::skip_statement(body, start, &["goto", "return"]);
-                    }
-                }
-                continue;
-            }
-            match action(body) {
-                Ok(action) => actions.push(action),
-                Err(error) => {
-                    self.record(error);
-                    recover::skip_statement(body, start, &["goto", "return"]);
-                }
-            }
-        }
-        (actions, None)
-    }
 }
 
-/// The inside of a thread's parentheses: `[ type IDENT ]`.
-fn param(params: ParseStream) -> syn::Result<Option<Param>> {
-    if params.is_empty() {
-        return Ok(None);
-    }
-    let ty = ty(params)?;
-    let name = name(params)?;
-    if params.peek(Token![,]) {
-        return Err(params.error("a thread takes at most one parameter"));
-    }
-    end_of_group(params, "the parameter")?;
-    Ok(Some(Param { ty, name }))
+/// The error of a construct of version 3 that this parser does not take yet (records, pools,
+/// exceptions, heuristics), at `span`: `what` names it.
+pub(super) fn not_yet(span: Span, what: &str) -> syn::Error {
+    syn::Error::new(
+        span,
+        format!("{what} is version 3 of BIR, which bir does not parse yet"),
+    )
 }
 
 /// Errors unless the group being parsed is finished.
@@ -615,6 +380,8 @@ pub(super) fn name(input: ParseStream) -> syn::Result<Name> {
     if kw::is_reserved(&text) {
         let what = if matches!(text.as_str(), "boolean" | "int" | "byte") {
             "a built-in type"
+        } else if kw::is_reserved_since_v3(&text) {
+            "a reserved word since version 3 of BIR"
         } else {
             "a reserved word"
         };

@@ -20,6 +20,13 @@ const DECLARATION_STARTS: &[&str] = &[
     "invariant",
     "active",
     "thread",
+    "channel",
+    "lock",
+    "function",
+    "fun",
+    "record",
+    "throwable",
+    "heuristic",
 ];
 
 /// Inside a system: skips the rest of a declaration whose parse failed after starting at
@@ -51,10 +58,11 @@ pub(super) fn skip_declaration(input: ParseStream, start: Cursor) {
     }
 }
 
-/// Skips the rest of a statement (an action, a jump, a local, a constant) whose parse
-/// failed after starting at `start`: through its `;`, or through a brace group (`if c {
-/// ... }`, with any `else { ... }` after it), or up to one of `stops` (the keywords that
-/// start what follows statements: `loc` after locals, a jump after actions).
+/// Skips the rest of a statement (an action, a jump, a local, a constant, a statement of a
+/// high-level body) whose parse failed after starting at `start`: through its `;`, or
+/// through a brace group (`if c { ... }`, with any `else { ... }` after it), or up to one
+/// of `stops` (the keywords that start what follows statements: `loc` after locals, a jump
+/// after actions, a block's keywords among high-level statements).
 pub(super) fn skip_statement(input: ParseStream, start: Cursor, stops: &[&str]) {
     let mut progress = input.cursor() != start;
     while !input.is_empty() {

@@ -4,6 +4,11 @@ use proc_macro2::TokenStream;
 
 use super::*;
 
+mod v3;
+mod v3_comm;
+mod v3_errors;
+mod v3_models;
+
 fn system(source: &str) -> System {
     let tokens = TokenStream::from_str(source).expect("tokenizes");
     parse(tokens).unwrap_or_else(|errors| {
@@ -20,6 +25,38 @@ fn syntax_errors(source: &str) -> Vec<String> {
         Ok(_) => Vec::new(),
         Err(errors) => errors.iter().map(ToString::to_string).collect(),
     }
+}
+
+/// Each syntax error with the line and column (1-based) where it starts.
+fn errors_at(source: &str) -> Vec<(String, usize, usize)> {
+    let tokens = TokenStream::from_str(source).expect("tokenizes");
+    match parse(tokens) {
+        Ok(_) => Vec::new(),
+        Err(errors) => errors
+            .iter()
+            .map(|error| {
+                let start = error.span().start();
+                (error.to_string(), start.line, start.column + 1)
+            })
+            .collect(),
+    }
+}
+
+/// The body of the system's only thread `T`, in a system that declares `globals` first.
+fn body_with(globals: &str, body: &str) -> Body {
+    let system = system(&format!(
+        "system S {{ {globals} active thread T() {{ {body} }} }}"
+    ));
+    let Some(Decl::Thread(thread)) = system.decls.into_iter().last() else {
+        panic!("the last declaration is the thread")
+    };
+    thread.body
+}
+
+/// The (line, column) of a span's start, 1-based.
+fn at(span: Span) -> (usize, usize) {
+    let start = span.start();
+    (start.line, start.column + 1)
 }
 
 fn expr(source: &str) -> Expr {
@@ -325,11 +362,19 @@ fn habits_from_other_languages_get_hints() {
     assert!(first("do { x == 1; } goto l;").contains("assigns with `:=`"));
     assert!(first("do { x += 1; } goto l;").contains("`x := x + e;`"));
     assert!(first("do { x++; } goto l;").contains("`x := x + 1;`"));
-    assert!(first("do { if x > 1 { x := 1; } else { x := 2; } } goto l;").contains("no `if`"));
-    assert!(first("while x > 1 do { } goto l;").contains("no `while`"));
+    // `if` and `while` are statements of high-level bodies, not of transformations.
+    assert!(
+        first("do { if x > 1 { x := 1; } else { x := 2; } } goto l;")
+            .contains("guard transformations instead")
+    );
+    assert!(first("do { } goto l; while x > 1 do { } goto l;").contains("loop through a location"));
+    assert!(first("do { for i in 0..3 { } } goto l;").contains("BIR has no `for`"));
+    // `loc l: while` starts a body of statements, where braces are the habit.
+    assert!(first("while x > 1 do { } goto l;").contains("BIR does not put statements in braces"));
     // A name that is a keyword elsewhere is still a name where one fits.
     assert!(first("when and do { and := !and; } goto l;").is_empty());
-    let errors =
-        syntax_errors("system S { int if; active thread T() { loc l: do { if := 1; } goto l; } }");
+    let errors = syntax_errors(
+        "system S { int for; active thread T() { loc l: do { for := 1; } goto l; } }",
+    );
     assert!(errors.is_empty(), "{errors:#?}");
 }

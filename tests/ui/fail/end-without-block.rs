@@ -1,0 +1,16 @@
+use bir::bir;
+
+bir! {
+    system S {
+        int (0, 3) x;
+
+        active thread T() {
+            while x < 3 do
+                x := x + 1;
+            end
+            end
+        }
+    }
+}
+
+fn main() {}

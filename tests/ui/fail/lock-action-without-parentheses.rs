@@ -1,0 +1,14 @@
+use bir::bir;
+
+bir! {
+    system S {
+        lock m;
+
+        active thread T() {
+            lock m;
+            unlock(m);
+        }
+    }
+}
+
+fn main() {}
