@@ -126,3 +126,80 @@ reference!(
     0,
     0
 );
+reference!(
+    java_bounded_buffer_with_notify_deadlocks,
+    big_java_buffer_notify,
+    JavaBoundedBufferNotify,
+    "../../models/v3/big_java_buffer_notify.bir",
+    "v3/big_java_buffer_notify.bir",
+    14_533,
+    22_878,
+    2,
+    0
+);
+reference!(
+    notify_wakes_one_waiting_instance_per_transition,
+    lock_notify,
+    LockNotify,
+    "../../models/v3/lock_notify.bir",
+    "v3/lock_notify.bir",
+    17,
+    17,
+    2,
+    0
+);
+reference!(
+    a_rendezvous_is_one_transition,
+    rdv_pair,
+    RdvPair,
+    "../../models/v3/rdv_pair.bir",
+    "v3/rdv_pair.bir",
+    3,
+    2,
+    0,
+    0
+);
+reference!(
+    philosophers_over_rendezvous_deadlock,
+    big_rdv_phils,
+    RdvPhilosophers,
+    "../../models/v3/big_rdv_phils.bir",
+    "v3/big_rdv_phils.bir",
+    19_682,
+    118_089,
+    1,
+    0
+);
+reference!(
+    beem_bridge,
+    bridge,
+    Bridge1,
+    "../../models/beem/bridge.1.bir",
+    "beem/bridge.1.bir",
+    3_186,
+    4_565,
+    839,
+    0
+);
+reference!(
+    beem_leader_election,
+    leader_election,
+    LeaderElection1,
+    "../../models/beem/leader_election.1.bir",
+    "beem/leader_election.1.bir",
+    14_252,
+    52_944,
+    1,
+    0
+);
+reference!(
+    beem_needham,
+    needham,
+    Needham1,
+    "../../models/beem/needham.1.bir",
+    "beem/needham.1.bir",
+    497,
+    753,
+    93,
+    0
+);

@@ -285,13 +285,18 @@ impl Checker<'_> {
         len: Option<u32>,
     ) -> ir::GlobalId {
         let elements = len.unwrap_or(1) as usize;
+        // A lock's owner starts at -1, free; everything else at its type's default.
+        let initial = match scalar {
+            Scalar::Int { lo: -1, .. } => -1,
+            _ => scalar.default_value(),
+        };
         self.global_ok.push(true);
         self.globals.push(ir::Var {
             name,
             span,
             doc: String::new(),
             ty: ir::Ty { scalar, len },
-            init: vec![scalar.default_value(); elements],
+            init: vec![initial; elements],
         })
     }
 

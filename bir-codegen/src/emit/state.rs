@@ -217,7 +217,7 @@ impl Gen<'_> {
     /// The names of a field's getter and setter.
     pub(super) fn accessor_names(&self, owner: Owner) -> (syn::Ident, syn::Ident) {
         let stem = match owner {
-            Owner::Global(id) => format!("g_{}", self.system.globals[id].name),
+            Owner::Global(id) => format!("g_{}", plain(&self.system.globals[id].name, id.0)),
             Owner::Status { instance, .. } => format!("s{instance}"),
             Owner::Local {
                 thread,
@@ -225,9 +225,24 @@ impl Gen<'_> {
                 local,
             } => format!(
                 "l{instance}_{}",
-                self.system.threads[thread].locals[local].name
+                plain(&self.system.threads[thread].locals[local].name, local.0)
             ),
         };
         (format_ident!("get_{}", stem), format_ident!("set_{}", stem))
     }
+}
+
+/// A variable's name as part of an accessor's: the name itself when it is an identifier,
+/// else (the hidden state of channels and locks, the locals of a call's frame: `len(c)`,
+/// `f@1.x`) its id and the name's letters, which start with a digit and so are no name of
+/// the model's.
+fn plain(name: &str, id: u32) -> String {
+    if name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return name.to_string();
+    }
+    let letters: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("{id}_{letters}")
 }
