@@ -30,6 +30,8 @@ pub(super) struct Scope {
     /// Outside any thread, what reads the state as a whole, for messages: an invariant,
     /// a property.
     pub(super) reader: &'static str,
+    /// In a `fun`'s body, its parameters: the variables they are read as, and their kinds.
+    pub(super) params: Vec<(Name, ir::QuantVarId, Kind)>,
 }
 
 impl Scope {
@@ -201,11 +203,10 @@ impl<'a> Checker<'a> {
                 ..
             } => self.builtin(*builtin, name, operand, scope),
             ast::Expr::Call {
-                function, spans, ..
-            } => {
-                self.call_in_expression(function, *spans);
-                (Expr::Bool(false), Kind::Error)
-            }
+                function,
+                args,
+                spans,
+            } => self.fun_call(function, args, *spans, scope),
             ast::Expr::Quant {
                 kind,
                 keyword,

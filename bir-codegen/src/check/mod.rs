@@ -10,6 +10,7 @@ mod atoms;
 mod comm;
 mod expr;
 mod functions;
+mod funs;
 mod inline;
 mod names;
 mod properties;
@@ -95,6 +96,8 @@ enum Symbol {
     Lock(usize),
     /// A function, by index into `Checker::function_decls`.
     Function(usize),
+    /// A `fun`, by index into `Checker::fun_decls`.
+    Fun(usize),
 }
 
 impl Symbol {
@@ -109,13 +112,14 @@ impl Symbol {
             Symbol::Channel(_) => "a channel",
             Symbol::Lock(_) => "a lock",
             Symbol::Function(_) => "a function",
+            Symbol::Fun(_) => "a `fun`",
         }
     }
 }
 
 /// Resolution state of a lazily evaluated constant or alias, for cycle detection.
 #[derive(Clone, Copy, Debug)]
-enum Lazy<T> {
+pub(super) enum Lazy<T> {
     Pending,
     InProgress,
     Done(Option<T>),
@@ -167,6 +171,9 @@ struct Checker<'a> {
     channel_decls: Vec<&'a ast::ChannelDecl>,
     lock_decls: Vec<&'a ast::LockDecl>,
     function_decls: Vec<&'a ast::Function>,
+    fun_decls: Vec<&'a ast::Fun>,
+    /// Each `fun`, checked on first use.
+    funs: Vec<Lazy<funs::CheckedFun>>,
     /// The hidden state of each channel and lock (`comm`).
     channels: Vec<comm::Channel>,
     locks: Vec<comm::Lock>,
@@ -223,6 +230,8 @@ impl<'a> Checker<'a> {
             channel_decls: Vec::new(),
             lock_decls: Vec::new(),
             function_decls: Vec::new(),
+            fun_decls: Vec::new(),
+            funs: Vec::new(),
             channels: Vec::new(),
             locks: Vec::new(),
             waits: None,

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::expr::Scope;
 use super::{Checker, Kind, Lazy, Symbol, MAX_RESOLUTION_DEPTH};
-use crate::front::ast::{self, Decl, Fun, Name, Spans};
+use crate::front::ast::{self, Decl, Name};
 use crate::ir::{self, Id as _};
 
 impl<'a> Checker<'a> {
@@ -65,9 +65,10 @@ impl<'a> Checker<'a> {
                         Symbol::Function(self.function_decls.len() - 1),
                     )
                 }
-                Decl::Fun(Fun { keyword, .. }) => {
-                    self.unsupported(Spans::one(*keyword), "a `fun`");
-                    continue;
+                Decl::Fun(fun) => {
+                    self.fun_decls.push(fun);
+                    self.funs.push(Lazy::Pending);
+                    (&fun.name, Symbol::Fun(self.fun_decls.len() - 1))
                 }
             };
             if let Some(&previous) = self.symbols.get(&name.text) {
@@ -99,6 +100,7 @@ impl<'a> Checker<'a> {
             Symbol::Channel(index) => &self.channel_decls[index].name,
             Symbol::Lock(index) => &self.lock_decls[index].name,
             Symbol::Function(index) => &self.function_decls[index].name,
+            Symbol::Fun(index) => &self.fun_decls[index].name,
         }
     }
 

@@ -12,6 +12,9 @@ impl<'a> Checker<'a> {
     /// local, or a global; other top-level names (const blocks, enums, types, threads) are
     /// not values. A constant expression reads no variable.
     pub(super) fn name(&mut self, name: &Name, scope: &Scope) -> (Expr, Kind) {
+        if let Some((_, var, kind)) = scope.params.iter().find(|(n, _, _)| n.text == name.text) {
+            return (Expr::QuantVar(*var), *kind);
+        }
         if let Some(position) = scope.quant.iter().rposition(|(n, _)| n.text == name.text) {
             if let (Some(what), true) = (scope.constant, position < scope.outer_quant) {
                 self.diags.error(

@@ -333,9 +333,17 @@ impl<'a> Checker<'a> {
                 other => actions.extend(self.action(thread, other)),
             }
         }
+        // `x := f(a);` of a `fun` is an assignment of its value, not a call of a function.
+        let fun_call = transform.invoke.as_ref().filter(|call| {
+            matches!(self.symbols.get(&call.function.text), Some(Symbol::Fun(_)))
+        });
+        if let Some(call) = fun_call {
+            actions.extend(self.fun_assignment(thread, call));
+        }
         let call = transform
             .invoke
             .as_ref()
+            .filter(|_| fun_call.is_none())
             .and_then(|call| self.call(thread, call));
         let returned = [&transform.inner_jump, &transform.outer_jump]
             .into_iter()
@@ -470,7 +478,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn action(&mut self, thread: ir::ThreadId, action: &ast::Action) -> Option<ir::Action> {
+    pub(super) fn action(&mut self, thread: ir::ThreadId, action: &ast::Action) -> Option<ir::Action> {
         let mut scope = Scope::runtime(Some(thread));
         match action {
             ast::Action::Send { spans, .. }
