@@ -93,8 +93,14 @@ mod tests {
     fn with_notify_every_thread_ends_up_waiting() {
         // models/v3/README.md: big_java_buffer_notify, 14,533 states, 22,878 transitions
         // and 2 deadlocks past the first.
-        let all = JavaBoundedBufferNotify::checker().keep_going(0).progress(false).run();
-        assert_eq!((all.states(), all.transitions(), all.deadlocks()), (14_533, 22_878, 2));
+        let all = JavaBoundedBufferNotify::checker()
+            .keep_going(0)
+            .progress(false)
+            .run();
+        assert_eq!(
+            (all.states(), all.transitions(), all.deadlocks()),
+            (14_533, 22_878, 2)
+        );
         let report = JavaBoundedBufferNotify::checker().bfs().run();
         let deadlock = report.assert_deadlock();
         assert!(deadlock.message().contains("unwait"), "{report}");

@@ -4,8 +4,13 @@
 //! lifeline, labelled with the changes; a step that changes only what its instance owns
 //! (its location, its locals) is an arrow from the lifeline back to itself. A failing step
 //! is drawn in red. Each step is one `path.msc-arrow`, with the step's BIR text and source
-//! line as its tooltip. The SVG carries its own style, so an exported file looks the same.
+//! line as its tooltip. Messages are `path.msc-message` arrows between lifelines: a
+//! rendezvous across its row, from the sender to the receiver; a message of a buffered
+//! channel from the step that sent it down to the step that received it (the channel's
+//! length slot tells sends from receives, and its queue pairs them in order). The SVG
+//! carries its own style, so an exported file looks the same.
 
+use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
 
 use bir_runtime::model::{ModelInfo, SlotKind, STUTTER};
@@ -32,7 +37,9 @@ text{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;fill:#1f2937
 .msc-arrow{stroke:#2563eb;stroke-width:1.6;fill:none;marker-end:url(#msc-tip)}\
 .msc-fail .msc-arrow{stroke:#dc2626;marker-end:url(#msc-tip-fail)}.msc-fail text{fill:#dc2626}\
 .msc-number{fill:#6b7280;text-anchor:end}.msc-final{text-anchor:middle;fill:#374151}\
-.msc-cycle{stroke:#d97706;stroke-dasharray:6 3}.msc-cycle-label{fill:#d97706}";
+.msc-cycle{stroke:#d97706;stroke-dasharray:6 3}.msc-cycle-label{fill:#d97706}\
+.msc-message{stroke:#059669;stroke-width:1.6;fill:none;marker-end:url(#msc-tip-message)}\
+.msc-message-label{fill:#059669}";
 
 /// The lifelines of a model: its instances in slot order, then the shared variables.
 struct Lifelines {
@@ -74,6 +81,15 @@ impl Lifelines {
         })
     }
 
+    /// The lifeline of instance `instance` (its dense index), or of the instance named
+    /// `name` for a model whose statuses are not in instance order.
+    fn lifeline_of(&self, instance: u32, name: &str) -> usize {
+        match self.instances.iter().position(|(n, _)| n == name) {
+            Some(lifeline) => lifeline,
+            None => (instance as usize).min(self.instances.len().saturating_sub(1)),
+        }
+    }
+
     fn count(&self) -> usize {
         self.instances.len() + usize::from(self.shared)
     }
@@ -100,6 +116,8 @@ pub fn render(info: &ModelInfo, initial: &[i64], steps: &[Step], cycle: Option<u
          markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#2563eb\"/></marker>\
          <marker id=\"msc-tip-fail\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" \
          markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#dc2626\"/></marker>\
+         <marker id=\"msc-tip-message\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" \
+         markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#059669\"/></marker>\
          </defs>",
         steps.len()
     );
@@ -121,6 +139,7 @@ pub fn render(info: &ModelInfo, initial: &[i64], steps: &[Step], cycle: Option<u
         );
     }
     let mut values = initial.to_vec();
+    let mut queues = Queues::default();
     for (index, step) in steps.iter().enumerate() {
         let y = TOP + 24 + index * ROW;
         if cycle == Some(index) {
@@ -134,6 +153,7 @@ pub fn render(info: &ModelInfo, initial: &[i64], steps: &[Step], cycle: Option<u
             );
         }
         draw_step(&mut svg, info, &lines, &mut values, step, index, y);
+        draw_messages(&mut svg, info, &lines, &mut queues, step, y);
     }
     // Where each instance ends up.
     for (index, &(_, status)) in lines.instances.iter().enumerate() {
@@ -155,6 +175,73 @@ pub fn render(info: &ModelInfo, initial: &[i64], steps: &[Step], cycle: Option<u
     svg
 }
 
+/// The messages in flight on each buffered channel (by its length slot and the element of
+/// an array of channels): where and at which row each was sent, oldest first.
+#[derive(Default)]
+struct Queues(HashMap<(usize, usize), VecDeque<(usize, usize)>>);
+
+/// The messages of one step: a rendezvous across its row; a message of a buffered channel
+/// from the row that sent it to this one, which receives it.
+fn draw_messages(
+    svg: &mut String,
+    info: &ModelInfo,
+    lines: &Lifelines,
+    queues: &mut Queues,
+    step: &Step,
+    y: usize,
+) {
+    let Some(transition) = info.transitions.get(step.transition as usize) else {
+        return;
+    };
+    if step.fault.is_some() {
+        return;
+    }
+    let x = lines.x(lines.lifeline_of(transition.instance, &transition.thread));
+    if let Some(partner) = transition.partner {
+        let to = lines.x(lines.lifeline_of(partner, ""));
+        arrow(svg, (x, y + 4), (to, y + 4), "rendezvous");
+    }
+    for change in &step.changes {
+        let slot = change.slot as usize;
+        let Some(channel) = info.slots.get(slot).and_then(|s| s.channel_length()) else {
+            continue;
+        };
+        // The slots of an array's elements follow the first; each element is a channel.
+        let first = (0..=slot)
+            .rev()
+            .take_while(|&s| info.slots.get(s).and_then(|i| i.channel_length()) == Some(channel))
+            .last()
+            .unwrap_or(slot);
+        let queue = queues.0.entry((first, slot - first)).or_default();
+        if change.new > change.old {
+            queue.push_back((x, y));
+        } else if let Some((from_x, from_y)) = queue.pop_front() {
+            let name = match info.slots[slot].element {
+                Some(element) => format!("{channel}[{element}]"),
+                None => channel.to_string(),
+            };
+            arrow(svg, (from_x, from_y + 4), (x, y + 4), &name);
+        }
+    }
+}
+
+/// A message arrow from `from` to `to`, labelled.
+fn arrow(svg: &mut String, (x1, y1): (usize, usize), (x2, y2): (usize, usize), label: &str) {
+    let (from, to) = if x2 >= x1 {
+        (x1 + 4, x2 - 4)
+    } else {
+        (x1 - 4, x2 + 4)
+    };
+    let _ = write!(
+        svg,
+        "<g class=\"msc-msg\"><path class=\"msc-message\" d=\"M{from},{y1}L{to},{y2}\"/>\
+         <text class=\"msc-message-label\" x=\"{}\" y=\"{}\">{}</text></g>",
+        (from + to) / 2,
+        (y1 + y2) / 2 + 14,
+        escape(&cut(label, 24))
+    );
+}
+
 /// One step: its arrow, its number and its labels; updates `values` to the state after it.
 fn draw_step(
     svg: &mut String,
@@ -166,12 +253,7 @@ fn draw_step(
     y: usize,
 ) {
     let transition = info.transitions.get(step.transition as usize);
-    let instance = transition.and_then(|t| {
-        lines
-            .instances
-            .iter()
-            .position(|(name, _)| *name == *t.thread)
-    });
+    let instance = transition.map(|t| lines.lifeline_of(t.instance, &t.thread));
     let mut shared = Vec::new();
     let mut own = Vec::new();
     for change in &step.changes {
@@ -296,7 +378,8 @@ pub fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use bir_interp::Interpreter;
-    use bir_runtime::{Checker, Model};
+    use bir_runtime::model::{Outcome, Successor};
+    use bir_runtime::{Change, Checker, Model};
 
     use super::*;
 
@@ -320,6 +403,56 @@ mod tests {
         assert!(svg.contains("fork2: false → true"), "{svg}");
         assert!(svg.contains(">@ loc1</text>"), "{svg}");
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    }
+
+    /// The chart of the run that always takes the first enabled transition until none is
+    /// (the models below are deterministic enough for that to be their whole run).
+    fn msc_of(source: &str) -> String {
+        let model = Interpreter::from_source(source).unwrap();
+        let (mut state, mut before, mut after) = (model.initial_state(), Vec::new(), Vec::new());
+        model.decode(&state, &mut before);
+        let initial = before.clone();
+        let (mut steps, mut out) = (Vec::new(), Vec::new());
+        loop {
+            out.clear();
+            model.successors(&state, &mut out);
+            let Some(Successor {
+                transition,
+                outcome: Outcome::Next(next),
+            }) = out.first()
+            else {
+                break;
+            };
+            model.decode(next, &mut after);
+            let changes = Change::between(&before, &after);
+            steps.push(Step {
+                transition: *transition,
+                changes,
+                fault: None,
+            });
+            (state, before) = (next.clone(), after.clone());
+        }
+        render(model.info(), &initial, &steps, None)
+    }
+
+    #[test]
+    fn a_rendezvous_is_one_arrow_from_the_sender_to_the_receiver() {
+        let svg = msc_of(include_str!("../../models/v3/rdv_pair.bir"));
+        assert_eq!(svg.matches("class=\"msc-message\"").count(), 1, "{svg}");
+        assert!(svg.contains("d=\"M124,84L306,84\""), "S to R: {svg}");
+        assert!(svg.contains(">rendezvous</text>"), "{svg}");
+        assert!(
+            svg.contains(">S</text>") && svg.contains(">R</text>"),
+            "{svg}"
+        );
+    }
+
+    #[test]
+    fn each_message_of_a_buffered_channel_goes_from_its_send_to_its_receive() {
+        // P sends 1, 2 and 3 into a buffer of 2; Q receives two of them: two arrows.
+        let svg = msc_of(include_str!("../../models/v3/chan_fifo.bir"));
+        assert_eq!(svg.matches("class=\"msc-message\"").count(), 2, "{svg}");
+        assert_eq!(svg.matches(">c</text>").count(), 2, "{svg}");
     }
 
     #[test]

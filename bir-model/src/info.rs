@@ -42,6 +42,21 @@ pub struct SlotInfo {
     pub kind: SlotKind,
 }
 
+impl SlotInfo {
+    /// The channel whose length this slot holds, when it holds one: its name is
+    /// [`channel_length_name`]'s, which no variable of a model can have. Charts draw a
+    /// buffered channel's messages from the changes of its length.
+    pub fn channel_length(&self) -> Option<&str> {
+        self.name.strip_prefix("len(")?.strip_suffix(')')
+    }
+}
+
+/// The name of the slot holding the length of channel `channel` (each channel of an array
+/// of them is an element of that slot's array).
+pub fn channel_length_name(channel: &str) -> String {
+    format!("len({channel})")
+}
+
 /// How a slot's value is read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SlotKind {

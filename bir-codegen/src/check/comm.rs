@@ -215,7 +215,7 @@ impl Checker<'_> {
             );
         }
         let length = self.hidden_global(
-            format!("len({})", decl.name.text),
+            bir_model::channel_length_name(&decl.name.text),
             decl.name.span,
             Scalar::Int {
                 lo: 0,

@@ -59,8 +59,10 @@ impl Checker<'_> {
         let call = format!("{function}(..)", function = function.text);
         let mut conversions = Vec::new();
         let mut bindings = Vec::new();
-        for (((value, kind), arg), (&(var, scalar), param)) in
-            checked.into_iter().zip(args).zip(fun.params.iter().zip(&decl.params))
+        for (((value, kind), arg), (&(var, scalar), param)) in checked
+            .into_iter()
+            .zip(args)
+            .zip(fun.params.iter().zip(&decl.params))
         {
             if !self.assignable(scalar, kind) {
                 self.diags.error(
@@ -117,7 +119,11 @@ impl Checker<'_> {
 
     /// The statement `target := f(args);` of a `fun` `f` in a step of `thread`: the
     /// assignment of its value (a `fun` called for nothing is an error: it does nothing).
-    pub(super) fn fun_assignment(&mut self, thread: ir::ThreadId, call: &ast::Call) -> Option<ir::Action> {
+    pub(super) fn fun_assignment(
+        &mut self,
+        thread: ir::ThreadId,
+        call: &ast::Call,
+    ) -> Option<ir::Action> {
         let Some(target) = &call.target else {
             self.diags.error(
                 call.spans,
@@ -195,7 +201,9 @@ impl Checker<'_> {
             };
             let var = self.next_quant_var;
             self.next_quant_var.0 += 1;
-            scope.params.push((param.name.clone(), var, scalar_kind(scalar)));
+            scope
+                .params
+                .push((param.name.clone(), var, scalar_kind(scalar)));
             params.push((var, scalar));
         }
         let returns = match self.ty(&decl.returns) {

@@ -334,9 +334,10 @@ impl<'a> Checker<'a> {
             }
         }
         // `x := f(a);` of a `fun` is an assignment of its value, not a call of a function.
-        let fun_call = transform.invoke.as_ref().filter(|call| {
-            matches!(self.symbols.get(&call.function.text), Some(Symbol::Fun(_)))
-        });
+        let fun_call = transform
+            .invoke
+            .as_ref()
+            .filter(|call| matches!(self.symbols.get(&call.function.text), Some(Symbol::Fun(_))));
         if let Some(call) = fun_call {
             actions.extend(self.fun_assignment(thread, call));
         }
@@ -478,7 +479,11 @@ impl<'a> Checker<'a> {
         }
     }
 
-    pub(super) fn action(&mut self, thread: ir::ThreadId, action: &ast::Action) -> Option<ir::Action> {
+    pub(super) fn action(
+        &mut self,
+        thread: ir::ThreadId,
+        action: &ast::Action,
+    ) -> Option<ir::Action> {
         let mut scope = Scope::runtime(Some(thread));
         match action {
             ast::Action::Send { spans, .. }
