@@ -180,6 +180,9 @@ struct Checker<'a> {
     /// (body, transformation).
     calls: HashMap<(ir::ThreadId, ir::TransformId), functions::CallInfo>,
     returns: HashMap<(ir::ThreadId, ir::TransformId), functions::ReturnInfo>,
+    /// The tokens of each `return;` without a value, and whether it is the end of a
+    /// high-level body, by (body, transformation).
+    bare_returns: HashMap<(ir::ThreadId, ir::TransformId), (Spans, bool)>,
     /// The function and location of each `T@f.loc` (`inline::FUNCTION_AT`).
     function_ats: Vec<(usize, ir::LocationId)>,
     sigs: ir::IdVec<ir::ThreadId, ThreadSig>,
@@ -231,6 +234,7 @@ impl<'a> Checker<'a> {
             function_sigs: Vec::new(),
             calls: HashMap::new(),
             returns: HashMap::new(),
+            bare_returns: HashMap::new(),
             function_ats: Vec::new(),
             sigs: ir::IdVec::new(),
             threads: ir::IdVec::new(),

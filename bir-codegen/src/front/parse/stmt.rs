@@ -52,6 +52,7 @@ pub(super) fn unterminated_jump(input: ParseStream) -> syn::Result<Jump> {
         return Ok(Jump::Return {
             spans: Spans { first, last },
             value,
+            end: false,
         });
     }
     let first = kw::parse(input, "goto")?;
