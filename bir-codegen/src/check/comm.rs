@@ -387,14 +387,23 @@ impl Checker<'_> {
                 Some((index_ir, site))
             }
             (Some(_), None) => {
-                self.not_an_array(name);
-                return None;
-            }
-            (None, Some(len)) => {
+                let what = if locks { "lock" } else { "channel" };
                 self.diags.error(
                     name.spans(),
                     format!(
-                        "`{}` is an array of {len}; name one of them: `{}[i]`",
+                        "`{}` is a single {what}, not an array of {what}s, and cannot be \
+                         indexed",
+                        name.text
+                    ),
+                );
+                return None;
+            }
+            (None, Some(len)) => {
+                let what = if locks { "locks" } else { "channels" };
+                self.diags.error(
+                    name.spans(),
+                    format!(
+                        "`{}` is an array of {len} {what}; name one of them: `{}[i]`",
                         name.text, name.text
                     ),
                 );
@@ -545,13 +554,14 @@ impl Checker<'_> {
             return None;
         }
         let mut checked = Vec::new();
-        for (value, &scalar) in values.iter().zip(&ch.fields) {
+        for (field, (value, &scalar)) in values.iter().zip(&ch.fields).enumerate() {
             let (ir, kind) = self.expr(value, scope);
             if !self.assignable(scalar, kind) {
                 self.diags.error(
                     value.spans(),
                     format!(
-                        "mismatched types: `{}` carries {} here, not {}",
+                        "mismatched types: {} of `{}` is {}, but this sends {}",
+                        field_name(field, ch.fields.len()),
                         operand.text,
                         self.scalar_name(scalar),
                         self.kind_name(kind)
@@ -640,7 +650,7 @@ impl Checker<'_> {
             return None;
         }
         let mut places = Vec::new();
-        for (target, &scalar) in targets.iter().zip(&ch.fields) {
+        for (field, (target, &scalar)) in targets.iter().zip(&ch.fields).enumerate() {
             let Some(target) = target else {
                 places.push(None);
                 continue;
@@ -650,8 +660,9 @@ impl Checker<'_> {
                 self.diags.error(
                     target.spans(),
                     format!(
-                        "mismatched types: `{}` carries {} here, which `{target}` of type {} \
+                        "mismatched types: {} of `{}` is {}, which `{target}` of type {} \
                          cannot hold",
+                        field_name(field, ch.fields.len()),
                         operand.text,
                         self.scalar_name(scalar),
                         self.scalar_name(target_scalar)
@@ -1277,6 +1288,14 @@ impl Checker<'_> {
             }
         }
         names
+    }
+}
+
+/// How messages name field `field` of a channel with `fields` fields: "the field", "field 2".
+fn field_name(field: usize, fields: usize) -> String {
+    match fields {
+        1 => "the field".to_string(),
+        _ => format!("field {}", field + 1),
     }
 }
 

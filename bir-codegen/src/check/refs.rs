@@ -99,7 +99,22 @@ impl<'a> Checker<'a> {
                     }
                     Symbol::Enum(_) => format!("write `{}.VALUE` for one of its values", name.text),
                     Symbol::Alias(_) => "a type is not a value".to_string(),
-                    _ => format!("write `{}@loc` to test where it is", name.text),
+                    Symbol::Thread(_) => format!("write `{}@loc` to test where it is", name.text),
+                    Symbol::Channel(_) => format!(
+                        "a channel is not a value: send and receive with `{0}!(..)` and \
+                         `{0}?(..)`, or read `len({0})`, `empty({0})` or `full({0})`",
+                        name.text
+                    ),
+                    Symbol::Lock(_) => format!(
+                        "a lock is not a value: take it with `lock({0});`, or ask \
+                         `hasLock({0})` or `lockAvailable({0})`",
+                        name.text
+                    ),
+                    Symbol::Function(_) => format!(
+                        "call it as a statement of its own: `x := {}(..);`",
+                        name.text
+                    ),
+                    Symbol::Global(_) => unreachable!("a global is a variable"),
                 };
                 self.diags.error(
                     name.spans(),

@@ -362,11 +362,39 @@ impl<'a> Checker<'a> {
         let jump = self.jump(thread, transform);
         let rendezvous = rendezvous.map(|(at, mut meets)| {
             meets.block = actions.split_off(at);
-            if notify.is_some() || call.is_some() {
+            // Rule (bir's, not the spec's): a rendezvous step neither notifies nor calls.
+            let notifies = transform.actions.iter().find(|action| {
+                matches!(
+                    action,
+                    ast::Action::Lock {
+                        op: ast::LockOp::Notify,
+                        ..
+                    }
+                )
+            });
+            if let Some(action) = notifies.filter(|_| notify.is_some()) {
                 self.diags.error(
-                    ast::Spans::one(transform.spans.first),
-                    "a rendezvous step that also calls a function or notifies: bir takes \
-                     neither in a rendezvous yet (move them to a step of their own)",
+                    action.spans(),
+                    format!(
+                        "`{action}` in a rendezvous step: bir does not take a `notify` in the \
+                         step of a send or receive on a rendezvous channel yet; notify in a \
+                         step of its own"
+                    ),
+                );
+                notify = None;
+            }
+            if let (Some(_), Some(invoke)) = (&call, &transform.invoke) {
+                self.diags.error(
+                    ast::Spans {
+                        first: invoke.function.span,
+                        last: invoke.spans.last,
+                    },
+                    format!(
+                        "a call of `{}` in a rendezvous step: bir does not take a call in the \
+                         step of a send or receive on a rendezvous channel yet; call it in a \
+                         step of its own",
+                        invoke.function.text
+                    ),
                 );
             }
             Box::new(meets)

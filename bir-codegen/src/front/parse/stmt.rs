@@ -341,7 +341,8 @@ fn comm_action(input: ParseStream, send: bool) -> syn::Result<Action> {
                 content.parse::<Token![_]>()?;
                 targets.push(None);
             } else {
-                targets.push(Some(unary(&content, 1)?.0));
+                // Any expression, so that the checker can say why one is not assignable.
+                targets.push(Some(expr(&content)?));
             }
             if content.is_empty() {
                 break;
