@@ -81,11 +81,11 @@ pub(crate) fn generate(
     let layout = emit::layout::Layout::new(&system);
     let tables =
         emit::tables::Tables::new(&system, &layout).with_symmetry(&system, &analysis.symmetry);
-    let constant_faults = match warnings {
-        Warnings::AtTheirTokens => &analysis.constant_faults[..],
-        Warnings::Elsewhere => &[],
+    let warnings = match warnings {
+        Warnings::AtTheirTokens => (&analysis.constant_faults[..], &system.warnings[..]),
+        Warnings::Elsewhere => (&[][..], &[][..]),
     };
-    emit::emit(&system, &code, &layout, &tables, &input, constant_faults)
+    emit::emit(&system, &code, &layout, &tables, &input, warnings)
 }
 
 /// [`front::parse::parse`], then [`steps::steps`]: the system with every body made of

@@ -167,6 +167,54 @@ impl Checker<'_> {
         }
     }
 
+    /// Rule: a rendezvous channel that no thread sends on, or none receives from, is a
+    /// warning (its sends or receives can never pair). Once the calls are laid out, so
+    /// that a function's sends count where it is called, and only there.
+    pub(super) fn check_rendezvous_partners(&mut self) {
+        for (which, decl) in self.channel_decls.clone().into_iter().enumerate() {
+            if self.channels[which].capacity != 0 {
+                continue;
+            }
+            let (mut sends, mut receives) = (false, false);
+            for transform in self
+                .threads
+                .iter()
+                .flat_map(|thread| thread.transforms.iter())
+            {
+                match transform.rendezvous.as_deref() {
+                    Some(ir::Rendezvous { channel, role, .. }) if *channel as usize == which => {
+                        match role {
+                            ir::RendezvousRole::Send(_) => sends = true,
+                            ir::RendezvousRole::Receive(_) => receives = true,
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let name = &decl.name.text;
+            let message = match (sends, receives) {
+                (true, true) => continue,
+                (false, false) => format!(
+                    "rendezvous channel `{name}` is never used: no thread sends on it or \
+                     receives from it"
+                ),
+                (true, false) => format!(
+                    "no thread receives from rendezvous channel `{name}`, so every send on it \
+                     blocks for ever (a rendezvous needs a receiver; `buffer k` makes the \
+                     channel a queue)"
+                ),
+                (false, true) => format!(
+                    "no thread sends on rendezvous channel `{name}`, so every receive from it \
+                     blocks for ever"
+                ),
+            };
+            self.warnings.push(ir::Warning {
+                spans: decl.name.spans(),
+                message,
+            });
+        }
+    }
+
     /// A checked channel declaration and its hidden globals.
     fn channel(&mut self, decl: &ast::ChannelDecl) -> Channel {
         let fields: Vec<Scalar> = decl
