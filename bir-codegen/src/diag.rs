@@ -2,6 +2,8 @@
 //! mistakes shows all of them; rendered as `compile_error!` invocations spanning the
 //! offending tokens (or, by the command line tool, as text with line and column).
 
+use std::collections::HashSet;
+
 use proc_macro2::{Span, TokenStream};
 use quote::quote_spanned;
 
@@ -88,12 +90,19 @@ fn position(diagnostic: &Diagnostic) -> (usize, usize) {
 #[derive(Default, Debug)]
 pub struct Diagnostics {
     list: Vec<Diagnostic>,
+    /// Where each error recorded so far starts and ends, with its message: an error
+    /// recorded again is one error (the translation to steps copies a condition into the
+    /// guards of several branches, which the checker then checks one by one).
+    seen: HashSet<(Position, Position, String)>,
 }
+
+/// A line and a column.
+type Position = (usize, usize);
 
 impl Diagnostics {
     /// Records an error on `spans`.
     pub fn error(&mut self, spans: Spans, message: impl Into<String>) {
-        self.list.push(Diagnostic {
+        self.push(Diagnostic {
             spans,
             message: message.into(),
             notes: Vec::new(),
@@ -102,11 +111,28 @@ impl Diagnostics {
 
     /// Records an error on `spans` that also points at `note`'s tokens.
     pub fn error_with_note(&mut self, spans: Spans, message: impl Into<String>, note: Note) {
-        self.list.push(Diagnostic {
+        self.push(Diagnostic {
             spans,
             message: message.into(),
             notes: vec![note],
         });
+    }
+
+    /// Records `diagnostic` unless the same error, on the same tokens, is recorded already
+    /// (only where the tokens' positions are known).
+    fn push(&mut self, diagnostic: Diagnostic) {
+        let (start, end) = (diagnostic.spans.first.start(), diagnostic.spans.last.end());
+        if start.line > 0 {
+            let key = (
+                (start.line, start.column),
+                (end.line, end.column),
+                diagnostic.message.clone(),
+            );
+            if !self.seen.insert(key) {
+                return;
+            }
+        }
+        self.list.push(diagnostic);
     }
 
     /// Records a duplicate declaration: `message` on the later one (`spans`), and a note

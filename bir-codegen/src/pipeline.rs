@@ -29,7 +29,7 @@ pub fn front_end_with(
     let Some(ast) = parse(input, &mut diags) else {
         return Err(diags);
     };
-    let Some(system) = check::check_with(&ast, overrides, &mut diags) else {
+    let Some(system) = checked(&ast, overrides, &mut diags) else {
         return Err(diags);
     };
     match analyse::analyse(&system, &mut diags) {
@@ -71,7 +71,7 @@ pub(crate) fn generate(
     let Some(ast) = parse(input.clone(), &mut diags) else {
         return emit::fallback::expand(&input, &diags);
     };
-    let Some(system) = check::check_with(&ast, overrides, &mut diags) else {
+    let Some(system) = checked(&ast, overrides, &mut diags) else {
         return emit::fallback::expand(&input, &diags);
     };
     let Some(analysis) = analyse::analyse(&system, &mut diags) else {
@@ -81,11 +81,11 @@ pub(crate) fn generate(
     let layout = emit::layout::Layout::new(&system);
     let tables =
         emit::tables::Tables::new(&system, &layout).with_symmetry(&system, &analysis.symmetry);
-    let constant_faults = match warnings {
-        Warnings::AtTheirTokens => &analysis.constant_faults[..],
-        Warnings::Elsewhere => &[],
+    let warnings = match warnings {
+        Warnings::AtTheirTokens => (&analysis.constant_faults[..], &system.warnings[..]),
+        Warnings::Elsewhere => (&[][..], &[][..]),
     };
-    emit::emit(&system, &code, &layout, &tables, &input, constant_faults)
+    emit::emit(&system, &code, &layout, &tables, &input, warnings)
 }
 
 /// [`front::parse::parse`], then [`steps::steps`]: the system with every body made of
@@ -97,4 +97,16 @@ fn parse(input: TokenStream, diags: &mut Diagnostics) -> Option<front::ast::Syst
         .ok()?;
     steps::steps(&mut system, diags);
     Some(system)
+}
+
+/// [`check::check_with`], which also reports its own errors when the translation of
+/// [`parse`] had some: the system only when neither had any.
+fn checked(
+    ast: &front::ast::System,
+    overrides: &Overrides,
+    diags: &mut Diagnostics,
+) -> Option<ir::System> {
+    let translated = diags.is_empty();
+    let system = check::check_with(ast, overrides, diags)?;
+    translated.then_some(system)
 }

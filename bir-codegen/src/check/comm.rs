@@ -167,6 +167,54 @@ impl Checker<'_> {
         }
     }
 
+    /// Rule: a rendezvous channel that no thread sends on, or none receives from, is a
+    /// warning (its sends or receives can never pair). Once the calls are laid out, so
+    /// that a function's sends count where it is called, and only there.
+    pub(super) fn check_rendezvous_partners(&mut self) {
+        for (which, decl) in self.channel_decls.clone().into_iter().enumerate() {
+            if self.channels[which].capacity != 0 {
+                continue;
+            }
+            let (mut sends, mut receives) = (false, false);
+            for transform in self
+                .threads
+                .iter()
+                .flat_map(|thread| thread.transforms.iter())
+            {
+                match transform.rendezvous.as_deref() {
+                    Some(ir::Rendezvous { channel, role, .. }) if *channel as usize == which => {
+                        match role {
+                            ir::RendezvousRole::Send(_) => sends = true,
+                            ir::RendezvousRole::Receive(_) => receives = true,
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let name = &decl.name.text;
+            let message = match (sends, receives) {
+                (true, true) => continue,
+                (false, false) => format!(
+                    "rendezvous channel `{name}` is never used: no thread sends on it or \
+                     receives from it"
+                ),
+                (true, false) => format!(
+                    "no thread receives from rendezvous channel `{name}`, so every send on it \
+                     blocks for ever (a rendezvous needs a receiver; `buffer k` makes the \
+                     channel a queue)"
+                ),
+                (false, true) => format!(
+                    "no thread sends on rendezvous channel `{name}`, so every receive from it \
+                     blocks for ever"
+                ),
+            };
+            self.warnings.push(ir::Warning {
+                spans: decl.name.spans(),
+                message,
+            });
+        }
+    }
+
     /// A checked channel declaration and its hidden globals.
     fn channel(&mut self, decl: &ast::ChannelDecl) -> Channel {
         let fields: Vec<Scalar> = decl
@@ -387,14 +435,23 @@ impl Checker<'_> {
                 Some((index_ir, site))
             }
             (Some(_), None) => {
-                self.not_an_array(name);
-                return None;
-            }
-            (None, Some(len)) => {
+                let what = if locks { "lock" } else { "channel" };
                 self.diags.error(
                     name.spans(),
                     format!(
-                        "`{}` is an array of {len}; name one of them: `{}[i]`",
+                        "`{}` is a single {what}, not an array of {what}s, and cannot be \
+                         indexed",
+                        name.text
+                    ),
+                );
+                return None;
+            }
+            (None, Some(len)) => {
+                let what = if locks { "locks" } else { "channels" };
+                self.diags.error(
+                    name.spans(),
+                    format!(
+                        "`{}` is an array of {len} {what}; name one of them: `{}[i]`",
                         name.text, name.text
                     ),
                 );
@@ -545,13 +602,14 @@ impl Checker<'_> {
             return None;
         }
         let mut checked = Vec::new();
-        for (value, &scalar) in values.iter().zip(&ch.fields) {
+        for (field, (value, &scalar)) in values.iter().zip(&ch.fields).enumerate() {
             let (ir, kind) = self.expr(value, scope);
             if !self.assignable(scalar, kind) {
                 self.diags.error(
                     value.spans(),
                     format!(
-                        "mismatched types: `{}` carries {} here, not {}",
+                        "mismatched types: {} of `{}` is {}, but this sends {}",
+                        field_name(field, ch.fields.len()),
                         operand.text,
                         self.scalar_name(scalar),
                         self.kind_name(kind)
@@ -640,7 +698,7 @@ impl Checker<'_> {
             return None;
         }
         let mut places = Vec::new();
-        for (target, &scalar) in targets.iter().zip(&ch.fields) {
+        for (field, (target, &scalar)) in targets.iter().zip(&ch.fields).enumerate() {
             let Some(target) = target else {
                 places.push(None);
                 continue;
@@ -650,8 +708,9 @@ impl Checker<'_> {
                 self.diags.error(
                     target.spans(),
                     format!(
-                        "mismatched types: `{}` carries {} here, which `{target}` of type {} \
+                        "mismatched types: {} of `{}` is {}, which `{target}` of type {} \
                          cannot hold",
+                        field_name(field, ch.fields.len()),
                         operand.text,
                         self.scalar_name(scalar),
                         self.scalar_name(target_scalar)
@@ -1277,6 +1336,14 @@ impl Checker<'_> {
             }
         }
         names
+    }
+}
+
+/// How messages name field `field` of a channel with `fields` fields: "the field", "field 2".
+fn field_name(field: usize, fields: usize) -> String {
+    match fields {
+        1 => "the field".to_string(),
+        _ => format!("field {}", field + 1),
     }
 }
 

@@ -16,6 +16,7 @@ use std::collections::HashMap;
 use super::expr::Scope;
 use super::{Checker, Symbol};
 use crate::front::ast::{self, Spans};
+use crate::front::kw;
 use crate::ir::{self, Expr, FaultKind, Id as _, Place, Scalar};
 
 /// The most frames a recursive function may declare (`function[k]`).
@@ -98,9 +99,32 @@ impl Checker<'_> {
         thread.index().checked_sub(self.real_threads)
     }
 
-    /// Each function's result type, bound and parameter types.
+    /// How messages name body `thread`: "thread `T`", or "function `f`" for a function's.
+    pub(super) fn body_name(&self, thread: ir::ThreadId) -> String {
+        let what = match self.function_of(thread) {
+            Some(_) => "function",
+            None => "thread",
+        };
+        format!("{what} `{}`", self.thread_decls[thread.index()].name.text)
+    }
+
+    /// Each function's result type, bound and parameter types. Rule: a function takes
+    /// the name of no built-in (they are built-ins where `(` follows, as a call is).
     pub(super) fn check_function_signatures(&mut self) {
         for decl in self.function_decls.clone() {
+            let name = decl.name.text.as_str();
+            if kw::lock_action(name).is_some()
+                || ast::Builtin::named(name).is_some()
+                || name == "threadTerminated"
+            {
+                self.diags.error(
+                    decl.name.spans(),
+                    format!(
+                        "`{name}` is a built-in (`{name}(..)`), so a function may not take its \
+                         name; call it something else"
+                    ),
+                );
+            }
             let returns = decl.returns.as_ref().and_then(|ty| match self.ty(ty) {
                 Some(ir::Ty { scalar, len: None }) => Some(scalar),
                 Some(_) => {
@@ -160,9 +184,11 @@ impl Checker<'_> {
                 None
             }
             None => {
+                let functions = self.function_decls.iter().map(|f| f.name.text.as_str());
+                let hint = self.suggest.did_you_mean(&name.text, functions);
                 self.diags.error(
                     name.spans(),
-                    format!("no function `{}` is declared", name.text),
+                    format!("no function `{}` is declared{hint}", name.text),
                 );
                 None
             }
@@ -182,7 +208,10 @@ impl Checker<'_> {
         if call.args.len() != sig.params.len() {
             let plural = if sig.params.len() == 1 { "" } else { "s" };
             self.diags.error(
-                call.spans,
+                Spans {
+                    first: call.function.span,
+                    last: call.spans.last,
+                },
                 format!(
                     "`{}` takes {} argument{plural}, but this call passes {}",
                     call.function.text,
@@ -286,8 +315,9 @@ impl Checker<'_> {
             self.diags.error(
                 value.spans(),
                 format!(
-                    "`{}` returns no value (it declares no `returns` type)",
-                    decl.name.text
+                    "`{}` returns no value (it declares no `returns` type): write `return;`, \
+                     or declare the result's type, `function {}(..) returns T`",
+                    decl.name.text, decl.name.text
                 ),
             );
             return None;
@@ -323,22 +353,20 @@ impl Checker<'_> {
 
     /// Rule: a function that returns a type cannot reach a `return` without a value (the
     /// end of its body among them), transformations whose guard is constant false left
-    /// out.
+    /// out. The error stands on the first such `return;` in source order, or on the step
+    /// that reaches the end of the body.
     pub(super) fn check_returns(&mut self) {
         for function in 0..self.function_decls.len() {
-            let Some(sig) = self.function_sigs.get(function) else {
+            let Some(returns) = self.function_sigs.get(function).and_then(|sig| sig.returns) else {
                 continue;
             };
-            if sig.returns.is_none() {
-                continue;
-            }
             let thread = self.function_thread(function);
             let Some(body) = self.threads.get(thread) else {
                 continue;
             };
             let mut reached = vec![false; body.locations.len()];
             let mut stack = vec![ir::LocationId::new(0)];
-            let mut bare = None;
+            let mut bare: Option<ir::TransformId> = None;
             while let Some(location) = stack.pop() {
                 if location.index() >= reached.len() || reached[location.index()] {
                     continue;
@@ -357,24 +385,40 @@ impl Checker<'_> {
                     match transform.jump {
                         _ if exits => {}
                         ir::Jump::Goto(next) => stack.push(next),
+                        // The first in source order is reported.
                         ir::Jump::Return if !self.returns.contains_key(&(thread, id)) => {
-                            bare.get_or_insert(transform.span);
+                            if bare.is_none_or(|first| id < first) {
+                                bare = Some(id);
+                            }
                         }
                         ir::Jump::Return => {}
                     }
                 }
             }
-            if let Some(span) = bare {
-                let decl = self.function_decls[function];
-                self.diags.error(
-                    Spans::one(span),
+            let Some(id) = bare else {
+                continue;
+            };
+            let step = body.transforms[id].span;
+            let jump = self.bare_returns.get(&(thread, id)).copied();
+            let name = &self.function_decls[function].name.text;
+            let returns = self.scalar_name(returns);
+            let (spans, message) = match jump {
+                Some((spans, false)) => (
+                    spans,
                     format!(
-                        "`{}` returns a value, but can get here and return without one (or \
-                         reach the end of its body): end every path with `return e;`",
-                        decl.name.text
+                        "`return;` without a value in `{name}`, which returns {returns}: \
+                         return one, `return e;`"
                     ),
-                );
-            }
+                ),
+                _ => (
+                    Spans::one(step),
+                    format!(
+                        "`{name}` returns {returns}, but after this step it can reach the end \
+                         of its body, which returns no value: end every path with `return e;`"
+                    ),
+                ),
+            };
+            self.diags.error(spans, message);
         }
     }
 

@@ -62,6 +62,7 @@ pub fn check_with(
     checker.check_properties();
     if checker.diags.len() == errors_before {
         checker.inline_calls();
+        checker.check_rendezvous_partners();
     }
     let system = checker.finish();
     (diags.len() == errors_before).then_some(system)
@@ -187,6 +188,11 @@ struct Checker<'a> {
     /// (body, transformation).
     calls: HashMap<(ir::ThreadId, ir::TransformId), functions::CallInfo>,
     returns: HashMap<(ir::ThreadId, ir::TransformId), functions::ReturnInfo>,
+    /// The tokens of each `return;` without a value, and whether it is the end of a
+    /// high-level body, by (body, transformation).
+    bare_returns: HashMap<(ir::ThreadId, ir::TransformId), (Spans, bool)>,
+    /// The warnings about the model as written (`ir::System::warnings`).
+    warnings: Vec<ir::Warning>,
     /// The function and location of each `T@f.loc` (`inline::FUNCTION_AT`).
     function_ats: Vec<(usize, ir::LocationId)>,
     sigs: ir::IdVec<ir::ThreadId, ThreadSig>,
@@ -240,6 +246,8 @@ impl<'a> Checker<'a> {
             function_sigs: Vec::new(),
             calls: HashMap::new(),
             returns: HashMap::new(),
+            bare_returns: HashMap::new(),
+            warnings: Vec::new(),
             function_ats: Vec::new(),
             sigs: ir::IdVec::new(),
             threads: ir::IdVec::new(),
@@ -317,6 +325,7 @@ impl<'a> Checker<'a> {
             fault_sites: self.sites,
             site_spans: self.site_spans,
             beyond_symmetry,
+            warnings: self.warnings,
         }
     }
 }

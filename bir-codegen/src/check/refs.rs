@@ -102,7 +102,22 @@ impl<'a> Checker<'a> {
                     }
                     Symbol::Enum(_) => format!("write `{}.VALUE` for one of its values", name.text),
                     Symbol::Alias(_) => "a type is not a value".to_string(),
-                    _ => format!("write `{}@loc` to test where it is", name.text),
+                    Symbol::Thread(_) => format!("write `{}@loc` to test where it is", name.text),
+                    Symbol::Channel(_) => format!(
+                        "a channel is not a value: send and receive with `{0}!(..)` and \
+                         `{0}?(..)`, or read `len({0})`, `empty({0})` or `full({0})`",
+                        name.text
+                    ),
+                    Symbol::Lock(_) => format!(
+                        "a lock is not a value: take it with `lock({0});`, or ask \
+                         `hasLock({0})` or `lockAvailable({0})`",
+                        name.text
+                    ),
+                    Symbol::Function(_) => format!(
+                        "call it as a statement of its own: `x := {}(..);`",
+                        name.text
+                    ),
+                    Symbol::Global(_) => unreachable!("a global is a variable"),
                 };
                 self.diags.error(
                     name.spans(),
@@ -117,19 +132,25 @@ impl<'a> Checker<'a> {
             None => {
                 let text = &name.text;
                 let message = match (self.local_owner(text), scope.constant, scope.thread) {
-                    (Some((what, thread)), Some(constant), _) => format!(
+                    (Some((what, owner)), Some(constant), _) => format!(
                         "{constant} must be a constant expression, but `{text}` is {what} of \
-                         thread `{thread}`"
+                         {owner}"
                     ),
-                    (Some((what, thread)), None, None) => format!(
-                        "unknown name `{text}`: it is {what} of thread `{thread}`, and {} \
-                         reads only globals, constants and `T@loc`",
+                    (Some((what, owner)), None, None) => format!(
+                        "unknown name `{text}`: it is {what} of {owner}, and {} reads only \
+                         globals, constants and `T@loc`",
                         scope.reader
                     ),
-                    (Some((what, thread)), None, Some(_)) => format!(
-                        "unknown name `{text}`: it is {what} of thread `{thread}`, and a thread \
-                         reads only its own locals and the globals"
-                    ),
+                    (Some((what, owner)), None, Some(reader)) => {
+                        let reader = match self.function_of(reader) {
+                            Some(_) => "a function reads only its own parameters and locals",
+                            None => "a thread reads only its own locals",
+                        };
+                        format!(
+                            "unknown name `{text}`: it is {what} of {owner}, and {reader} and \
+                             the globals"
+                        )
+                    }
                     (None, ..) => {
                         let hint = self.unknown_value_hint(text, scope);
                         format!("unknown name `{text}`{hint}")
@@ -141,24 +162,34 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The first thread declaring a local or parameter named `text`, for the message about
-    /// a name used out of its thread: ("a local" or "the parameter", thread name).
+    /// The first thread or function declaring a local or parameter named `text`, for the
+    /// message about a name used out of its body: ("a local" or "the parameter", "thread
+    /// `T`" or "function `f`").
     pub(super) fn local_owner(&self, text: &str) -> Option<(&'static str, String)> {
-        self.thread_decls.iter().find_map(|thread| {
-            let what = if thread.param.as_ref().is_some_and(|p| p.name.text == text) {
-                "the parameter"
-            } else if thread
-                .body
-                .locals
-                .iter()
-                .any(|local| local.name.text == text)
-            {
-                "a local"
-            } else {
-                return None;
-            };
-            Some((what, thread.name.text.clone()))
-        })
+        self.thread_decls
+            .iter()
+            .enumerate()
+            .find_map(|(index, thread)| {
+                let id = ir::ThreadId::new(index);
+                // A function's parameters are its body's first locals.
+                let params = self
+                    .function_of(id)
+                    .map_or(0, |f| self.function_decls[f].params.len());
+                let position = thread
+                    .body
+                    .locals
+                    .iter()
+                    .position(|local| local.name.text == text);
+                let what = if thread.param.as_ref().is_some_and(|p| p.name.text == text) {
+                    "the parameter"
+                } else {
+                    match position? {
+                        p if p < params => "a parameter",
+                        _ => "a local",
+                    }
+                };
+                Some((what, self.body_name(id)))
+            })
     }
 
     /// `Const.X` or `Enum.Value`.
@@ -303,20 +334,31 @@ impl<'a> Checker<'a> {
             return error();
         };
         // `T@f.loc` names a location of function `f`, laid out in `T`'s frames (`inline`).
-        let function = match function {
-            None => None,
-            Some(name) => match self.symbols.get(&name.text).copied() {
-                Some(Symbol::Function(f)) => Some((f, name)),
-                other => {
-                    let is = other.map_or("not declared".to_string(), |s| s.describe().to_string());
-                    self.diags.error(
-                        name.spans(),
-                        format!("`{}` is {is}: `T@f.loc` names a function `f`", name.text),
-                    );
-                    return error();
-                }
-            },
-        };
+        let function =
+            match function {
+                None => None,
+                Some(name) => match self.symbols.get(&name.text).copied() {
+                    Some(Symbol::Function(f)) => Some((f, name)),
+                    other => {
+                        let is = match other {
+                            Some(s) => {
+                                format!("`{}` is {}, not a function", name.text, s.describe())
+                            }
+                            None => format!("no function `{}` is declared", name.text),
+                        };
+                        self.diags.error(
+                            name.spans(),
+                            format!(
+                            "{is}: in `{}@{}.{}`, `{}` names a function, and the whole is true \
+                             when `{}`'s top frame is that function at `{}`",
+                            thread.text, name.text, location.text, name.text, thread.text,
+                            location.text
+                        ),
+                        );
+                        return error();
+                    }
+                },
+            };
         let owner = function.map_or(id, |(f, _)| self.function_thread(f));
         let location_id = self.sigs[owner].locations.get(&location.text).copied();
         let sig = &self.sigs[id];
@@ -434,9 +476,22 @@ impl<'a> Checker<'a> {
             if sig.index_param.as_deref() == Some(text) {
                 param.map(|param| ("the thread's parameter", param.name.spans()))
             } else if sig.locals.iter().any(|local| local.name == text) {
-                // A started thread's parameter is its first local.
+                // A started thread's parameter is its first local, and a function's
+                // parameters are its first locals.
                 let first = param.map(|p| &p.name).or(local.map(|l| &l.name));
-                first.map(|first| ("a local of this thread", first.spans()))
+                let previous = match self.function_of(thread) {
+                    Some(f)
+                        if self.function_decls[f]
+                            .params
+                            .iter()
+                            .any(|p| p.name.text == text) =>
+                    {
+                        "a parameter of this function"
+                    }
+                    Some(_) => "a local of this function",
+                    None => "a local of this thread",
+                };
+                first.map(|first| (previous, first.spans()))
             } else {
                 None
             }

@@ -132,7 +132,11 @@ impl Checker<'_> {
 
     /// The hint after "unknown thread `text`".
     pub(super) fn unknown_thread_hint(&mut self, text: &str) -> String {
-        let threads = self.thread_decls.iter().map(|decl| decl.name.text.as_str());
+        let threads = self
+            .thread_decls
+            .iter()
+            .take(self.real_threads)
+            .map(|decl| decl.name.text.as_str());
         self.suggest.did_you_mean(text, threads)
     }
 

@@ -507,3 +507,5 @@ fn a_transformation_that_exits_needs_no_jump() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].contains("has no jump"), "{found:?}");
 }
+
+mod v3;

@@ -50,16 +50,14 @@ impl<'a> Checker<'a> {
             if let Some(first) = decl.body.statements.first() {
                 self.unsupported(first.spans, "a body of statements");
             }
+            let owner = self.body_name(id);
             for location in &decl.body.locations {
                 let sig = &mut self.sigs[id];
                 if let Some(first) = sig.locations.get(&location.name.text) {
                     let first = decl.body.locations[first.index()].name.spans();
                     self.diags.duplicate(
                         location.name.spans(),
-                        format!(
-                            "duplicate location `{}` in thread `{}`",
-                            location.name.text, decl.name.text
-                        ),
+                        format!("duplicate location `{}` in {owner}", location.name.text),
                         &location.name.text,
                         first,
                     );
@@ -224,8 +222,18 @@ impl<'a> Checker<'a> {
                 }
                 let mut ids = Vec::new();
                 for transform in &location.transforms {
-                    let (variants, call, returned) =
-                        self.transform(id, decl, location_id, transform);
+                    let (variants, call, returned) = self.transform(id, location_id, transform);
+                    let bare = [&transform.inner_jump, &transform.outer_jump]
+                        .into_iter()
+                        .flatten()
+                        .find_map(|jump| match jump {
+                            ast::Jump::Return {
+                                value: None,
+                                spans,
+                                end,
+                            } => Some((*spans, *end)),
+                            _ => None,
+                        });
                     // The transformations of one step (a `notify`'s outcomes) share its
                     // call and its returned value.
                     for variant in variants {
@@ -235,6 +243,9 @@ impl<'a> Checker<'a> {
                         }
                         if let Some(returned) = &returned {
                             self.returns.insert((id, next), returned.clone());
+                        }
+                        if let Some(bare) = bare {
+                            self.bare_returns.insert((id, next), bare);
                         }
                         ids.push(next);
                     }
@@ -271,7 +282,6 @@ impl<'a> Checker<'a> {
     fn transform(
         &mut self,
         thread: ir::ThreadId,
-        decl: &ast::Thread,
         location: ir::LocationId,
         transform: &ast::Transform,
     ) -> (
@@ -353,18 +363,47 @@ impl<'a> Checker<'a> {
                 ast::Jump::Return {
                     value: Some(value),
                     spans,
+                    ..
                 } => Some((value, *spans)),
                 _ => None,
             });
         let returned = returned.and_then(|(value, spans)| self.return_value(thread, value, spans));
-        let jump = self.jump(thread, decl, transform);
+        let jump = self.jump(thread, transform);
         let rendezvous = rendezvous.map(|(at, mut meets)| {
             meets.block = actions.split_off(at);
-            if notify.is_some() || call.is_some() {
+            // Rule (bir's, not the spec's): a rendezvous step neither notifies nor calls.
+            let notifies = transform.actions.iter().find(|action| {
+                matches!(
+                    action,
+                    ast::Action::Lock {
+                        op: ast::LockOp::Notify,
+                        ..
+                    }
+                )
+            });
+            if let Some(action) = notifies.filter(|_| notify.is_some()) {
                 self.diags.error(
-                    ast::Spans::one(transform.spans.first),
-                    "a rendezvous step that also calls a function or notifies: bir takes \
-                     neither in a rendezvous yet (move them to a step of their own)",
+                    action.spans(),
+                    format!(
+                        "`{action}` in a rendezvous step: bir does not take a `notify` in the \
+                         step of a send or receive on a rendezvous channel yet; notify in a \
+                         step of its own"
+                    ),
+                );
+                notify = None;
+            }
+            if let (Some(_), Some(invoke)) = (&call, &transform.invoke) {
+                self.diags.error(
+                    ast::Spans {
+                        first: invoke.function.span,
+                        last: invoke.spans.last,
+                    },
+                    format!(
+                        "a call of `{}` in a rendezvous step: bir does not take a call in the \
+                         step of a send or receive on a rendezvous channel yet; call it in a \
+                         step of its own",
+                        invoke.function.text
+                    ),
                 );
             }
             Box::new(meets)
@@ -425,7 +464,7 @@ impl<'a> Checker<'a> {
     /// Rule: a transformation has exactly one jump, inside its braces or after them, and
     /// `goto` names a location of the same thread; or none when an action is `exit`, which
     /// ends the instance, so that a jump would never be taken.
-    fn jump(&mut self, thread: ir::ThreadId, decl: &ast::Thread, t: &ast::Transform) -> ir::Jump {
+    fn jump(&mut self, thread: ir::ThreadId, t: &ast::Transform) -> ir::Jump {
         let exits = t
             .actions
             .iter()
@@ -459,18 +498,24 @@ impl<'a> Checker<'a> {
                     .sigs
                     .iter()
                     .position(|sig| sig.locations.contains_key(&target.text));
+                let here = self.body_name(thread);
                 let message = match owner {
-                    Some(other) => format!(
-                        "`{}` is a location of thread `{}`; a `goto` stays within its own \
-                         thread (`{}`)",
-                        target.text, self.thread_decls[other].name.text, decl.name.text
-                    ),
+                    Some(other) => {
+                        let what = match self.function_of(thread) {
+                            Some(_) => "function",
+                            None => "thread",
+                        };
+                        format!(
+                            "`{}` is a location of {}; a `goto` stays within its own {what} \
+                             (`{}`)",
+                            target.text,
+                            self.body_name(ir::ThreadId::new(other)),
+                            self.thread_decls[thread.index()].name.text
+                        )
+                    }
                     None => {
                         let hint = self.unknown_location_hint(thread, &target.text);
-                        format!(
-                            "unknown location `{}` in thread `{}`{hint}",
-                            target.text, decl.name.text
-                        )
+                        format!("unknown location `{}` in {here}{hint}", target.text)
                     }
                 };
                 self.diags.error(target.spans(), message);

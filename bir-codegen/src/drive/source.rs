@@ -22,17 +22,23 @@ pub fn front_end(source: &str, overrides: &Overrides) -> Result<ir::System, Vec<
     crate::pipeline::front_end_with(tokens, overrides).map_err(|diags| diags.into_vec())
 }
 
-/// The warnings of a checked model, in source order: the faults its constants make certain
-/// (see [`crate::analyse::faults`]), each to print with [`located`].
+/// The warnings of a checked model, in source order: the checker's (a rendezvous channel
+/// without a sender or a receiver), then the faults its constants make certain (see
+/// [`crate::analyse::faults`]), each to print with [`located`].
 pub fn warnings(system: &ir::System) -> Vec<Diagnostic> {
-    crate::analyse::faults::constant_faults(system)
+    let checker = system.warnings.iter().map(|warning| Diagnostic {
+        spans: warning.spans,
+        message: warning.message.clone(),
+        notes: Vec::new(),
+    });
+    let faults = crate::analyse::faults::constant_faults(system)
         .into_iter()
         .map(|fault| Diagnostic {
             spans: fault.spans,
             message: fault.message,
             notes: Vec::new(),
-        })
-        .collect()
+        });
+    checker.chain(faults).collect()
 }
 
 /// A tokenizer error, described by the character it stopped at: an unclosed delimiter (the

@@ -55,17 +55,20 @@ pub(crate) struct Gen<'a> {
     module: Ident,
     /// The faults the model's constants make certain, each a warning.
     constant_faults: &'a [ConstantFault],
+    /// The checker's warnings (`ir::System::warnings`).
+    warnings: &'a [ir::Warning],
 }
 
 /// Generates the model checker of a checked system, and a warning for each of
-/// `constant_faults`; `input` is the macro's input, which names the expansion's module.
+/// `constant_faults` and `warnings`; `input` is the macro's input, which names the
+/// expansion's module.
 pub(crate) fn emit(
     system: &ir::System,
     code: &Code,
     layout: &Layout,
     tables: &Tables,
     input: &TokenStream,
-    constant_faults: &[ConstantFault],
+    (constant_faults, warnings): (&[ConstantFault], &[ir::Warning]),
 ) -> TokenStream {
     let model = hygiene::model_type(&system.name, system.name_span);
     let gen = Gen {
@@ -77,6 +80,7 @@ pub(crate) fn emit(
         module: hygiene::hidden_module(&model, input),
         model,
         constant_faults,
+        warnings,
     };
     gen.generate()
 }
@@ -296,9 +300,14 @@ impl Gen<'_> {
             };
         };
         let warnings = warnings::warnings(
-            self.constant_faults
+            self.warnings
                 .iter()
-                .map(|fault| (fault.spans.first, fault.message.as_str())),
+                .map(|warning| (warning.spans.first, warning.message.as_str()))
+                .chain(
+                    self.constant_faults
+                        .iter()
+                        .map(|fault| (fault.spans.first, fault.message.as_str())),
+                ),
         );
         // The warnings stand outside the module, so that rustc names the item it warns
         // about without the module's hashed name.

@@ -538,6 +538,9 @@ pub enum Jump {
         spans: Spans,
         /// The value returned by a function (version 3).
         value: Option<Expr>,
+        /// True for the end of a high-level body, which is `return;` with no token of its
+        /// own (`spans` are its thread's or function's name).
+        end: bool,
     },
 }
 

@@ -6,6 +6,6 @@
 //! [`check`](crate::check)'s job.
 
 pub mod ast;
-mod kw;
+pub(crate) mod kw;
 pub mod parse;
 mod print;

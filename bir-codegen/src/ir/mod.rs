@@ -46,6 +46,20 @@ pub struct System {
     /// for finding no symmetry: channels and locks, whose hidden state holds instance
     /// numbers, and rendezvous.
     pub beyond_symmetry: Vec<String>,
+    /// What the checker warns about the model as written (a rendezvous channel that no
+    /// thread sends on, or none receives from), in declaration order. The faults that
+    /// constants make certain are warnings too, found later (`analyse::faults`).
+    pub warnings: Vec<Warning>,
+}
+
+/// A compile-time warning about the model: it compiles, but something in it is likely a
+/// mistake.
+#[derive(Clone, Debug)]
+pub struct Warning {
+    /// The tokens it is about.
+    pub spans: Spans,
+    /// What it says.
+    pub message: String,
 }
 
 /// A named constant: `Param.N = 5`.

@@ -112,14 +112,24 @@ impl Lowering<'_> {
     /// statement it does not allow.
     fn alternatives(&mut self, stmt: &Stmt) -> Option<Vec<Path>> {
         if let Some(label) = &stmt.label {
-            return self.not_in_atomic(label.spans(), "a label (an atomic block is one step)");
+            return self.not_in_atomic(
+                label.spans(),
+                "a label",
+                "the block is one step at one location, so a statement inside it has no \
+                 location to name; label the `atomic` itself",
+            );
         }
         match &stmt.kind {
             StmtKind::Action(Action::Lock {
                 op: LockOp::Wait,
                 spans,
                 ..
-            }) => self.not_in_atomic(*spans, "a `wait` statement (it waits between two steps)"),
+            }) => self.not_in_atomic(
+                *spans,
+                "a `wait` statement",
+                "it is two steps (`wait`, then re-acquiring the lock once notified), and the \
+                 block is one; wait before or after it",
+            ),
             StmtKind::Action(action) => Some(vec![Path {
                 items: vec![Item::Action(action.clone())],
                 jump: None,
@@ -129,11 +139,23 @@ impl Lowering<'_> {
                 items: Vec::new(),
                 jump: Some(super::jump_target(jump)),
             }]),
-            StmtKind::Call(call) => self.not_in_atomic(call.spans, "a call of a function"),
-            StmtKind::While { keyword, .. } => self.not_in_atomic(Spans::one(*keyword), "a loop"),
-            StmtKind::Atomic { keyword, .. } => {
-                self.not_in_atomic(Spans::one(*keyword), "a nested `atomic`")
-            }
+            StmtKind::Call(call) => self.not_in_atomic(
+                call.spans,
+                "a call of a function",
+                "the call is a step, and the function's body runs in steps of its own, while \
+                 the block is one step; call it before or after the block",
+            ),
+            StmtKind::While { keyword, .. } => self.not_in_atomic(
+                Spans::one(*keyword),
+                "a loop",
+                "the block is one step, and a loop may run any number of times; write the loop \
+                 around the block, or unroll it",
+            ),
+            StmtKind::Atomic { keyword, .. } => self.not_in_atomic(
+                Spans::one(*keyword),
+                "a nested `atomic`",
+                "the outer block is one step already; write the inner block's statements in it",
+            ),
             StmtKind::If {
                 branches,
                 otherwise,
@@ -190,11 +212,14 @@ impl Lowering<'_> {
         ok.then_some(all)
     }
 
-    /// Reports a statement `atomic` does not allow.
-    fn not_in_atomic(&mut self, spans: Spans, what: &str) -> Option<Vec<Path>> {
+    /// Reports a statement `atomic` does not allow: `what` it is, and `why` not.
+    fn not_in_atomic(&mut self, spans: Spans, what: &str, why: &str) -> Option<Vec<Path>> {
         self.diags.error(
             spans,
-            format!("{what} inside `atomic`: an atomic block holds actions, `if`, `choose`, `skip` and a final jump"),
+            format!(
+                "{what} inside `atomic`: {why} (an atomic block holds actions, `if`, `choose`, \
+                 `skip` and a final jump)"
+            ),
         );
         None
     }

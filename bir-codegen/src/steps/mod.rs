@@ -57,13 +57,13 @@ fn lower_body(body: &mut Body, owner: &Name, diags: &mut Diagnostics) {
         owner: owner.span,
     };
     lowering.reserve(&statements, false);
-    let end = Next::Return(None, Spans::one(owner.span));
+    let end = Next::Return(None, Spans::one(owner.span), true);
     let entry = lowering.list(&statements, &end);
     // The initial location is the first statement's; a body that starts with a jump gets a
     // step of its own that takes it.
     let first_location = lowering.locations.first().map(|l| l.name.text.clone());
     let starts_at_first =
-        matches!(&entry, Next::Location(name) if Some(name) == first_location.as_ref());
+        matches!(&entry, Next::Location(name, _) if Some(name) == first_location.as_ref());
     if !starts_at_first {
         let spans = statements[0].spans;
         let name = lowering.generated_name("goto", spans.first);
@@ -75,14 +75,15 @@ fn lower_body(body: &mut Body, owner: &Name, diags: &mut Diagnostics) {
     body.locations = lowering.locations;
 }
 
-/// Where control goes next: a location, or the end of the body (`return`, with the value
-/// of a function's `return e`).
+/// Where control goes next: a location, or a return (with the value of a function's
+/// `return e`), which is the end of the body when its flag is set.
 #[derive(Clone, Debug)]
 enum Next {
-    /// The location of this name.
-    Location(String),
-    /// `return [e];`, at these tokens.
-    Return(Option<Expr>, Spans),
+    /// The location of this name, with the token of the `goto` that names it, if one does
+    /// (for errors about the name).
+    Location(String, Option<Span>),
+    /// `return [e];`, at these tokens; or the end of the body (true), at its owner's name.
+    Return(Option<Expr>, Spans, bool),
 }
 
 /// The translation of one body.
@@ -192,7 +193,7 @@ impl Lowering<'_> {
             };
             return jump_target(jump);
         };
-        let here = Next::Location(self.locations[place].name.text.clone());
+        let here = Next::Location(self.locations[place].name.text.clone(), None);
         let transforms = match &stmt.kind {
             StmtKind::Jump(_) => unreachable!("a jump has no location"),
             StmtKind::Action(_) | StmtKind::Call(_) | StmtKind::Skip => {
@@ -323,7 +324,12 @@ impl Lowering<'_> {
                     operand: operand.clone(),
                     spans: *spans,
                 };
-                plain_transform(guard, vec![wait], &Next::Location(name.text), stmt.spans)
+                plain_transform(
+                    guard,
+                    vec![wait],
+                    &Next::Location(name.text, None),
+                    stmt.spans,
+                )
             }
             StmtKind::Action(action) => {
                 plain_transform(guard, vec![action.clone()], next, stmt.spans)
@@ -350,8 +356,8 @@ fn is_simple(stmt: &Stmt) -> bool {
 /// Where a jump goes.
 fn jump_target(jump: &Jump) -> Next {
     match jump {
-        Jump::Goto { target, .. } => Next::Location(target.text.clone()),
-        Jump::Return { spans, value } => Next::Return(value.clone(), *spans),
+        Jump::Goto { target, .. } => Next::Location(target.text.clone(), Some(target.span)),
+        Jump::Return { spans, value, end } => Next::Return(value.clone(), *spans, *end),
     }
 }
 
@@ -394,16 +400,17 @@ fn plain_transform(
     spans: Spans,
 ) -> Transform {
     let jump = match next {
-        Next::Location(target) => Jump::Goto {
+        Next::Location(target, named) => Jump::Goto {
             spans,
             target: Name {
                 text: target.clone(),
-                span: spans.first,
+                span: named.unwrap_or(spans.first),
             },
         },
-        Next::Return(value, at) => Jump::Return {
+        Next::Return(value, at, end) => Jump::Return {
             spans: *at,
             value: value.clone(),
+            end: *end,
         },
     };
     Transform {

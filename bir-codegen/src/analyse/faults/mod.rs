@@ -59,6 +59,13 @@ pub fn constant_faults(system: &ir::System) -> Vec<ConstantFault> {
         let start = fault.spans.first.start();
         (start.line, start.column)
     });
+    // The translation to steps copies an `if`'s or a `while`'s condition into the guards
+    // of its branches: one fault in the source is one warning.
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|fault| {
+        let start = fault.spans.first.start();
+        start.line == 0 || seen.insert((start.line, start.column, fault.message.clone()))
+    });
     found
 }
 

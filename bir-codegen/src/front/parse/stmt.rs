@@ -52,6 +52,7 @@ pub(super) fn unterminated_jump(input: ParseStream) -> syn::Result<Jump> {
         return Ok(Jump::Return {
             spans: Spans { first, last },
             value,
+            end: false,
         });
     }
     let first = kw::parse(input, "goto")?;
@@ -340,7 +341,8 @@ fn comm_action(input: ParseStream, send: bool) -> syn::Result<Action> {
                 content.parse::<Token![_]>()?;
                 targets.push(None);
             } else {
-                targets.push(Some(unary(&content, 1)?.0));
+                // Any expression, so that the checker can say why one is not assignable.
+                targets.push(Some(expr(&content)?));
             }
             if content.is_empty() {
                 break;

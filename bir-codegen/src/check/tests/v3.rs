@@ -1,0 +1,255 @@
+//! The checked IR of small version-3 models, where a UI case cannot show it: calls laid out
+//! in frames and what `T@loc` and `T@f.loc` become there, the instance a function's lock
+//! built-ins ask about, the checker's warnings, and errors of the translation to steps.
+
+use super::{checked, errors};
+use crate::ir::{self, Expr};
+
+/// The names of the locations an expression's `T@loc` atoms test, in order.
+fn at_locations(system: &ir::System, expr: &Expr) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut stack = vec![expr];
+    while let Some(expr) = stack.pop() {
+        if let Expr::At {
+            thread, location, ..
+        } = expr
+        {
+            found.push(system.threads[*thread].locations[*location].name.clone());
+        }
+        let mut children: Vec<&Expr> = expr.children().collect();
+        children.reverse();
+        stack.extend(children);
+    }
+    found
+}
+
+/// The `T@loc` atoms of the model's first invariant.
+fn invariant_locations(source: &str) -> Vec<String> {
+    let system = checked(source);
+    at_locations(&system, &system.invariants[0].cond)
+}
+
+const CALLER: &str = "system S {
+    int (0, 3) x;
+    function f() {
+        loc inside: x := 1;
+        loc later: x := 2;
+    }
+    active thread T() {
+        loc calling: f();
+        loc again: f();
+        loc after: x := 3;
+    }
+    invariant I: INVARIANT;
+}";
+
+#[test]
+fn at_loc_of_a_caller_holds_in_every_frame_of_the_call_made_there() {
+    let found = invariant_locations(&CALLER.replace("INVARIANT", "!T@calling || x < 3"));
+    // The call made at `calling` has a frame of its own; the one made at `again` another,
+    // which `T@calling` does not cover.
+    assert_eq!(found[0], "calling");
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert!(
+        found[1..]
+            .iter()
+            .all(|name| name.ends_with(".inside") || name.ends_with(".later")),
+        "{found:?}"
+    );
+    let again = invariant_locations(&CALLER.replace("INVARIANT", "!T@again || x < 3"));
+    assert_eq!(again[0], "again");
+    assert_eq!(again.len(), 3, "{again:?}");
+    assert!(
+        found[1..].iter().all(|name| !again.contains(name)),
+        "{found:?} and {again:?} share a frame"
+    );
+}
+
+#[test]
+fn at_loc_of_a_location_without_a_call_is_that_location_alone() {
+    let found = invariant_locations(&CALLER.replace("INVARIANT", "!T@after || x == 3"));
+    assert_eq!(found, ["after"]);
+}
+
+#[test]
+fn at_function_loc_holds_at_that_location_of_every_frame_of_the_function() {
+    let found = invariant_locations(&CALLER.replace("INVARIANT", "!T@f.inside || x < 3"));
+    assert_eq!(found.len(), 2, "{found:?}: one per call path");
+    assert!(
+        found.iter().all(|name| name.ends_with(".inside")),
+        "{found:?}"
+    );
+    assert_ne!(found[0], found[1]);
+}
+
+#[test]
+fn at_function_loc_of_a_thread_that_never_calls_it_is_false() {
+    let system = checked(
+        "system S {
+            int (0, 3) x;
+            function f() { loc inside: x := 1; }
+            active thread T() { f(); }
+            active thread U() { x := 2; }
+            invariant I: !U@f.inside;
+        }",
+    );
+    assert!(
+        matches!(&system.invariants[0].cond, Expr::Not(inner) if matches!(**inner, Expr::Bool(false))),
+        "{:?}",
+        system.invariants[0].cond
+    );
+}
+
+#[test]
+fn functions_leave_no_body_of_their_own_and_no_placeholder_instance() {
+    // `hasLock` in a function asks about the instance that runs it: the caller's, put in
+    // place of the placeholder when the body is laid out in each caller.
+    let system = checked(
+        "system S {
+            lock m;
+            boolean held;
+            function check() { held := hasLock(m); }
+            active [2] thread T(int (0, 1) id) {
+                lock(m);
+                check();
+                unlock(m);
+            }
+        }",
+    );
+    assert_eq!(
+        system.threads.len(),
+        1,
+        "the function's body is laid out in T"
+    );
+    let placeholder = format!("{:?}", Expr::QuantVar(ir::QuantVarId(u32::MAX)));
+    for transform in system.threads[ir::ThreadId(0)].transforms.iter() {
+        let text = format!("{:?} {:?}", transform.guard, transform.actions);
+        assert!(!text.contains(&placeholder), "{}: {text}", transform.text);
+    }
+}
+
+#[test]
+fn a_rendezvous_channel_without_a_partner_is_a_warning() {
+    let warnings = |source: &str| -> Vec<String> {
+        checked(source)
+            .warnings
+            .iter()
+            .map(|warning| warning.message.clone())
+            .collect()
+    };
+    let paired = warnings(
+        "system S {
+            int (0, 3) x;
+            channel (int (0, 3)) c;
+            active thread A() { c!(1); }
+            active thread B() { c?(x); }
+        }",
+    );
+    assert!(paired.is_empty(), "{paired:?}");
+    let unused = warnings(
+        "system S {
+            channel c;
+            channel (int (0, 3)) buffer 1 queue;
+            active thread A() { queue!(1); }
+        }",
+    );
+    // A buffered channel needs no partner; an unused rendezvous channel is warned about.
+    assert_eq!(unused.len(), 1, "{unused:?}");
+    assert!(unused[0].contains("`c` is never used"), "{unused:?}");
+    // A send in a function counts where the function is called, and only there.
+    let called = warnings(
+        "system S {
+            int (0, 3) x;
+            channel c;
+            function f() { c!; }
+            active thread A() { f(); }
+            active thread B() { c?; }
+        }",
+    );
+    assert!(called.is_empty(), "{called:?}");
+    let never_called = warnings(
+        "system S {
+            int (0, 3) x;
+            channel c;
+            function f() { c!; }
+            active thread A() { x := 1; }
+            active thread B() { c?; }
+        }",
+    );
+    assert_eq!(never_called.len(), 1, "{never_called:?}");
+    assert!(
+        never_called[0].starts_with("no thread sends on"),
+        "{never_called:?}"
+    );
+}
+
+#[test]
+fn errors_of_the_translation_to_steps_fail_the_front_end() {
+    let found = errors(
+        "system S {
+            int (0, 3) x;
+            active thread T() {
+                atomic
+                    while x < 3 do x := x + 1; end
+                end
+            }
+        }",
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].starts_with("a loop inside `atomic`"), "{found:?}");
+}
+
+#[test]
+fn a_function_that_returns_a_value_reports_its_first_bare_return_once() {
+    let found = errors(
+        "system S {
+            int (0, 9) x;
+            function pick(int (0, 9) n) returns int (0, 9) {
+                if n > 4 do return; end
+                if n > 2 do return; end
+                return n;
+            }
+            active thread T() { x := pick(5); }
+        }",
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("`return;` without a value in `pick`"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_bare_return_that_a_constant_false_guard_hides_is_no_error() {
+    let system = checked(
+        "system S {
+            int (0, 9) x;
+            function pick(int (0, 9) n) returns int (0, 9) {
+                if false do return; end
+                return n;
+            }
+            active thread T() { x := pick(5); }
+        }",
+    );
+    assert_eq!(system.threads.len(), 1);
+}
+
+#[test]
+fn the_reference_models_over_rendezvous_warn_about_nothing() {
+    let models = [
+        include_str!("../../../../models/v3/rdv_pair.bir"),
+        include_str!("../../../../models/v3/big_rdv_phils.bir"),
+        include_str!("../../../../models/beem/bridge.1.bir"),
+        include_str!("../../../../models/beem/leader_election.1.bir"),
+        include_str!("../../../../models/beem/needham.1.bir"),
+    ];
+    for source in models {
+        let system = checked(source);
+        assert!(
+            system.warnings.is_empty(),
+            "{}: {:?}",
+            system.name,
+            system.warnings
+        );
+    }
+}

@@ -1,0 +1,14 @@
+use bir::bir;
+
+bir! {
+    system S {
+        int (0, 3) x;
+
+        active thread T() {
+            loc top: x := 1;
+            loc again: goto top;
+        }
+    }
+}
+
+fn main() {}

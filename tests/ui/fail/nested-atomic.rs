@@ -1,0 +1,18 @@
+use bir::bir;
+
+bir! {
+    system S {
+        int (0, 3) x;
+
+        active thread T() {
+            atomic
+                x := 1;
+                atomic
+                    x := 2;
+                end
+            end
+        }
+    }
+}
+
+fn main() {}

@@ -1,0 +1,15 @@
+#![deny(deprecated)]
+
+use bir::bir;
+
+bir! {
+    system S {
+        channel (int (0, 3)) c;
+
+        active thread T() {
+            c!(1);
+        }
+    }
+}
+
+fn main() {}
