@@ -108,23 +108,29 @@ impl Checker<'_> {
         format!("{what} `{}`", self.thread_decls[thread.index()].name.text)
     }
 
+    /// Reports `name` of a function or a `fun` (`what`) that is a built-in's: where `(`
+    /// follows, a built-in's name is the built-in.
+    pub(super) fn refuse_builtin_name(&mut self, name: &ast::Name, what: &str) {
+        let text = name.text.as_str();
+        if kw::lock_action(text).is_some()
+            || ast::Builtin::named(text).is_some()
+            || text == "threadTerminated"
+        {
+            self.diags.error(
+                name.spans(),
+                format!(
+                    "`{text}` is a built-in (`{text}(..)`), so {what} may not take its name; \
+                     call it something else"
+                ),
+            );
+        }
+    }
+
     /// Each function's result type, bound and parameter types. Rule: a function takes
     /// the name of no built-in (they are built-ins where `(` follows, as a call is).
     pub(super) fn check_function_signatures(&mut self) {
         for decl in self.function_decls.clone() {
-            let name = decl.name.text.as_str();
-            if kw::lock_action(name).is_some()
-                || ast::Builtin::named(name).is_some()
-                || name == "threadTerminated"
-            {
-                self.diags.error(
-                    decl.name.spans(),
-                    format!(
-                        "`{name}` is a built-in (`{name}(..)`), so a function may not take its \
-                         name; call it something else"
-                    ),
-                );
-            }
+            self.refuse_builtin_name(&decl.name, "a function");
             let returns = decl.returns.as_ref().and_then(|ty| match self.ty(ty) {
                 Some(ir::Ty { scalar, len: None }) => Some(scalar),
                 Some(_) => {

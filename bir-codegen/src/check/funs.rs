@@ -179,6 +179,14 @@ impl Checker<'_> {
         fun
     }
 
+    /// Every `fun`, called or not, so that a mistake in one is reported where it is.
+    pub(super) fn check_funs(&mut self) {
+        for index in 0..self.fun_decls.len() {
+            self.refuse_builtin_name(&self.fun_decls[index].name, "a `fun`");
+            self.checked_fun(index);
+        }
+    }
+
     /// A `fun`'s parameters, result type and body.
     fn check_fun(&mut self, decl: &ast::Fun) -> Option<CheckedFun> {
         let mut params = Vec::new();

@@ -54,6 +54,7 @@ pub fn check_with(
     checker.check_thread_signatures();
     checker.check_function_signatures();
     checker.check_comm_decls();
+    checker.check_funs();
     checker.check_state_size();
     checker.check_thread_bodies();
     checker.check_returns();

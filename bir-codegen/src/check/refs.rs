@@ -117,6 +117,9 @@ impl<'a> Checker<'a> {
                         "call it as a statement of its own: `x := {}(..);`",
                         name.text
                     ),
+                    Symbol::Fun(_) => {
+                        format!("call it with its arguments: `{}(..)`", name.text)
+                    }
                     Symbol::Global(_) => unreachable!("a global is a variable"),
                 };
                 self.diags.error(
