@@ -198,7 +198,7 @@ fn draw_messages(
     }
     let x = lines.x(lines.lifeline_of(transition.instance, &transition.thread));
     if let Some(partner) = transition.partner {
-        let to = lines.x(lines.lifeline_of(partner, ""));
+        let to = lines.x(lines.lifeline_of(partner.instance, ""));
         arrow(svg, (x, y + 4), (to, y + 4), "rendezvous");
     }
     for change in &step.changes {

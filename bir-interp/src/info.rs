@@ -6,8 +6,8 @@ use std::borrow::Cow;
 use bir_codegen::emit::tables::{self, Tables};
 use bir_codegen::ir;
 use bir_runtime::model::{
-    Automaton, AutomatonEdge, AutomatonState, InvariantInfo, ModelInfo, PropertyInfo, PropertyKind,
-    SlotInfo, SlotKind, TransitionInfo,
+    Automaton, AutomatonEdge, AutomatonState, InvariantInfo, ModelInfo, Partner, PropertyInfo,
+    PropertyKind, SlotInfo, SlotKind, TransitionInfo,
 };
 
 /// The description of `system`, whose tables are `tables`.
@@ -51,7 +51,13 @@ pub(crate) fn model_info(system: &ir::System, tables: &Tables) -> ModelInfo {
             to: row.to.clone().into(),
             text: row.text.clone().into(),
             line: row.line,
-            partner: row.partner.map(|(_, partner, _)| partner.0),
+            partner: row
+                .partner
+                .zip(row.sides)
+                .map(|((_, partner, _), sides)| Partner {
+                    instance: partner.0,
+                    sides,
+                }),
         })
         .collect();
     // The IR's fault sites are the model contract's own.

@@ -203,3 +203,19 @@ reference!(
     93,
     0
 );
+
+/// A rendezvous that fires is both its sender's and its receiver's transformation firing:
+/// coverage after a complete search of a model whose every step pairs is full.
+#[test]
+fn a_fired_rendezvous_covers_both_of_its_transformations() {
+    for report in [
+        Checker::new(rdv_pair::RdvPair).progress(false).run(),
+        Checker::new(interpreted("v3/rdv_pair.bir"))
+            .progress(false)
+            .run(),
+    ] {
+        let coverage = report.coverage().expect("a complete search");
+        assert_eq!(coverage.transformations(), (3, 3), "{report}");
+        assert!(coverage.is_full(), "{report}");
+    }
+}

@@ -1,6 +1,7 @@
 //! The static description of a model that traces and reports are printed from: its slots,
 //! transitions, fault sites, invariants and the invariants' atoms.
 
+use crate::step::TransitionId;
 use std::borrow::Cow;
 
 /// An atomic boolean sub-formula of an invariant (a comparison, a boolean variable, a
@@ -109,9 +110,19 @@ pub struct TransitionInfo {
     pub text: Cow<'static, str>,
     /// The line of the model source where the transformation starts (0 when unknown).
     pub line: u32,
-    /// The receiver of a rendezvous, which takes the step too (its dense index): a
-    /// rendezvous is a step of both instances, for fairness.
-    pub partner: Option<u32>,
+    /// For a rendezvous, the receiver, which takes the step too.
+    pub partner: Option<Partner>,
+}
+
+/// The receiving side of a rendezvous transition (LANGUAGE.md, "Channels"): one step of two
+/// instances, which executes a transformation of each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Partner {
+    /// The receiver's dense instance index: the step is one of both instances, for fairness.
+    pub instance: u32,
+    /// The transitions of the sender's and the receiver's transformations alone (their own
+    /// steps, which only fault): coverage counts a pairing that fired as both firing.
+    pub sides: [TransitionId; 2],
 }
 
 /// What went wrong, for a fault or a finding.

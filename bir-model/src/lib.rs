@@ -22,8 +22,8 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 pub use info::{
-    channel_length_name, AtomInfo, FaultKind, FaultSite, InvariantInfo, ModelInfo, SlotInfo,
-    SlotKind, TransitionInfo, MAX_ATOMS,
+    channel_length_name, AtomInfo, FaultKind, FaultSite, InvariantInfo, ModelInfo, Partner,
+    SlotInfo, SlotKind, TransitionInfo, MAX_ATOMS,
 };
 pub use packed::{PackedState, INLINE_WORDS};
 pub use property::{Automaton, AutomatonEdge, AutomatonState, PropertyInfo, PropertyKind};

@@ -246,12 +246,15 @@ impl Gen<'_> {
 fn transition_info(row: &TransitionRow) -> TokenStream {
     let (name, from, to) = (&row.instance_name, &row.from, &row.to);
     let (text, line, instance) = (&row.text, row.line, row.instance.0);
-    let partner = match row.partner {
-        Some((_, partner, _)) => {
-            let partner = partner.0;
-            quote!(::core::option::Option::Some(#partner))
+    let partner = match (row.partner, row.sides) {
+        (Some((_, partner, _)), Some([send, receive])) => {
+            let instance = partner.0;
+            quote!(::core::option::Option::Some(::bir::model::Partner {
+                instance: #instance,
+                sides: [#send, #receive],
+            }))
         }
-        None => quote!(::core::option::Option::None),
+        _ => quote!(::core::option::Option::None),
     };
     quote! {
         ::bir::model::TransitionInfo {

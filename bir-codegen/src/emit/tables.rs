@@ -6,6 +6,8 @@
 //! cannot disagree on a name, a transition id or a fault site. Nothing here depends on the
 //! runtime.
 
+use std::collections::HashMap;
+
 use super::layout::Layout;
 use crate::analyse::symmetry::Family;
 use crate::ir::Owner;
@@ -122,6 +124,8 @@ pub struct TransitionRow {
     pub line: u32,
     /// The receiver of a rendezvous: its thread, instance and transformation.
     pub partner: Option<(ThreadId, InstanceId, TransformId)>,
+    /// For a rendezvous, the ids of the sender's and the receiver's transformations alone.
+    pub sides: Option<[u32; 2]>,
 }
 
 /// One declared invariant.
@@ -290,6 +294,12 @@ impl Tables {
 /// Every transition in successor order (see [`ir::System::transitions`]), its id being its
 /// position.
 fn transitions(system: &ir::System) -> Vec<TransitionRow> {
+    let alone: HashMap<_, u32> = system
+        .transitions()
+        .enumerate()
+        .filter(|(_, t)| t.partner.is_none())
+        .map(|(id, t)| ((t.thread, t.instance, t.transform), id as u32))
+        .collect();
     system
         .transitions()
         .map(|t| {
@@ -318,6 +328,12 @@ fn transitions(system: &ir::System) -> Vec<TransitionRow> {
                 text,
                 line: transform.line,
                 partner: t.partner,
+                sides: t.partner.map(|receiver| {
+                    [
+                        alone[&(t.thread, t.instance, t.transform)],
+                        alone[&receiver],
+                    ]
+                }),
             }
         })
         .collect()

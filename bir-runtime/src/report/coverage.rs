@@ -98,19 +98,30 @@ impl Coverage {
         let mut fired_keys = BTreeSet::new();
         let mut stepped = BTreeSet::new();
         let mut reached = BTreeSet::new();
+        // A rendezvous is no transformation of its own: when it fires, the sender's and the
+        // receiver's transformations both fired.
         for (id, t) in transitions.iter().enumerate() {
-            all.insert(key(t));
-            if was_fired(id) {
-                fired_keys.insert(key(t));
-                stepped.insert(&*t.thread);
-                if t.to != "return" {
-                    reached.insert((family(&t.thread), &*t.to));
+            let sides = match t.partner {
+                Some(partner) => partner.sides.map(|side| side as usize).to_vec(),
+                None => {
+                    all.insert(key(t));
+                    vec![id]
+                }
+            };
+            if !was_fired(id) {
+                continue;
+            }
+            for side in sides.into_iter().filter_map(|side| transitions.get(side)) {
+                fired_keys.insert(key(side));
+                stepped.insert(&*side.thread);
+                if side.to != "return" {
+                    reached.insert((family(&side.thread), &*side.to));
                 }
             }
         }
         let mut unfired = Vec::new();
         let mut listed = BTreeSet::new();
-        for t in transitions.iter() {
+        for t in transitions.iter().filter(|t| t.partner.is_none()) {
             let k = key(t);
             if !fired_keys.contains(&k) && listed.insert(k) {
                 unfired.push(Unfired {

@@ -131,7 +131,7 @@ fn fair<M: Model>(
         info.transitions
             .get(t as usize)
             .into_iter()
-            .flat_map(|t| [Some(t.instance), t.partner])
+            .flat_map(|t| [Some(t.instance), t.partner.map(|p| p.instance)])
             .flatten()
     };
     let stepping: HashSet<u32> = steps.iter().flat_map(|&t| instances(t)).collect();

@@ -151,7 +151,7 @@ fn search<'a, M: Model, T: Numbered<ProductState<M>>>(
         .map(|t| {
             (
                 t.instance as usize,
-                t.partner.unwrap_or(t.instance) as usize,
+                t.partner.map_or(t.instance, |p| p.instance) as usize,
             )
         })
         .collect();

@@ -46,7 +46,7 @@ impl<S: Clone + Eq + Hash + Send + Sync + Debug + 'static> ProductGraph<S> {
             .info()
             .transitions
             .iter()
-            .map(|t| (t.instance, t.partner.unwrap_or(t.instance)))
+            .map(|t| (t.instance, t.partner.map_or(t.instance, |p| p.instance)))
             .collect();
         let mut index: HashMap<(S, u32), usize> = HashMap::new();
         let mut states: Vec<(S, u32)> = Vec::new();
