@@ -208,3 +208,15 @@ fn reachable_states_of_a_channel() {
     assert_eq!(never.verdict(), Verdict::Unreachable, "{never}");
     assert!(never.is_complete(), "{never}");
 }
+
+mod leader_ring {
+    bir::bir!(file = "../../models/leader_election.bir");
+}
+
+#[test]
+fn leader_election_on_a_ring_of_buffered_channels_in_every_search() {
+    // models/README.md: N = 4, K = 2 (a `fun` assigned inside `atomic`, arrays of channels).
+    let report = every_search(leader_ring::LeaderElection::checker());
+    assert_eq!((report.states(), report.transitions()), (921, 2_534));
+    report.assert_verified();
+}
