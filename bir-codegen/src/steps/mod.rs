@@ -502,7 +502,10 @@ impl Lowering<'_> {
                 value: Expr::Call {
                     function: call.function.clone(),
                     args: call.args.clone(),
-                    spans: call.spans,
+                    spans: Spans {
+                        first: call.function.span,
+                        last: call.spans.last,
+                    },
                 },
                 spans: call.spans,
             })
