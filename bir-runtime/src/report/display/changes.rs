@@ -41,7 +41,7 @@ pub fn step_changes(
     step: &Step,
 ) -> Vec<StepChange> {
     if parts.is_empty() {
-        return step.changes.iter().cloned().map(StepChange::Slot).collect();
+        return step.changes.iter().copied().map(StepChange::Slot).collect();
     }
     let mut after = before.to_vec();
     for change in &step.changes {
@@ -66,7 +66,7 @@ pub fn step_changes(
                 SlotRole::Anchor(_) => false,
             }
         })
-        .map(|change| (change.slot as usize, StepChange::Slot(change.clone())))
+        .map(|change| (change.slot as usize, StepChange::Slot(*change)))
         .collect();
     for (slot, part) in (0..info.slots.len()).filter_map(|slot| match parts.role(slot) {
         SlotRole::Anchor(part @ (Part::Channel(_) | Part::Lock(_))) => Some((slot, part)),
