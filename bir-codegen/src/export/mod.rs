@@ -13,21 +13,21 @@ use crate::ir::System;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsupported(pub String);
 
-/// What of `system` neither writer keeps yet: a rendezvous (one transition of two
-/// instances) and the outcomes of a `notify` (whose faults only the first reports).
+/// What of `system` the Promela writer does not keep yet: a rendezvous (one transition of
+/// two instances) and the outcomes of a `notify` (whose faults only the first reports).
 fn beyond_writers(system: &System) -> Result<(), Unsupported> {
     for thread in system.threads.iter() {
         for transform in thread.transforms.iter() {
             if transform.rendezvous.is_some() {
                 return Err(Unsupported(format!(
-                    "`{}` is a rendezvous, which bir does not write for SPIN and Rumur yet",
+                    "`{}` is a rendezvous, which bir does not write for SPIN yet",
                     transform.text
                 )));
             }
             if transform.quiet.is_some() {
                 return Err(Unsupported(format!(
                     "`{}` has several outcomes (a `notify`), which bir does not write for \
-                     SPIN and Rumur yet",
+                     SPIN yet",
                     transform.text
                 )));
             }
