@@ -28,6 +28,8 @@
 
 #[path = "common/peer.rs"]
 mod peer;
+#[path = "common/reference.rs"]
+mod reference;
 
 use std::path::Path;
 
@@ -38,6 +40,7 @@ use bir_codegen::{drive::source::front_end, Overrides};
 use bir_difftest::{generate, generate_symmetric};
 use bir_interp::Interpreter;
 use peer::{check_models, run, work_dir};
+use reference::{reference_system, MEETING_ERRORS, REFERENCE};
 
 /// The most states a model may have to be compared (Rumur's build dominates below it).
 const MAX_STATES: u64 = 200_000;
@@ -181,51 +184,12 @@ fn compare(source: &str, dir: &Path) -> Result<Outcome, String> {
     }
 }
 
-/// The reference models with the sizes set, and their states and transitions by the
-/// reference tables (`models/README.md`, `models/v3/README.md`, `models/beem/README.md`;
-/// every model of version 3 that bir parses): paths under `models/`, without `.bir`.
-const REFERENCE: &[(&str, Option<i64>, u64, u64)] = &[
-    ("sum_to_n", None, 15_276, 38_174),
-    ("two_dining_philosophers", None, 10, 14),
-    ("bounded_buffer", None, 10, 12),
-    ("readers_writers", None, 11, 21),
-    ("dining_philosophers", Some(5), 392, 1_415),
-    ("dining_philosophers", Some(8), 14_158, 81_848),
-    ("dining_philosophers_fixed", Some(8), 9_403, 51_944),
-    ("peterson_filter", Some(3), 288, 651),
-    ("peterson_filter", Some(4), 4_752, 13_080),
-    ("v3/big_abp", None, 10_634, 35_838),
-    ("v3/big_java_buffer", None, 26_751, 43_000),
-    ("v3/big_java_buffer_notify", None, 14_533, 22_878),
-    ("v3/big_rdv_phils", None, 19_682, 118_089),
-    ("v3/func_rec_stack", None, 7, 7),
-    ("v3/hl_vs_ll_peterson_high", None, 1_685, 4_214),
-    ("v3/hl_vs_ll_peterson_low", None, 1_685, 4_214),
-    ("v3/rdv_pair", None, 3, 2),
-    ("v3/chan_fifo", None, 10, 12),
-    ("v3/lock_notify", None, 17, 17),
-    ("beem/bridge.1", None, 3_186, 4_565),
-    ("beem/leader_election.1", None, 14_252, 52_944),
-    ("beem/needham.1", None, 497, 753),
-];
-
-/// The reference models whose search meets an error, where Rumur stops when it stops at
-/// errors: sum_to_n's assertion and func_rec_stack's stack error.
-const MEETING_ERRORS: &[&str] = &["sum_to_n", "v3/func_rec_stack"];
-
 #[test]
 #[ignore = "needs rumur and a C compiler (`.ci/run` installs them)"]
 fn reference_models_count_alike_in_rumur() {
-    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
     let work = work_dir("rumur-reference");
     for &(name, n, states, transitions) in REFERENCE {
-        let path = models.join(format!("{name}.bir"));
-        let source = std::fs::read_to_string(&path).expect("the reference model is readable");
-        let mut overrides = Overrides::default();
-        if let Some(n) = n {
-            overrides.set_int("Param", "N", n);
-        }
-        let system = front_end(&source, &overrides).expect("the reference model compiles");
+        let system = reference_system(name, n);
         let encoded = murphi(&system, Errors::CountPast).expect("the encoding keeps it");
         let counted = rumur(&work, &encoded).unwrap_or_else(|e| panic!("{name}: {e}"));
         let expected = RumurCounts {
