@@ -103,13 +103,17 @@ fn literal(value: i64) -> String {
 }
 
 /// Where an expression is evaluated: by which instance of which thread (none in a
-/// property), with which values of the quantifiers around it, and whether `->` `:` may
-/// be used (not in an `ltl` block).
+/// property), with which values of the quantifiers around it, whether `->` `:` may be
+/// used (not in an `ltl` block), and whether a division must not fault (`safe`).
 #[derive(Clone)]
 struct Scope {
     thread: Option<(ThreadId, u32)>,
     quants: Vec<(QuantVarId, i64)>,
     choices: bool,
+    /// Where SPIN evaluates what bir may not (a rendezvous's values and assumes, before
+    /// it knows the partner): `/` and `%` by zero give 0 instead of stopping pan, and
+    /// where the value mattered bir's transition faults (a model SPIN is not held to).
+    safe: bool,
 }
 
 impl Scope {
@@ -119,6 +123,7 @@ impl Scope {
             thread: Some((thread, instance)),
             quants: Vec::new(),
             choices: true,
+            safe: false,
         }
     }
 }
@@ -263,13 +268,20 @@ impl Writer<'_> {
             }
             Expr::Not(inner) => format!("!({})", self.expr(inner, scope)?),
             Expr::Neg(inner, _) => format!("(0 - {})", self.expr(inner, scope)?),
-            Expr::Arith { op, lhs, rhs, .. } => {
+            Expr::Arith {
+                op,
+                lhs,
+                rhs,
+                division,
+                ..
+            } => {
+                let (lhs, rhs) = (self.expr(lhs, scope)?, self.expr(rhs, scope)?);
                 let op = op.symbol();
-                format!(
-                    "({} {op} {})",
-                    self.expr(lhs, scope)?,
-                    self.expr(rhs, scope)?
-                )
+                if scope.safe && division.is_some() && scope.choices {
+                    format!("((({rhs}) == 0) -> 0 : ({lhs} {op} {rhs}))")
+                } else {
+                    format!("({lhs} {op} {rhs})")
+                }
             }
             Expr::Cmp { op, lhs, rhs } => {
                 let op = op.symbol();
@@ -353,6 +365,7 @@ impl Writer<'_> {
             thread: None,
             quants: Vec::new(),
             choices: false,
+            safe: false,
         };
         let binary = |op: &str, lhs: &Formula, rhs: &Formula| -> Written {
             Ok(format!(

@@ -18,10 +18,11 @@
 //!   head: SPIN stores one state per rendezvous, and counts it as one transition. (SPIN's
 //!   own order, the receiver's block before the rest of the sender's atomic sequence, is
 //!   not bir's, and would store a state between the two.)
-//! - The guards, indices and values are only evaluated where the side takes part
-//!   (`(c) -> e : 0`), so that a division in them never faults where bir does not
-//!   evaluate them. A process never pairs with itself in SPIN, nor does an instance in
-//!   bir.
+//! - The indices and values are only evaluated where the side takes part
+//!   (`(c) -> e : 0`), and the values and the blocks' assumes divide by zero without
+//!   fault (`Scope::safe`): SPIN evaluates them where bir may not (with no partner, or
+//!   another one), and where bir does, such a fault is its transition's error. A process
+//!   never pairs with itself in SPIN, nor does an instance in bir.
 //!
 //! Refused ([`Unsupported`]): an assume of either block that reads what the transition
 //! wrote before it (the sender's block, the targets, the receiver's block): the side's
@@ -164,10 +165,17 @@ impl Writer<'_> {
                 Unsupported(format!("`{}`: {}", side.t.text, assume_after_write(&var)))
             })?;
             let mut message = vec![format!("(({taking_part}) -> {ticket} : {})", literal(-1))];
-            let index = side.meets.index.iter();
-            let values = values.iter().map(|(value, _, _)| value);
-            for value in index.map(|(index, _)| index).chain(values) {
-                let value = self.expr(value, &side.scope).unwrap_or_default();
+            // The index faults in bir's own step, if it does; a value only in a pairing.
+            if let Some((index, _)) = &side.meets.index {
+                let index = self.expr(index, &side.scope).unwrap_or_default();
+                message.push(format!("(({taking_part}) -> ({index}) : 0)"));
+            }
+            let safe = Scope {
+                safe: true,
+                ..side.scope.clone()
+            };
+            for (value, _, _) in values {
+                let value = self.expr(value, &safe).unwrap_or_default();
                 message.push(format!("(({taking_part}) -> ({value}) : 0)"));
             }
             let _ = writeln!(out, "  :: {name}!{}", message.join(", "));
@@ -239,7 +247,12 @@ impl Writer<'_> {
         if let Some(guard) = &side.t.guard {
             parts.push(self.expr(guard, &side.scope).unwrap_or_default());
         }
-        self.assumes(side.block(), &side.scope, written, &mut parts)?;
+        // bir evaluates the block's assumes only in a pairing, SPIN before it knows one.
+        let safe = Scope {
+            safe: true,
+            ..side.scope.clone()
+        };
+        self.assumes(side.block(), &safe, written, &mut parts)?;
         Ok(format!("({})", parts.join(" && ")))
     }
 
