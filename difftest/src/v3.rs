@@ -556,6 +556,10 @@ impl Gen {
         if self.rng.chance(8) {
             return format!("{guard}do {{ {body_text} }} return;");
         }
+        // `exit` ends the instance (and, in a rendezvous, its own block only).
+        if self.rng.chance(5) {
+            return format!("{guard}do {{ {body_text} exit; }} goto {location};");
+        }
         format!("{guard}do {{ {body_text} }} goto {location};")
     }
 

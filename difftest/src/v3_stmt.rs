@@ -203,6 +203,9 @@ impl Gen {
 
     /// An action of an `atomic` block; `notified` once a `notify` (or a rendezvous) is in.
     fn atomic_action(&mut self, scope: &Scope, notified: &mut bool) -> String {
+        if self.rng.chance(3) {
+            return "exit;".into();
+        }
         match self.rng.below(10) {
             0 => format!("assert({});", self.bool_expr(1, Some(scope), true)),
             1 => format!("assume({});", self.bool_expr(1, Some(scope), true)),
