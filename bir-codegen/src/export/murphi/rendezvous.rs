@@ -37,11 +37,7 @@ struct Side<'a> {
 impl Side<'_> {
     /// Where the instance goes: its jump, or "ended" after an `exit` in its block.
     fn destination(&self) -> Jump {
-        if self.meets.block.iter().any(|a| matches!(a, Action::Exit)) {
-            Jump::Return
-        } else {
-            self.t.jump
-        }
+        self.t.destination()
     }
 
     /// The block up to its `exit`, which ends it.

@@ -102,11 +102,7 @@ impl Side<'_> {
 
     /// Where the instance goes: its jump, or "ended" after an `exit` in its block.
     fn destination(&self) -> Jump {
-        if self.meets.block.iter().any(|a| matches!(a, Action::Exit)) {
-            Jump::Return
-        } else {
-            self.t.jump
-        }
+        self.t.destination()
     }
 }
 
