@@ -103,7 +103,8 @@ impl Gen {
                 action if action.starts_with("start") => format!("{indent}{action}\n"),
                 _ => format!("{indent}skip;\n"),
             },
-            99 if body.returns.is_none() => format!("{indent}exit;\n"),
+            // In a function, `exit` pops every frame and ends the instance.
+            99 => format!("{indent}exit;\n"),
             _ => format!("{indent}{}\n", self.assignment_v3(scope)),
         }
     }
