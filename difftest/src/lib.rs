@@ -11,7 +11,7 @@
 //! scripts/difftest 10000      # the longer run: 50 batches of 200 models
 //! ```
 //!
-//! One seed in four gives a model of version 3 ([`generate_v3`], `v3.rs`, `v3_stmt.rs`:
+//! One seed in four gives a model of version 3 ([`generate_v3`], `v3.rs`, `v3_stmt.rs`, `v3_steps.rs`:
 //! buffered and rendezvous channels, locks with `wait`/`notify`, functions and a bounded
 //! recursion, high-level bodies), chosen from the seed alone, so that the other seeds give
 //! the version-1 models they gave before; [`generate_local_work`] writes version 1 only.
@@ -48,6 +48,7 @@ mod generate {
     include!("generate.rs");
     include!("v3.rs");
     include!("v3_stmt.rs");
+    include!("v3_steps.rs");
     include!("symmetric.rs");
     include!("fairness.rs");
 }
