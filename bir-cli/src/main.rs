@@ -390,7 +390,7 @@ fn murphi(options: &MurphiOptions) -> u8 {
 }
 
 /// `bir promela`: the model and its ltl properties in Promela, for SPIN; status 2 for a
-/// model the encoding cannot keep (an assume after a write).
+/// model the encoding cannot keep (an assume that reads what its step wrote before it).
 fn promela(options: &PromelaOptions) -> u8 {
     let loaded = match load(&options.input.model, &options.input.overrides(), false) {
         Ok(loaded) => loaded,

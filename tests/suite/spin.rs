@@ -2,6 +2,8 @@
 //! verified by SPIN's pan, exhaustively and without partial-order reduction, and its state
 //! and transition counts (pan's `transitions` minus 1) must equal bir's. Needs `spin` and
 //! `gcc` (Debian packages); `.ci/run` installs them and runs these tests with `--ignored`.
+//! The reference models as `bir promela` writes them (`models/`, `models/v3/`,
+//! `models/beem/`) are counted by SPIN in `difftest/tests/spin.rs`, which has the writer.
 
 use std::path::PathBuf;
 use std::process::Command;
