@@ -89,6 +89,7 @@ impl Gen<'_> {
     fn generate(&self) -> TokenStream {
         let (model, state, module) = (&self.model, &self.state, &self.module);
         let storage = self.storage_type();
+        let (state_derives, state_equality) = self.state_equality();
         let initial = self.initial_storage();
         let accessors = self.accessors();
         let functions = self.transition_functions();
@@ -152,14 +153,10 @@ impl Gen<'_> {
             pub struct #model;
 
             #state_doc
-            #[derive(
-                ::core::clone::Clone,
-                ::core::marker::Copy,
-                ::core::cmp::PartialEq,
-                ::core::cmp::Eq,
-                ::core::hash::Hash
-            )]
+            #[derive(::core::clone::Clone, ::core::marker::Copy, #state_derives ::core::hash::Hash)]
             pub struct #state(#storage);
+
+            #state_equality
 
             impl #model {
                 /// A checker for this model, to configure and run.

@@ -46,6 +46,29 @@ impl Gen<'_> {
         }
     }
 
+    /// The equality of states: derived for one word; for several, the words' differences
+    /// ORed together, compared once (branch-free and inline, where a derived comparison of an
+    /// array calls `memcmp`: the seen set compares a state with every candidate slot).
+    /// Returns the derives to add and the impls to write.
+    pub(super) fn state_equality(&self) -> (TokenStream, TokenStream) {
+        if self.layout.words == 1 {
+            return (quote!(::core::cmp::PartialEq, ::core::cmp::Eq,), quote!());
+        }
+        let state = &self.state;
+        let differences =
+            (0..self.layout.words as usize).map(|word| quote!((self.0[#word] ^ other.0[#word])));
+        let impls = quote! {
+            impl ::core::cmp::PartialEq for #state {
+                #[inline(always)]
+                fn eq(&self, other: &Self) -> ::core::primitive::bool {
+                    (#(#differences)|*) == 0
+                }
+            }
+            impl ::core::cmp::Eq for #state {}
+        };
+        (quote!(), impls)
+    }
+
     /// The storage literal of the initial state.
     pub(super) fn initial_storage(&self) -> TokenStream {
         let words = self.layout.pack(&self.initial_values());
