@@ -805,3 +805,52 @@ fn symmetry_names_its_group_in_the_report_and_the_json() {
     );
     assert_eq!(json["plan"]["por"], false);
 }
+
+/// The README's protocol example is what `bir check` prints for it (up to the statistics,
+/// whose times vary), and its chart is the HTML report's.
+#[test]
+fn the_protocol_example_in_the_readme_is_what_bir_check_prints() {
+    let html = std::env::temp_dir().join(format!("bir-readme-abp-{}.html", std::process::id()));
+    let html_arg = html.display().to_string();
+    let file = model("alternating_bit.bir");
+    let args = [
+        "check",
+        file.as_str(),
+        "--set",
+        "P.CHECK_BIT=false",
+        "--set",
+        "P.MAX=2",
+        "--set",
+        "P.K=2",
+        "--bfs",
+        "--html",
+        html_arg.as_str(),
+    ];
+    let (status, report, _) = bir(&args);
+    assert_eq!(status, 1, "{report}");
+    let command = "$ bir check models/alternating_bit.bir --set P.CHECK_BIT=false --set P.MAX=2 \
+                   --set P.K=2 --bfs --html abp.html";
+    let statistics = report.find("\nstates: ").expect("the statistics line") + 1;
+    let (trace, stats) = report.split_at(statistics);
+    let stats = stats.split(", max depth").next().expect("the statistics");
+    let expected = format!("```text\n{command}\n{trace}{stats}, max depth: 13, ...\n");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("../README.md")).expect("README.md");
+    assert_eq!(
+        block_after(&readme, &format!("```text\n{command}")),
+        expected,
+        "README.md, section \"A protocol\": paste the output of the command"
+    );
+    let page = std::fs::read_to_string(&html).expect("the HTML report");
+    let _ = std::fs::remove_file(&html);
+    let chart = &page[page.find("<svg").expect("a chart")..];
+    let chart = &chart[..chart.find("</svg>").expect("the chart's end") + "</svg>".len()];
+    let svg = std::fs::read_to_string(root.join("../docs/alternating_bit_msc.svg"))
+        .expect("docs/alternating_bit_msc.svg");
+    assert_eq!(
+        svg.trim_end(),
+        chart,
+        "docs/alternating_bit_msc.svg: the report's chart"
+    );
+    assert!(chart.contains("msc-message"), "the chart draws messages");
+}
