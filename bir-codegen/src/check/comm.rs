@@ -167,6 +167,45 @@ impl Checker<'_> {
         }
     }
 
+    /// The hidden state of every channel and lock, as the IR describes it to the analyses.
+    pub(super) fn hidden(&self) -> ir::Hidden {
+        let channels = self
+            .channels
+            .iter()
+            .zip(&self.channel_decls)
+            .map(|(channel, decl)| ir::HiddenChannel {
+                name: decl.name.text.clone(),
+                fields: channel.fields.clone(),
+                capacity: channel.capacity,
+                len: channel.len,
+                length: channel.length,
+                slots: channel.slots.clone(),
+            })
+            .collect();
+        let locks = self
+            .locks
+            .iter()
+            .zip(&self.lock_decls)
+            .map(|(lock, decl)| ir::HiddenLock {
+                name: decl.name.text.clone(),
+                len: lock.len,
+                first: lock.first,
+                owner: lock.owner,
+                count: lock.count,
+            })
+            .collect();
+        let waits = self.waits.map(|waits| ir::HiddenWaits {
+            mark: waits.mark,
+            count: waits.count,
+            locks: waits.locks,
+        });
+        ir::Hidden {
+            channels,
+            locks,
+            waits,
+        }
+    }
+
     /// Rule: a rendezvous channel that no thread sends on, or none receives from, is a
     /// warning (its sends or receives can never pair). Once the calls are laid out, so
     /// that a function's sends count where it is called, and only there.
@@ -539,12 +578,12 @@ impl Checker<'_> {
         {
             return self.notify(thread, operand, *spans, scope);
         }
-        let (ready, actions, rendezvous) = self.plain_comm_action(thread, action, scope)?;
+        let (ready, actions, communication) = self.plain_comm_action(thread, action, scope)?;
         Some(CommAction {
             ready,
             actions,
             outcomes: Vec::new(),
-            rendezvous,
+            communication,
         })
     }
 
@@ -631,8 +670,10 @@ impl Checker<'_> {
         let length = self.channel_length(&operand);
         let ready = compare(CmpOp::Lt, length.clone(), Expr::Int(i64::from(ch.capacity)));
         let mut actions = Vec::new();
+        let mut sent = Vec::new();
         for ((value, scalar, text), &slots) in checked.into_iter().zip(&ch.slots) {
             let site = self.sent_site(&operand, scalar, text, spans);
+            sent.push((value.clone(), scalar, site));
             let slot = self.slot_index(&operand, ch.capacity, length.clone());
             actions.push(ir::Action::Assign {
                 place: self.element_place(slots, slot, &operand),
@@ -641,7 +682,17 @@ impl Checker<'_> {
             });
         }
         actions.push(self.bump(ch.length, &operand, ArithOp::Add, spans));
-        Some((Some(ready), actions, None))
+        let buffered = ir::Buffered {
+            channel: operand.which as u32,
+            index: operand.index.map(|(index, _)| index),
+            role: ir::RendezvousRole::Send(sent),
+            actions: actions.len(),
+        };
+        Some((
+            Some(ready),
+            actions,
+            Some(Communication::Buffered(buffered)),
+        ))
     }
 
     /// The range site of a sent value outside its field's type.
@@ -672,7 +723,11 @@ impl Checker<'_> {
             role,
             block: Vec::new(),
         };
-        (None, vec![never], Some(rendezvous))
+        (
+            None,
+            vec![never],
+            Some(Communication::Rendezvous(rendezvous)),
+        )
     }
 
     /// `c?(targets)` on a buffered channel: ready when not empty; removes the first message
@@ -736,6 +791,7 @@ impl Checker<'_> {
         let ready = compare(CmpOp::Gt, length, Expr::Int(0));
         let mut actions = vec![self.bump(ch.length, &operand, ArithOp::Sub, spans)];
         let first = self.slot_index(&operand, ch.capacity, Expr::Int(0));
+        let targets = places.clone();
         for (target, &slots) in places.into_iter().zip(&ch.slots) {
             if let Some((place, site)) = target {
                 actions.push(ir::Action::Assign {
@@ -764,7 +820,17 @@ impl Checker<'_> {
                 });
             }
         }
-        Some((Some(ready), actions, None))
+        let buffered = ir::Buffered {
+            channel: operand.which as u32,
+            index: operand.index.map(|(index, _)| index),
+            role: ir::RendezvousRole::Receive(targets),
+            actions: actions.len(),
+        };
+        Some((
+            Some(ready),
+            actions,
+            Some(Communication::Buffered(buffered)),
+        ))
     }
 
     /// Reports a send or receive with the wrong number of fields.
@@ -1227,12 +1293,22 @@ pub(super) struct CommAction {
     pub actions: Vec<ir::Action>,
     /// The outcomes of a `notify`, after its actions.
     pub outcomes: Vec<Outcome>,
-    /// A rendezvous send or receive (its block still empty: the rest of the step).
-    pub rendezvous: Option<ir::Rendezvous>,
+    /// A send or receive, as the IR records it beside the actions.
+    pub communication: Option<Communication>,
 }
 
-/// The readiness, actions and rendezvous of a communication or lock operation but `notify`.
-type Plain = (Option<Expr>, Vec<ir::Action>, Option<ir::Rendezvous>);
+/// What a send or receive is, beside the actions that carry it out.
+pub(super) enum Communication {
+    /// On a rendezvous channel: the step pairs with a partner's (its block still empty:
+    /// the rest of the step).
+    Rendezvous(ir::Rendezvous),
+    /// On a buffered channel: the first actions carry it out.
+    Buffered(ir::Buffered),
+}
+
+/// The readiness, actions and communication of a communication or lock operation but
+/// `notify`.
+type Plain = (Option<Expr>, Vec<ir::Action>, Option<Communication>);
 
 /// One outcome of a step with several: its condition, its actions, and what it does in
 /// words (for the transformation's text).
@@ -1265,7 +1341,7 @@ impl Checker<'_> {
                 ready: None,
                 actions: vec![check],
                 outcomes: Vec::new(),
-                rendezvous: None,
+                communication: None,
             });
         };
         let instances: u32 = self
@@ -1305,7 +1381,7 @@ impl Checker<'_> {
             ready: None,
             actions: vec![check],
             outcomes,
-            rendezvous: None,
+            communication: None,
         })
     }
 }

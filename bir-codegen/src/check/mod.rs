@@ -313,6 +313,7 @@ impl<'a> Checker<'a> {
             })
             .collect();
         consts.sort_by_key(|(key, _)| *key);
+        let hidden = self.hidden();
         ir::System {
             name: self.ast.name.text.clone(),
             name_span: self.ast.name.span,
@@ -326,6 +327,7 @@ impl<'a> Checker<'a> {
             fault_sites: self.sites,
             site_spans: self.site_spans,
             beyond_symmetry,
+            hidden,
             warnings: self.warnings,
         }
     }
