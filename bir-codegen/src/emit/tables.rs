@@ -62,6 +62,11 @@ pub struct FamilyRows {
     pub row_pids: Vec<bool>,
     /// The slots that stay but hold the family's instance indices.
     pub pid_slots: Vec<u32>,
+    /// Per row that holds the family's ids, the offset they are held at (instance `p` as
+    /// `offset + p`); empty when all are 0.
+    pub row_offsets: Vec<i64>,
+    /// Per pid slot, the offset its ids are held at; empty when all are 0.
+    pub pid_offsets: Vec<i64>,
 }
 
 /// One field of the layout (a variable or a status) as a run of consecutive slots.
@@ -274,6 +279,8 @@ impl Tables {
             rows,
             row_pids,
             pid_slots,
+            row_offsets: Vec::new(),
+            pid_offsets: Vec::new(),
         }
     }
 
