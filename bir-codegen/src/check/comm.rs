@@ -116,6 +116,7 @@ impl Checker<'_> {
                     wrap: false,
                 },
                 len,
+                true,
             );
             let count = self.hidden_global(
                 format!("holds({})", decl.name.text),
@@ -126,6 +127,7 @@ impl Checker<'_> {
                     wrap: false,
                 },
                 len,
+                false,
             );
             self.locks.push(Lock {
                 len,
@@ -148,6 +150,7 @@ impl Checker<'_> {
                     wrap: false,
                 },
                 per_instance,
+                false,
             );
             let count = self.hidden_global(
                 "wait holds".to_string(),
@@ -158,6 +161,7 @@ impl Checker<'_> {
                     wrap: false,
                 },
                 per_instance,
+                false,
             );
             self.waits = Some(Waits {
                 mark,
@@ -310,6 +314,7 @@ impl Checker<'_> {
                 wrap: false,
             },
             len,
+            false,
         );
         let slots = if capacity == 0 {
             Vec::new()
@@ -333,6 +338,7 @@ impl Checker<'_> {
                         decl.name.span,
                         scalar,
                         Some(slots),
+                        false,
                     )
                 })
                 .collect()
@@ -363,20 +369,22 @@ impl Checker<'_> {
         }
     }
 
-    /// A global no name of the model can reach, holding hidden state.
+    /// A global no name of the model can reach, holding hidden state; a lock's `owner`
+    /// starts free.
     fn hidden_global(
         &mut self,
         name: String,
         span: proc_macro2::Span,
         scalar: Scalar,
         len: Option<u32>,
+        owner: bool,
     ) -> ir::GlobalId {
         let elements = len.unwrap_or(1) as usize;
-        // A lock's owner starts at -1, free; everything else at its type's default.
-        let initial = match scalar {
-            Scalar::Int { lo: -1, .. } => -1,
-            _ => scalar.default_value(),
-        };
+        // A lock's owner starts at -1, free (the only hidden global of an `int (-1, _)`
+        // type that the checker declares itself); everything else at its type's default,
+        // a message slot too, whatever its field's range: a receive gives the last slot
+        // that default again, and equal queues are equal states.
+        let initial = if owner { -1 } else { scalar.default_value() };
         self.global_ok.push(true);
         self.globals.push(ir::Var {
             name,

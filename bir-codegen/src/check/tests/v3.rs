@@ -304,3 +304,25 @@ fn the_hidden_state_and_each_buffered_operation_are_recorded() {
     assert_eq!(receive.actions, 1 + 1 + 2 * 2);
     assert!(ops[3].is_none());
 }
+
+/// A message slot past the length holds its field's default (0 when in range), whatever
+/// the range: the value a receive gives the last slot again, so that equal queues are
+/// equal states. A lock's owner alone starts at -1.
+#[test]
+fn empty_message_slots_hold_their_field_s_default() {
+    let system = checked(
+        "system S {
+            channel (int (-1, 2), int (1, 3)) buffer 2 c;
+            lock m;
+            active thread P() {
+                loc l: do { c!(-1, 3); } goto r;
+                loc r: do { c?(_, _); } goto k;
+                loc k: do { lock(m); } goto l;
+            }
+        }",
+    );
+    let channel = &system.hidden.channels[0];
+    assert_eq!(system.globals[channel.slots[0]].init, [0, 0]);
+    assert_eq!(system.globals[channel.slots[1]].init, [1, 1]);
+    assert_eq!(system.globals[system.hidden.locks[0].owner].init, [-1]);
+}
