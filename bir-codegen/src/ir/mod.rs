@@ -44,10 +44,6 @@ pub struct System {
     /// The tokens of each fault site, for diagnostics at compile time: the construct that
     /// faults (`a[2]`, `x / 0`), or the value it refuses (the `5` of `x := 5`).
     pub site_spans: IdVec<SiteId, Spans>,
-    /// What of the model symmetry reduction does not handle (yet), each a reason it gives
-    /// for finding no symmetry: channels and locks, whose hidden state holds instance
-    /// numbers, and rendezvous.
-    pub beyond_symmetry: Vec<String>,
     /// Which globals hold the channels, the locks and the wait marks (version 3), for the
     /// analyses that must tell them from the model's own variables.
     pub hidden: Hidden,
