@@ -11,6 +11,9 @@
 use std::fmt::Write as _;
 
 include!("src/generate.rs");
+include!("src/v3.rs");
+include!("src/v3_stmt.rs");
+include!("src/v3_steps.rs");
 include!("src/symmetric.rs");
 
 /// The defaults keep `cargo test --workspace` quick: every model is compiled in debug mode
@@ -18,6 +21,9 @@ include!("src/symmetric.rs");
 /// `.ci/run` draws a fresh seed each run, and `scripts/difftest` runs thousands in batches.
 fn main() {
     println!("cargo:rerun-if-changed=src/generate.rs");
+    println!("cargo:rerun-if-changed=src/v3.rs");
+    println!("cargo:rerun-if-changed=src/v3_stmt.rs");
+    println!("cargo:rerun-if-changed=src/v3_steps.rs");
     println!("cargo:rerun-if-changed=src/symmetric.rs");
     println!("cargo:rerun-if-env-changed=BIR_DIFF_SYMMETRIC");
     println!("cargo:rerun-if-env-changed=BIR_DIFF_SEED");

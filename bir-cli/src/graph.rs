@@ -1,6 +1,9 @@
 //! The state graph of a small model: every reachable state, every step between them, found
 //! by a breadth-first walk over the model's own successors; written as DOT
-//! (`bir graph`), as JSON (`bir graph --json`), or drawn as SVG (`bir explore`).
+//! (`bir graph`), as JSON (`bir graph --json`), or drawn as SVG (`bir explore`). States are
+//! labelled as the text report prints them (a version-3 model's channels, locks and call
+//! stacks as what they hold), and a rendezvous step, one transition of two instances, as
+//! the pairing: both instances' blocks, and the pair named apart.
 //!
 //! A graph is refused beyond a state limit: past a few thousand states a picture says
 //! nothing, and the walk must not exhaust memory.
@@ -8,7 +11,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use bir_runtime::model::{ModelInfo, Outcome, TransitionId};
+use bir_runtime::model::{ModelInfo, Outcome, StateParts, TransitionId};
 use bir_runtime::{Model, StateDisplay};
 use serde::Serialize;
 
@@ -60,6 +63,20 @@ pub struct Edge {
     pub label: String,
     /// For a failing step, what fails (`assertion`, `range`...).
     pub fails: Option<&'static str>,
+    /// For a rendezvous, the pair of instances whose step it is (left out of the JSON
+    /// otherwise, so that a model without rendezvous reads as before).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rendezvous: Option<Pairing>,
+}
+
+/// The two instances of a rendezvous step: one transition of both (LANGUAGE.md,
+/// "Channels"), the sender's block first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Pairing {
+    /// The instance that sends.
+    pub sender: String,
+    /// The instance that receives.
+    pub receiver: String,
 }
 
 /// The whole graph.
@@ -106,8 +123,10 @@ impl StateGraph {
             edges: Vec::new(),
             index: HashMap::new(),
         };
+        // Read once: every node's label prints the model's channels, locks and stacks.
+        let parts = StateParts::new(info);
         seen.insert(states[0].clone(), 0);
-        graph.push_node(model, &states[0], 0);
+        graph.push_node(model, &parts, &states[0], 0);
         let mut successors = Vec::new();
         let mut next = 0;
         while next < states.len() {
@@ -131,7 +150,7 @@ impl StateGraph {
                                 }
                                 let id = states.len();
                                 seen.insert(target.clone(), id);
-                                graph.push_node(model, &target, depth + 1);
+                                graph.push_node(model, &parts, &target, depth + 1);
                                 states.push(target);
                                 id
                             }
@@ -152,13 +171,20 @@ impl StateGraph {
                     transition: successor.transition,
                     label,
                     fails,
+                    rendezvous: pairing(info, successor.transition),
                 });
             }
         }
         Ok(graph)
     }
 
-    fn push_node<M: Model>(&mut self, model: &M, state: &M::State, depth: usize) {
+    fn push_node<M: Model>(
+        &mut self,
+        model: &M,
+        parts: &StateParts,
+        state: &M::State,
+        depth: usize,
+    ) {
         let mut values = Vec::new();
         model.decode(state, &mut values);
         let mut successors = Vec::new();
@@ -175,7 +201,7 @@ impl StateGraph {
             NodeKind::Deadlock
         };
         let id = self.nodes.len();
-        let label = StateDisplay::new(model.info(), &values).to_string();
+        let label = StateDisplay::with_parts(model.info(), parts, &values).to_string();
         self.index.insert(values, id);
         self.nodes.push(Node {
             id,
@@ -222,9 +248,14 @@ impl StateGraph {
         }
         for (index, edge) in self.edges.iter().enumerate() {
             let label = dot_escape(&edge.label);
+            // A rendezvous is drawn as the pairing it is: bold, in the chart's message green.
+            let style = match edge.rendezvous {
+                Some(_) => ", style=bold, color=\"#059669\"",
+                None => "",
+            };
             match (edge.to, edge.fails) {
                 (Some(to), _) => {
-                    let _ = writeln!(out, "  s{} -> s{to} [label=\"{label}\"];", edge.from);
+                    let _ = writeln!(out, "  s{} -> s{to} [label=\"{label}\"{style}];", edge.from);
                 }
                 (None, fails) => {
                     let _ = writeln!(
@@ -254,7 +285,7 @@ impl StateGraph {
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"state-graph\" width=\"{width:.0}\" \
              height=\"{height:.0}\" viewBox=\"0 0 {width:.0} {height:.0}\" data-states=\"{}\">\
              <style>.edge{{stroke:#9ca3af;fill:none;stroke-width:1;marker-end:url(#g-tip)}}\
-             .edge.fails{{stroke:#dc2626}}.edge.on-path{{stroke:#2563eb;stroke-width:2.5}}\
+             .edge.fails{{stroke:#dc2626}}.edge.rendezvous{{stroke:#059669;stroke-width:1.6}}.edge.on-path{{stroke:#2563eb;stroke-width:2.5}}\
              .node circle{{fill:#f9fafb;stroke:#4b5563;stroke-width:1.2}}\
              .node.initial circle{{stroke-width:2.5}}.node.deadlock circle,.node.violation circle{{fill:#fecaca;stroke:#dc2626}}\
              .node.end circle{{fill:#dcfce7;stroke:#16a34a}}\
@@ -266,9 +297,10 @@ impl StateGraph {
         );
         for (index, edge) in self.edges.iter().enumerate() {
             let (x1, y1) = positions[edge.from];
-            let (x2, y2, class) = match edge.to {
-                Some(to) => (positions[to].0, positions[to].1, "edge"),
-                None => (x1 + 18.0, y1 + 30.0, "edge fails"),
+            let (x2, y2, class) = match (edge.to, &edge.rendezvous) {
+                (Some(to), Some(_)) => (positions[to].0, positions[to].1, "edge rendezvous"),
+                (Some(to), None) => (positions[to].0, positions[to].1, "edge"),
+                (None, _) => (x1 + 18.0, y1 + 30.0, "edge fails"),
             };
             let d = if edge.to == Some(edge.from) {
                 format!("M{:.1},{:.1}c24,-24 24,24 6,10", x1 + 8.0, y1 - 4.0)
@@ -361,6 +393,21 @@ impl StateGraph {
     }
 }
 
+/// The pair of instances of transition `id` when it is a rendezvous: the sender's and the
+/// receiver's names, read from the transitions of their transformations alone.
+fn pairing(info: &ModelInfo, id: TransitionId) -> Option<Pairing> {
+    let partner = info.transitions.get(id as usize)?.partner?;
+    let name = |side: TransitionId| {
+        info.transitions
+            .get(side as usize)
+            .map(|t| t.thread.to_string())
+    };
+    Some(Pairing {
+        sender: name(partner.sides[0])?,
+        receiver: name(partner.sides[1])?,
+    })
+}
+
 /// `Philosopher1: when !fork1 do { fork1 := true; } goto loc1;`
 fn transition_label(info: &ModelInfo, id: TransitionId) -> String {
     match info.transitions.get(id as usize) {
@@ -419,6 +466,80 @@ mod tests {
             StateGraph::build(&model, 9).unwrap_err(),
             TooLarge { max_states: 9 }
         );
+    }
+
+    #[test]
+    fn a_rendezvous_is_one_edge_labelled_as_the_pairing() {
+        let model = Interpreter::from_source(include_str!("../../models/v3/rdv_pair.bir")).unwrap();
+        let graph = StateGraph::build(&model, 100).unwrap();
+        assert_eq!((graph.nodes.len(), graph.edges.len()), (3, 2));
+        let pair = &graph.edges[0];
+        assert_eq!(
+            pair.rendezvous,
+            Some(Pairing {
+                sender: "S".into(),
+                receiver: "R".into()
+            })
+        );
+        assert_eq!(
+            pair.label,
+            "S <-> R: do { c!(5 + g); g := 1; } return; with R: do { c?(x); seen := g; } goto r1;"
+        );
+        assert_eq!(graph.edges[1].rendezvous, None);
+        let dot = graph.dot();
+        assert!(
+            dot.contains("goto r1;\", style=bold, color=\"#059669\"];"),
+            "{dot}"
+        );
+        // A rendezvous channel holds nothing: no node lists it.
+        assert!(
+            !dot.contains("rendezvous(c)") && !dot.contains("len(c)"),
+            "{dot}"
+        );
+        let json = serde_json::to_value(&graph).unwrap();
+        assert_eq!(json["edges"][0]["rendezvous"]["receiver"], "R");
+        assert!(json["edges"][1].get("rendezvous").is_none());
+        assert!(graph.svg().contains("class=\"edge rendezvous\""));
+    }
+
+    #[test]
+    fn version_3_states_are_labelled_by_their_channels_locks_and_stacks() {
+        let graph = |source: &str| {
+            let model = Interpreter::from_source(source).unwrap();
+            StateGraph::build(&model, DEFAULT_MAX_STATES).unwrap()
+        };
+        let fifo = graph(include_str!("../../models/v3/chan_fifo.bir"));
+        assert_eq!((fifo.nodes.len(), fifo.edges.len()), (10, 12));
+        assert_eq!(
+            fifo.nodes[2].label,
+            "r1 = 0, r2 = 0, c = [⟨1⟩, ⟨2⟩] (2 of 2), P @ send#3, Q @ receive#1"
+        );
+        let notify = graph(include_str!("../../models/v3/lock_notify.bir"));
+        assert_eq!((notify.nodes.len(), notify.edges.len()), (17, 17));
+        assert!(notify
+            .nodes
+            .iter()
+            .any(|n| n.label.contains("m = held by N (waiting: W[0], W[1])")));
+        let stack = graph(include_str!("../../models/v3/func_rec_stack.bir"));
+        assert_eq!((stack.nodes.len(), stack.edges.len()), (7, 7));
+        assert_eq!(stack.edges.last().map(|e| e.fails), Some(Some("stack")));
+        assert!(stack.nodes[6]
+            .label
+            .starts_with("r = 0, T: sum@3 at call#2 (n = 1, t = 0)"));
+        // BEEM's needham.1: the counts of `bir check`, most steps a pairing.
+        let needham = graph(include_str!("../../models/beem/needham.1.bir"));
+        assert_eq!((needham.nodes.len(), needham.edges.len()), (497, 753));
+        let pairings = needham
+            .edges
+            .iter()
+            .filter(|e| e.rendezvous.is_some())
+            .count();
+        assert_eq!(pairings, 211);
+        let deadlocks = needham
+            .nodes
+            .iter()
+            .filter(|n| n.kind == NodeKind::Deadlock);
+        assert_eq!(deadlocks.count(), 93);
     }
 
     #[test]

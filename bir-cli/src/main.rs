@@ -179,12 +179,18 @@
 //! the index in `steps` where its cycle starts, which returns to `final_state`; null
 //! otherwise), `shortened_from` (when a breadth-first search replaced the depth-first
 //! search's trace by this shorter one, the original's length; null otherwise) and `replay`
-//! (the string `Checker::replay` accepts). Every step is listed, however long. Each step has
-//! `transition` (its id), `thread` (the instance), `from`, `to` (a location or `return`),
-//! `text` (the transformation's BIR text), `line` (0 if unknown), `fails` (true for a failing
-//! last step, which changes nothing), `stutter` (true for a lasso's step that repeats a final
-//! state) and `changes`, an array of `{variable, old, new}` for every
-//! value the step changed, the instance's own status included. Values are in the model's
+//! (the string `Checker::replay` accepts). A model with channels, locks or functions also has
+//! `initial_parts` and `final_parts`: its channels, locks and call stacks in those states,
+//! read from the hidden slots the states list, each an object with `name`, `kind`
+//! (`channel`, `lock`, `stack`), `value` (as the text report prints it) and what it holds
+//! (`messages` and `capacity`; `owner`, `holds`, `waiting`, `notified`; `frames`, the running
+//! one first, each `{function, frame, location, locals}`). Every step is listed, however
+//! long. Each step has `transition` (its id), `thread` (the instance), `from`, `to` (a
+//! location or `return`), `text` (the transformation's BIR text), `line` (0 if unknown),
+//! `fails` (true for a failing last step, which changes nothing), `stutter` (true for a
+//! lasso's step that repeats a final state) and `changes`, an array of `{variable, old,
+//! new}` for every value the step changed (slot by slot, hidden slots included), the
+//! instance's own status included. Values are in the model's
 //! terms: booleans, integers, `"Enum.Variant"` strings, and for statuses the location's
 //! name, `"ended"` or `"not started"`.
 
@@ -384,7 +390,7 @@ fn murphi(options: &MurphiOptions) -> u8 {
 }
 
 /// `bir promela`: the model and its ltl properties in Promela, for SPIN; status 2 for a
-/// model the encoding cannot keep (an assume after a write).
+/// model the encoding cannot keep (an assume that reads what its step wrote before it).
 fn promela(options: &PromelaOptions) -> u8 {
     let loaded = match load(&options.input.model, &options.input.overrides(), false) {
         Ok(loaded) => loaded,

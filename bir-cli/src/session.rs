@@ -306,3 +306,54 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use bir_interp::Interpreter;
+
+    use super::*;
+
+    fn session(name: &str) -> Session<Interpreter> {
+        let path = format!("{}/../models/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("a reference model");
+        let model = Interpreter::from_source(&text).expect("it checks");
+        Session::new(Checker::new(model))
+    }
+
+    #[test]
+    fn a_guided_rendezvous_is_one_choice_that_moves_both_instances() {
+        let mut session = session("v3/rdv_pair.bir");
+        let choices = session.choices();
+        assert_eq!(choices.len(), 1);
+        assert_eq!(choices[0].info.thread, "S <-> R");
+        let pairing = choices[0].transition;
+        session.take(pairing).expect("enabled");
+        let next: Vec<_> = session
+            .choices()
+            .iter()
+            .map(|c| c.info.thread.to_string())
+            .collect();
+        assert_eq!(next, ["R"]);
+        let last = session.choices()[0].transition;
+        session.take(last).expect("enabled");
+        assert_eq!(session.status(), Status::Ended);
+        let replay = session.replay();
+        session.reset();
+        session.load(&replay).expect("its own replay");
+        assert_eq!(session.status(), Status::Ended);
+    }
+
+    #[test]
+    fn a_guided_walk_into_a_recursion_too_deep_ends_at_the_stack_error() {
+        let mut session = session("v3/func_rec_stack.bir");
+        while session.status() == Status::Running {
+            let first = session.choices()[0].transition;
+            session.take(first).expect("enabled");
+        }
+        assert!(
+            matches!(session.status(), Status::Found(FindingKind::Stack, _)),
+            "{:?}",
+            session.status()
+        );
+    }
+}

@@ -53,7 +53,34 @@ fn worker_threads_of_the_interpreter_find_the_sequential_counts_level_by_level()
 
 #[test]
 fn two_processes_of_the_interpreter_agree_with_the_sequential_search() {
-    two_processes_agree(&["--interpret"]);
+    two_processes_agree("peterson_filter.bir", PETERSON_3, &["--interpret"]);
+}
+
+#[test]
+fn version_3_models_split_across_workers_and_processes_keep_their_counts() {
+    // models/v3/README.md: the alternating bit protocol over buffered channels, and the
+    // philosophers whose forks are rendezvous (a pairing is one transition, wherever its
+    // sender's state is owned).
+    let abp = "states: 10,634, transitions: 35,838, errors: 0, deadlocks: 0";
+    two_processes_agree("v3/big_abp.bir", abp, &["--interpret"]);
+    let file = model("v3/big_rdv_phils.bir");
+    let (status, out, err) = run_bir(
+        &[
+            "check",
+            &file,
+            "--interpret",
+            "--workers",
+            "2",
+            "--keep-going",
+            "1",
+        ],
+        &[],
+    );
+    assert_eq!(status, 1, "{out}{err}");
+    assert!(
+        out.contains("states: 19,682, transitions: 118,089, errors: 0, deadlocks: 1"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -63,12 +90,12 @@ fn two_processes_of_the_compiled_checker_agree_with_the_sequential_search() {
     let file = model("peterson_filter.bir");
     let (status, out, err) = run_bir(&["check", &file, "--workers", "1"], &[]);
     assert_eq!(status, 0, "{out}{err}");
-    two_processes_agree(&[]);
+    two_processes_agree("peterson_filter.bir", PETERSON_3, &[]);
 }
 
-/// Runs Peterson's filter N=3 on two processes over loopback (two free ports in a
-/// hostfile), with `more` arguments; both print the sequential counts.
-fn two_processes_agree(more: &[&str]) {
+/// Runs `models/<name>` on two processes over loopback (two free ports in a hostfile),
+/// with `more` arguments; both print the sequential `counts` and exit 0.
+fn two_processes_agree(name: &str, counts: &str, more: &[&str]) {
     let ports: Vec<u16> = (0..2)
         .map(|_| {
             TcpListener::bind("127.0.0.1:0")
@@ -81,7 +108,7 @@ fn two_processes_agree(more: &[&str]) {
     let hostfile = dir.join(format!("hosts-{}.txt", ports[0]));
     let lines: Vec<String> = ports.iter().map(|p| format!("127.0.0.1:{p}\n")).collect();
     std::fs::write(&hostfile, lines.concat()).expect("the hostfile");
-    let file = model("peterson_filter.bir");
+    let file = model(name);
     let hostfile = hostfile.display().to_string();
     let args = |process: &'static str| {
         let mut command = bir_command();
@@ -100,7 +127,7 @@ fn two_processes_agree(more: &[&str]) {
         let out = String::from_utf8_lossy(&output.stdout);
         let err = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(0), "{out}{err}");
-        assert!(out.contains(PETERSON_3), "{out}");
+        assert!(out.contains(counts), "{out}");
         assert!(out.contains("2 workers sent"), "{out}");
     }
 }

@@ -56,6 +56,38 @@ fn the_state_graph_as_dot_and_json_and_its_refusal() {
 }
 
 #[test]
+fn the_state_graph_of_version_3_models_shows_pairings_and_what_channels_hold() {
+    let (status, dot, _) = bir(&["graph", &model("v3/rdv_pair.bir")]);
+    assert_eq!(status, 0);
+    assert!(
+        dot.contains(
+            "s0 -> s1 [label=\"S <-> R: do { c!(5 + g); g := 1; } return; with R: do { c?(x); \
+         seen := g; } goto r1;\", style=bold, color=\"#059669\"];"
+        ),
+        "{dot}"
+    );
+    let (status, dot, _) = bir(&["graph", &model("v3/chan_fifo.bir")]);
+    assert_eq!(status, 0);
+    assert!(dot.contains("c = [⟨1⟩, ⟨2⟩] (2 of 2)"), "{dot}");
+    let (status, text, _) = bir(&["graph", &model("beem/needham.1.bir"), "--json"]);
+    assert_eq!(status, 0);
+    let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let edges = json["edges"].as_array().unwrap();
+    assert_eq!(
+        (json["nodes"].as_array().unwrap().len(), edges.len()),
+        (497, 753)
+    );
+    let pair = edges
+        .iter()
+        .find_map(|e| e.get("rendezvous"))
+        .expect("a pairing");
+    assert!(
+        pair["sender"].is_string() && pair["receiver"].is_string(),
+        "{pair}"
+    );
+}
+
+#[test]
 fn the_model_in_murphi_for_rumur_and_a_malformed_one() {
     let peterson = model("peterson_filter.bir");
     let (status, text, err) = bir(&["murphi", &peterson, "--set", "Param.N=4"]);

@@ -1,13 +1,18 @@
 //! `bir check --html FILE`: the report as one self-contained HTML page (inline style, inline
 //! SVG, no script, nothing fetched): the verdict, the statistics, each counterexample as a
-//! message-sequence chart and as a table of steps with what each changed, and after a
+//! message-sequence chart and as a table of steps with what each changed (a version-3
+//! model's states and changes with its channels, locks and call stacks read as what they
+//! hold), and after a
 //! complete search its coverage: what never happened, and the invariants that hold
 //! vacuously.
 
 use std::fmt::Write as _;
 
-use bir_runtime::model::{ModelInfo, STUTTER};
-use bir_runtime::{Counterexample, Coverage, OperandsDisplay, Report, StateDisplay, Verdict};
+use bir_runtime::model::{ModelInfo, StateParts, STUTTER};
+use bir_runtime::{
+    step_changes, Counterexample, Coverage, OperandsDisplay, Report, StateDisplay, StepChange,
+    Verdict,
+};
 
 use crate::json::{slot_name, value, verdict_name};
 use crate::msc::{self, escape};
@@ -167,6 +172,7 @@ fn coverage_section(out: &mut String, coverage: &Coverage) {
 
 /// One counterexample: message, chart, table of steps, final state, replay string.
 fn counterexample(out: &mut String, info: &ModelInfo, found: &Counterexample, number: usize) {
+    let parts = StateParts::new(info);
     let _ = write!(
         out,
         "<section class=\"counterexample\"><h2>{number}. {kind} after {len} steps</h2>\
@@ -186,7 +192,8 @@ fn counterexample(out: &mut String, info: &ModelInfo, found: &Counterexample, nu
                 escape(&OperandsDisplay::new(info, found.operands()).to_string())
             )
         },
-        initial = escape(&StateDisplay::new(info, found.initial_state()).to_string()),
+        initial =
+            escape(&StateDisplay::with_parts(info, &parts, found.initial_state()).to_string()),
         chart = msc::render(
             info,
             found.initial_state(),
@@ -194,23 +201,36 @@ fn counterexample(out: &mut String, info: &ModelInfo, found: &Counterexample, nu
             found.cycle_start()
         ),
     );
+    // A model with parts reads each step's changes against the state it starts in.
+    let mut before = if parts.is_empty() {
+        Vec::new()
+    } else {
+        found.initial_state().to_vec()
+    };
     for (index, step) in found.steps().iter().enumerate() {
         if found.cycle_start() == Some(index) {
             out.push_str("<tr><td colspan=\"6\"><em>the cycle, repeated forever:</em></td></tr>");
         }
-        let changes: Vec<String> = step
-            .changes
+        let changes: Vec<String> = step_changes(info, &parts, &before, step)
             .iter()
-            .filter_map(|c| {
-                let slot = info.slots.get(c.slot as usize)?;
-                Some(format!(
-                    "{}: {} → {}",
-                    slot_name(slot),
-                    value(slot, c.old),
-                    value(slot, c.new)
-                ))
+            .filter_map(|change| match change {
+                StepChange::Slot(c) => {
+                    let slot = info.slots.get(c.slot as usize)?;
+                    Some(format!(
+                        "{}: {} → {}",
+                        slot_name(slot),
+                        value(slot, c.old),
+                        value(slot, c.new)
+                    ))
+                }
+                StepChange::Part { name, old, new, .. } => Some(format!("{name}: {old} → {new}")),
             })
             .collect();
+        for change in &step.changes {
+            if let Some(value) = before.get_mut(change.slot as usize) {
+                *value = change.new;
+            }
+        }
         let (thread, moved, text, line) = match info.transitions.get(step.transition as usize) {
             _ if step.transition == STUTTER => (String::new(), "stutter".into(), String::new(), 0),
             Some(t) => (
@@ -241,7 +261,7 @@ fn counterexample(out: &mut String, info: &ModelInfo, found: &Counterexample, nu
         out,
         "</table><p>final state: <span class=\"mono\">{}</span></p>\
          <p>replay: <code class=\"replay\">{}</code></p></section>",
-        escape(&StateDisplay::new(info, found.final_state()).to_string()),
+        escape(&StateDisplay::with_parts(info, &parts, found.final_state()).to_string()),
         escape(found.replay())
     );
 }
@@ -270,6 +290,25 @@ mod tests {
         }
         // A search stopped at a finding has no coverage.
         assert!(!page.contains("id=\"coverage\""), "{page}");
+    }
+
+    #[test]
+    fn a_version_3_page_shows_locks_and_channels_as_what_they_hold() {
+        let source = include_str!("../../models/v3/lock_notify.bir");
+        let report = Checker::new(Interpreter::from_source(source).unwrap())
+            .progress(false)
+            .run();
+        let page = render(&report, "lock_notify.bir");
+        assert!(
+            page.contains("final state: <span class=\"mono\">n = 2, m = free (waiting: W[1]), "),
+            "{page}"
+        );
+        assert!(page.contains("n: 0 → 1, m: free → held by W[0], W[0]: &quot;atomic#1&quot;"));
+        // The hidden slots show nowhere in the states or the table.
+        assert!(
+            !page.contains("owner(m)") && !page.contains("wait mark"),
+            "{page}"
+        );
     }
 
     /// A model with a transformation that never fires (`x > 5` on `int (0, 3) x`) and an

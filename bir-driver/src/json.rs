@@ -4,13 +4,15 @@
 
 use std::collections::BTreeMap;
 
-use bir_runtime::model::{ModelInfo, SlotInfo, SlotKind, STUTTER};
+use bir_runtime::model::{ModelInfo, SlotInfo, SlotKind, StateParts, STUTTER};
 use bir_runtime::{
     Counterexample, Coverage, Fairness, FindingKind, IncompleteReason, Plan, Report, Storage,
     Strategy, Verdict,
 };
 use serde::Serialize;
 use serde_json::Value;
+
+use crate::parts::parts_json;
 
 /// The whole report.
 #[derive(Serialize)]
@@ -117,6 +119,11 @@ pub struct JsonCounterexample {
     /// and their values there, in source order.
     operands: Vec<JsonOperand>,
     initial_state: BTreeMap<String, Value>,
+    /// For a model with channels, locks or functions, its channels, locks and call stacks
+    /// in the initial state, read from the hidden slots `initial_state` lists (see
+    /// [`crate::parts`]); left out for a model without.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    initial_parts: Option<Vec<Value>>,
     steps: Vec<JsonStep>,
     /// For a lasso, the index in `steps` where its cycle starts (the steps from there on
     /// repeat forever, back to `final_state`).
@@ -124,6 +131,9 @@ pub struct JsonCounterexample {
     /// When this trace replaced the search's own as a shorter one, the original's length.
     shortened_from: Option<usize>,
     final_state: BTreeMap<String, Value>,
+    /// `initial_parts` in the final state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    final_parts: Option<Vec<Value>>,
     replay: String,
 }
 
@@ -316,6 +326,8 @@ impl JsonCounterexample {
 }
 
 fn counterexample(info: &ModelInfo, c: &Counterexample) -> JsonCounterexample {
+    let parts = StateParts::new(info);
+    let parts_of = |values: &[i64]| (!parts.is_empty()).then(|| parts_json(info, &parts, values));
     let steps = c
         .steps()
         .iter()
@@ -363,10 +375,12 @@ fn counterexample(info: &ModelInfo, c: &Counterexample) -> JsonCounterexample {
             })
             .collect(),
         initial_state: state(info, c.initial_state()),
+        initial_parts: parts_of(c.initial_state()),
         steps,
         cycle_start: c.cycle_start(),
         shortened_from: c.shortened_from(),
         final_state: state(info, c.final_state()),
+        final_parts: parts_of(c.final_state()),
         replay: c.replay().to_string(),
     }
 }

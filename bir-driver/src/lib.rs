@@ -1,7 +1,8 @@
 //! What the two engines of `bir check` share, so that every option means the same under
 //! both: the search options ([`SearchOptions`]), the [`Checker`] they configure
 //! ([`configure`]), the report as text, JSON or an HTML page ([`render`], [`json`], [`html`],
-//! with paths drawn as message-sequence charts by [`msc`]) and the exit status
+//! with paths drawn as message-sequence charts by [`msc`], and a version-3 state's
+//! channels, locks and call stacks as JSON by [`parts`]) and the exit status
 //! ([`exit_status`]).
 //!
 //! The command line tool (`bir-cli`) checks a model either with the interpreter or, by
@@ -15,6 +16,7 @@ mod dist;
 pub mod html;
 pub mod json;
 pub mod msc;
+pub mod parts;
 pub mod stream;
 
 use std::io::Write as _;

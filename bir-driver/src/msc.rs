@@ -4,17 +4,19 @@
 //! lifeline, labelled with the changes; a step that changes only what its instance owns
 //! (its location, its locals) is an arrow from the lifeline back to itself. A failing step
 //! is drawn in red. Each step is one `path.msc-arrow`, with the step's BIR text and source
-//! line as its tooltip. Messages are `path.msc-message` arrows between lifelines: a
-//! rendezvous across its row, from the sender to the receiver; a message of a buffered
-//! channel from the step that sent it down to the step that received it (the channel's
-//! length slot tells sends from receives, and its queue pairs them in order). The SVG
-//! carries its own style, so an exported file looks the same.
+//! line as its tooltip. A version-3 model's channels and locks are labelled as what they
+//! held and hold (`c: [] (0 of 2) → [⟨1⟩] (1 of 2)`), not by their hidden slots. Messages
+//! are `path.msc-message` arrows between lifelines: a rendezvous across its row, from the
+//! sender to the receiver; a message of a buffered channel from the step that sent it down
+//! to the step that received it (the channel's length slot tells sends from receives, and
+//! its queue pairs them in order). The SVG carries its own style, so an exported file
+//! looks the same.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
 
-use bir_runtime::model::{ModelInfo, SlotKind, STUTTER};
-use bir_runtime::Step;
+use bir_runtime::model::{ModelInfo, SlotKind, StateParts, STUTTER};
+use bir_runtime::{step_changes, Step, StepChange};
 
 use crate::json::{slot_name, value};
 
@@ -139,6 +141,7 @@ pub fn render(info: &ModelInfo, initial: &[i64], steps: &[Step], cycle: Option<u
         );
     }
     let mut values = initial.to_vec();
+    let parts = StateParts::new(info);
     let mut queues = Queues::default();
     for (index, step) in steps.iter().enumerate() {
         let y = TOP + 24 + index * ROW;
@@ -152,7 +155,7 @@ pub fn render(info: &ModelInfo, initial: &[i64], steps: &[Step], cycle: Option<u
                 y - ROW / 2 - 4
             );
         }
-        draw_step(&mut svg, info, &lines, &mut values, step, index, y);
+        draw_step(&mut svg, info, &parts, &lines, &mut values, step, index, y);
         draw_messages(&mut svg, info, &lines, &mut queues, step, y);
     }
     // Where each instance ends up.
@@ -243,9 +246,11 @@ fn arrow(svg: &mut String, (x1, y1): (usize, usize), (x2, y2): (usize, usize), l
 }
 
 /// One step: its arrow, its number and its labels; updates `values` to the state after it.
+#[allow(clippy::too_many_arguments)]
 fn draw_step(
     svg: &mut String,
     info: &ModelInfo,
+    parts: &StateParts,
     lines: &Lifelines,
     values: &mut [i64],
     step: &Step,
@@ -256,11 +261,16 @@ fn draw_step(
     let instance = transition.map(|t| lines.lifeline_of(t.instance, &t.thread));
     let mut shared = Vec::new();
     let mut own = Vec::new();
-    for change in &step.changes {
+    for change in step_changes(info, parts, values, step) {
+        let change = match change {
+            StepChange::Slot(change) => change,
+            // A channel or a lock is shared: what it held and holds, on the shared line.
+            StepChange::Part { name, old, new, .. } => {
+                shared.push(format!("{name}: {old} → {new}"));
+                continue;
+            }
+        };
         let slot = change.slot as usize;
-        if let Some(v) = values.get_mut(slot) {
-            *v = change.new;
-        }
         let Some(info_slot) = info.slots.get(slot) else {
             continue;
         };
@@ -275,6 +285,11 @@ fn draw_step(
             None => shared.push(text),
             Some(owner) if Some(owner) == instance && slot == lines.instances[owner].1 => {}
             Some(_) => own.push(text),
+        }
+    }
+    for change in &step.changes {
+        if let Some(v) = values.get_mut(change.slot as usize) {
+            *v = change.new;
         }
     }
     let (class, title) = match transition {
@@ -453,6 +468,13 @@ mod tests {
         let svg = msc_of(include_str!("../../models/v3/chan_fifo.bir"));
         assert_eq!(svg.matches("class=\"msc-message\"").count(), 2, "{svg}");
         assert_eq!(svg.matches(">c</text>").count(), 2, "{svg}");
+        // The first send's label: the channel as it was and became (cut to the label's
+        // length), not its length and cells.
+        assert!(
+            svg.contains(">c: [] (0 of 2) → [⟨1⟩] (1 of 2)</text>"),
+            "{svg}"
+        );
+        assert!(!svg.contains("len(c)"), "{svg}");
     }
 
     #[test]

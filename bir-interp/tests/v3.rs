@@ -258,3 +258,36 @@ fn reduced_searches_over_buffered_channels_keep_the_verdict() {
     assert_eq!(summary(big_abp::AlternatingBit).4, "Verified");
     assert_eq!(reduced(interpreted("v3/big_abp.bir")), abp);
 }
+
+/// An `exit` in a rendezvous's block ends its instance, in a thread that has no other way
+/// to end too. (The random models of version 3 found the thread's "ended" status left out
+/// of the state: `ir::Transform::destination` did not look into the block.) Hand count:
+/// init; R[0] ended; R[1] ended; both ended, where S waits for ever: 4 states, 4
+/// transitions, 1 deadlock.
+mod exit_in_rendezvous {
+    bir::bir! {
+        system ExitInRendezvous {
+            channel c;
+            active thread S() { loc s: do { c!; } goto s; }
+            active [2] thread R(int index) { loc r: do { c?; exit; } goto r; }
+        }
+    }
+
+    pub const SOURCE: &str = "system ExitInRendezvous {
+        channel c;
+        active thread S() { loc s: do { c!; } goto s; }
+        active [2] thread R(int index) { loc r: do { c?; exit; } goto r; }
+    }";
+}
+
+#[test]
+fn an_exit_in_a_rendezvous_block_ends_its_instance() {
+    let compiled = summary(exit_in_rendezvous::ExitInRendezvous);
+    assert_eq!(
+        (compiled.0, compiled.1, compiled.2, compiled.3),
+        (4, 4, 1, 0),
+        "(states, transitions, deadlocks, errors)"
+    );
+    let interpreter = Interpreter::from_source(exit_in_rendezvous::SOURCE).expect("it compiles");
+    assert_eq!(summary(interpreter), compiled, "the interpreter");
+}

@@ -44,18 +44,12 @@ pub struct SlotInfo {
 }
 
 impl SlotInfo {
-    /// The channel whose length this slot holds, when it holds one: its name is
-    /// [`channel_length_name`]'s, which no variable of a model can have. Charts draw a
-    /// buffered channel's messages from the changes of its length.
+    /// The buffered channel whose length this slot holds, when it holds one: its name is
+    /// [`channel_length_name`](crate::channel_length_name)'s, which no variable of a model
+    /// can have. Charts draw a buffered channel's messages from the changes of its length.
     pub fn channel_length(&self) -> Option<&str> {
         self.name.strip_prefix("len(")?.strip_suffix(')')
     }
-}
-
-/// The name of the slot holding the length of channel `channel` (each channel of an array
-/// of them is an element of that slot's array).
-pub fn channel_length_name(channel: &str) -> String {
-    format!("len({channel})")
 }
 
 /// How a slot's value is read.

@@ -1,7 +1,8 @@
 //! The contract between a model and the search, the bottom layer of bir: what `bir!`
 //! generates for each system (and what the reference interpreter implements, and what a
 //! hand-written model implements): the [`Model`] trait, the steps and outcomes it produces
-//! (`step`), the static description that traces and reports are printed from (`info`), its
+//! (`step`), the static description that traces and reports are printed from (`info`), the
+//! parts a decoded state is read in (`parts`: channels, locks, call stacks), its
 //! properties and symmetry, the packed state of wide models, and the hooks generated code
 //! calls (`engine`, `checked`). Users reach it as `bir::model`; it depends on nothing, so
 //! that the code generator and the search share one definition of it.
@@ -13,6 +14,7 @@ pub mod checked;
 pub mod engine;
 mod info;
 mod packed;
+mod parts;
 mod property;
 mod step;
 #[doc(hidden)]
@@ -22,10 +24,16 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 pub use info::{
-    channel_length_name, AtomInfo, FaultKind, FaultSite, InvariantInfo, ModelInfo, Partner,
-    SlotInfo, SlotKind, TransitionInfo, MAX_ATOMS,
+    AtomInfo, FaultKind, FaultSite, InvariantInfo, ModelInfo, Partner, SlotInfo, SlotKind,
+    TransitionInfo, MAX_ATOMS,
 };
 pub use packed::{PackedState, INLINE_WORDS};
+pub use parts::{
+    channel_field_name, channel_length_name, frame_item_name, frame_name, is_overflow_name,
+    lock_holds_name, lock_owner_name, overflow_name, parse_frame_item, rendezvous_name,
+    ChannelPart, Frame, Local, LockPart, LockState, Part, SlotRole, StackPart, StateParts, Waiter,
+    FRAME_RESULT, WAIT_HOLDS_NAME, WAIT_MARK_NAME,
+};
 pub use property::{Automaton, AutomatonEdge, AutomatonState, PropertyInfo, PropertyKind};
 pub use step::{
     FailedCheck, Fault, InvariantFailure, Operand, Outcome, Successor, TransitionId, STUTTER,

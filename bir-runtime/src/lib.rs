@@ -197,6 +197,9 @@ pub use plan::{
     ConfigError, Fairness, Plan, Progress, Storage, Watch, BITSTATE_HASHES, BITSTATE_LOG2_BITS,
     MAX_THREADS,
 };
-pub use report::{Coverage, OperandsDisplay, Report, StateDisplay, Stats, Unfired, Vacuous};
+pub use report::{
+    step_changes, Coverage, OperandsDisplay, PartDisplay, Report, StateDisplay, Stats, StepChange,
+    Unfired, Vacuous,
+};
 pub use trace::{replay_steps, replay_string, Change, Counterexample, ReplayError, Step};
 pub use verdict::{FindingKind, IncompleteReason, Strategy, Verdict};

@@ -139,10 +139,17 @@ struct Gen {
     /// This model's threads mostly work on their own locals: the thread-local work that
     /// partial-order reduction removes interleavings of (two models in five).
     local_work: bool,
+    /// The declarations of a version-3 model (`v3.rs`); `None` in version 1, whose models
+    /// draw nothing for it.
+    v3: Option<V3>,
 }
 
-/// A random model named `name`, from `seed`.
+/// A random model named `name`, from `seed`: of version 3 for one seed in four
+/// (`v3.rs`), else of version 1 as it always was for that seed.
 pub fn generate(name: &str, seed: u64) -> String {
+    if uses_version_3(seed) {
+        return generate_v3(name, seed);
+    }
     new_gen(seed).system(name, false)
 }
 
@@ -164,6 +171,7 @@ fn new_gen(seed: u64) -> Gen {
         quant: Vec::new(),
         next_quant: 0,
         local_work: false,
+        v3: None,
     }
 }
 
@@ -390,6 +398,7 @@ impl Gen {
             thread: t,
             locals,
             replicated: matches!(thread.active, Some((_, true))),
+            instance: true,
         };
         for location in &thread.locations {
             out.push_str(&format!("    loc {location}:\n"));
@@ -546,6 +555,12 @@ impl Gen {
     fn int_expr(&mut self, depth: usize, scope: Option<&Scope>, state: bool) -> String {
         let leaf = depth == 0 || self.rng.chance(35);
         if leaf {
+            // Version 3's leaves draw only in its models.
+            if state && self.v3.is_some() && self.rng.chance(15) {
+                if let Some(leaf) = self.v3_int_leaf(scope) {
+                    return leaf;
+                }
+            }
             return match self.rng.below(6) {
                 0 | 1 if state => self
                     .read(Kind::Int, scope)
@@ -614,6 +629,11 @@ impl Gen {
     fn bool_expr(&mut self, depth: usize, scope: Option<&Scope>, state: bool) -> String {
         let leaf = depth == 0 || self.rng.chance(25);
         if leaf {
+            if state && self.v3.is_some() && self.rng.chance(15) {
+                if let Some(leaf) = self.v3_bool_leaf(scope) {
+                    return leaf;
+                }
+            }
             return match self.rng.below(6) {
                 0 | 1 if state => self
                     .read(Kind::Bool, scope)
@@ -708,9 +728,13 @@ impl Gen {
 }
 
 /// Where an expression is generated: the thread and its locals.
+#[derive(Clone, Debug)]
 struct Scope {
     thread: usize,
     locals: Vec<Var>,
     /// The thread is `active [k]`: `index` may be read.
     replicated: bool,
+    /// A thread's or function's body: the built-ins of "this instance" (`hasLock`, ...)
+    /// may be read, as they may not in a `fun`.
+    instance: bool,
 }

@@ -20,6 +20,7 @@ mod spin_ltl;
 mod symmetry;
 mod traces;
 mod ui;
+mod v3;
 mod verbatim;
 mod verdicts;
 

@@ -2,6 +2,8 @@
 //! verified by SPIN's pan, exhaustively and without partial-order reduction, and its state
 //! and transition counts (pan's `transitions` minus 1) must equal bir's. Needs `spin` and
 //! `gcc` (Debian packages); `.ci/run` installs them and runs these tests with `--ignored`.
+//! The reference models as `bir promela` writes them (`models/`, `models/v3/`,
+//! `models/beem/`) are counted by SPIN in `difftest/tests/spin.rs`, which has the writer.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -123,4 +125,25 @@ fn fixed_dining_philosophers_counts_equal_spins() {
 fn peterson_filter_counts_equal_spins() {
     assert_eq!(bir(Peterson3::checker()), pan("peterson.pml", 3, &[]));
     assert_eq!(bir(Peterson4::checker()), pan("peterson.pml", 4, &[]));
+}
+
+mod alternating_bit {
+    bir::bir!(file = "../../models/alternating_bit.bir");
+}
+mod leader_election {
+    bir::bir!(file = "../../models/leader_election.bir");
+}
+
+#[test]
+#[ignore = "needs spin and gcc: run by .ci/run"]
+fn version_3_protocols_over_native_channels_count_as_spin() {
+    // The files' sizes: MAX = 5, K = 3, and N = 4, K = 2 (pan ignores -DN for the ABP).
+    assert_eq!(
+        bir(alternating_bit::AlternatingBit::checker()),
+        pan("alternating_bit.pml", 0, &["MAX=5", "K=3"])
+    );
+    assert_eq!(
+        bir(leader_election::LeaderElection::checker()),
+        pan("leader_election.pml", 4, &["K=2"])
+    );
 }

@@ -4,9 +4,10 @@
 
 use std::sync::Arc;
 
+use bir_driver::parts::part_json;
 use bir_interp::Interpreter;
-use bir_runtime::model::PropertyKind;
-use bir_runtime::{Checker, Model};
+use bir_runtime::model::{PropertyKind, SlotRole, StateParts};
+use bir_runtime::{step_changes, Checker, Model, StepChange};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tiny_http::{Header, Method, Request, Response};
@@ -61,6 +62,9 @@ pub struct App {
     file: String,
     port: u16,
     session: Session<Interpreter>,
+    /// The model's channels, locks and call stacks, which the state view shows in place of
+    /// the slots they are kept in.
+    parts: StateParts,
     graph: Option<Result<Arc<StateGraph>, String>>,
     engine: Engine,
     check: Option<CheckRun>,
@@ -72,6 +76,7 @@ impl App {
         App {
             file,
             port,
+            parts: StateParts::new(model.info()),
             session: Session::new(Checker::new(model).progress(false)),
             graph: None,
             engine,
@@ -299,16 +304,7 @@ impl App {
             .len()
             .checked_sub(2)
             .map(|i| session.values(&states[i]));
-        let variables: Vec<Value> = info
-            .slots
-            .iter()
-            .zip(&current)
-            .enumerate()
-            .map(|(i, (slot, &v))| {
-                let changed = previous.as_ref().is_some_and(|p| p.get(i) != Some(&v));
-                json!({ "name": slot_name(slot), "value": value(slot, v), "changed": changed })
-            })
-            .collect();
+        let variables = self.variables(&current, previous.as_deref());
         let choices: Vec<Value> = session
             .choices()
             .iter()
@@ -330,14 +326,28 @@ impl App {
         let steps: Vec<Value> = session
             .steps()
             .iter()
-            .map(|step| {
+            .enumerate()
+            .map(|(index, step)| {
                 let t = info.transitions.get(step.transition as usize);
-                let changes: Vec<Value> = step
-                    .changes
+                // A model with parts reads each step's changes against the state it starts in.
+                let before = if self.parts.is_empty() {
+                    Vec::new()
+                } else {
+                    states
+                        .get(index)
+                        .map(|state| session.values(state))
+                        .unwrap_or_default()
+                };
+                let changes: Vec<Value> = step_changes(info, &self.parts, &before, step)
                     .iter()
-                    .filter_map(|c| {
-                        let slot = info.slots.get(c.slot as usize)?;
-                        Some(json!({"variable": slot_name(slot), "old": value(slot, c.old), "new": value(slot, c.new)}))
+                    .filter_map(|change| match change {
+                        StepChange::Slot(c) => {
+                            let slot = info.slots.get(c.slot as usize)?;
+                            Some(json!({"variable": slot_name(slot), "old": value(slot, c.old), "new": value(slot, c.new)}))
+                        }
+                        StepChange::Part { name, old, new, .. } => {
+                            Some(json!({"variable": name, "old": old, "new": new}))
+                        }
                     })
                     .collect();
                 json!({
@@ -375,6 +385,36 @@ impl App {
             "msc": self.chart(),
             "graph": graph,
         })
+    }
+
+    /// The state `current` as the page lists it, each entry marked `changed` when it differs
+    /// from `previous`: every slot as itself (`name`, `value`), but that a version-3 model's
+    /// channels, locks and call stacks are listed as what they hold, in place of the slots
+    /// they are kept in ([`bir_driver::parts`]: `name`, `kind`, `value` as text, and what
+    /// they hold), and the slots read only as part of them not at all.
+    fn variables(&self, current: &[i64], previous: Option<&[i64]>) -> Vec<Value> {
+        let info = self.session.model().info();
+        let mut variables = Vec::new();
+        for (i, (slot, &v)) in info.slots.iter().zip(current).enumerate() {
+            match self.parts.role(i) {
+                SlotRole::Plain => {
+                    let changed = previous.is_some_and(|p| p.get(i) != Some(&v));
+                    variables.push(
+                        json!({ "name": slot_name(slot), "value": value(slot, v), "changed": changed }),
+                    );
+                }
+                SlotRole::Anchor(part) => {
+                    let mut entry = part_json(info, &self.parts, part, current);
+                    let changed = previous.is_some_and(|p| {
+                        part_json(info, &self.parts, part, p)["value"] != entry["value"]
+                    });
+                    entry["changed"] = Value::Bool(changed);
+                    variables.push(entry);
+                }
+                _ => {}
+            }
+        }
+        variables
     }
 
     /// The path as a message-sequence chart.

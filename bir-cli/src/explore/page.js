@@ -87,7 +87,10 @@ function render(state) {
     const row = variables.insertRow();
     if (v.changed) row.className = "changed";
     cell(row, v.name);
-    cell(row, text(v.value), "value");
+    // A channel, lock or call stack (v.kind) comes as the server's text; a stack in a call
+    // is drawn one frame a line, the running frame first.
+    const shown = v.kind === "stack" ? text(v.value).split(" ← ").join("\n← ") : text(v.value);
+    cell(row, shown, v.kind ? "value " + v.kind : "value");
   }
 
   const steps = $("steps").tBodies[0];

@@ -108,7 +108,7 @@ impl Checker<'_> {
             let len = self.comm_len(decl.len.as_ref(), "an array of locks");
             let elements = len.unwrap_or(1);
             let owner = self.hidden_global(
-                format!("owner({})", decl.name.text),
+                bir_model::lock_owner_name(&decl.name.text),
                 decl.name.span,
                 Scalar::Int {
                     lo: -1,
@@ -119,7 +119,7 @@ impl Checker<'_> {
                 true,
             );
             let count = self.hidden_global(
-                format!("holds({})", decl.name.text),
+                bir_model::lock_holds_name(&decl.name.text),
                 decl.name.span,
                 Scalar::Int {
                     lo: 0,
@@ -142,7 +142,7 @@ impl Checker<'_> {
             let per_instance = u32::try_from(instances).ok().filter(|&n| n >= 1);
             let span = self.lock_decls[0].name.span;
             let mark = self.hidden_global(
-                "wait mark".to_string(),
+                bir_model::WAIT_MARK_NAME.to_string(),
                 span,
                 Scalar::Int {
                     lo: 0,
@@ -153,7 +153,7 @@ impl Checker<'_> {
                 false,
             );
             let count = self.hidden_global(
-                "wait holds".to_string(),
+                bir_model::WAIT_HOLDS_NAME.to_string(),
                 span,
                 Scalar::Int {
                     lo: 0,
@@ -305,8 +305,15 @@ impl Checker<'_> {
                 ),
             );
         }
+        // A rendezvous channel's length is named apart: it has no state, and a buffered
+        // channel without fields (no cells either) must still be told from it.
+        let length_name = if capacity == 0 {
+            bir_model::rendezvous_name(&decl.name.text)
+        } else {
+            bir_model::channel_length_name(&decl.name.text)
+        };
         let length = self.hidden_global(
-            bir_model::channel_length_name(&decl.name.text),
+            length_name,
             decl.name.span,
             Scalar::Int {
                 lo: 0,
@@ -334,7 +341,7 @@ impl Checker<'_> {
                         other => other,
                     };
                     self.hidden_global(
-                        format!("{}.{field}", decl.name.text),
+                        bir_model::channel_field_name(&decl.name.text, field),
                         decl.name.span,
                         scalar,
                         Some(slots),

@@ -184,9 +184,9 @@ impl Checker<'_> {
                                 .enumerate()
                                 .map(|(n, &scalar)| {
                                     out.locals.push(ir::Var {
-                                        name: format!(
-                                            "{}@overflow.{n}",
-                                            self.function_decls[call.function].name.text
+                                        name: bir_model::overflow_name(
+                                            &self.function_decls[call.function].name.text,
+                                            n,
                                         ),
                                         span: source.span,
                                         doc: String::new(),
@@ -269,13 +269,17 @@ impl Checker<'_> {
         number: usize,
     ) -> Frame {
         let body = &self.threads[self.function_thread(function)];
-        let prefix = format!("{}@{number}", self.function_decls[function].name.text);
+        let function_name = &self.function_decls[function].name.text;
+        // A thread lays out at most `MAX_FRAMES` frames, so the number fits.
+        let number = u32::try_from(number).unwrap_or(u32::MAX);
+        // Named as `bir_model::StateParts` reads frames back: `f@k.loc`, `f@k.x`.
+        let item = |item: &str| bir_model::frame_item_name(function_name, number, item);
         let locals = body
             .locals
             .iter()
             .map(|var| {
                 out.locals.push(ir::Var {
-                    name: format!("{prefix}.{}", var.name),
+                    name: item(&var.name),
                     ..var.clone()
                 })
             })
@@ -285,7 +289,7 @@ impl Checker<'_> {
             .iter()
             .map(|location| {
                 out.locations.push(ir::Location {
-                    name: format!("{prefix}.{}", location.name),
+                    name: item(&location.name),
                     span: location.span,
                     doc: location.doc.clone(),
                     transforms: Vec::new(),
@@ -294,7 +298,7 @@ impl Checker<'_> {
             .collect();
         let result = self.function_sigs[function].returns.map(|scalar| {
             out.locals.push(ir::Var {
-                name: format!("{prefix}.result"),
+                name: item(bir_model::FRAME_RESULT),
                 span: self.function_decls[function].name.span,
                 doc: String::new(),
                 ty: ir::Ty { scalar, len: None },

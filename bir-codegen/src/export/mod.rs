@@ -7,34 +7,9 @@
 pub mod murphi;
 pub mod promela;
 
-use crate::ir::System;
-
 /// Why a model cannot be written in a peer's language.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsupported(pub String);
-
-/// What of `system` neither writer keeps yet: a rendezvous (one transition of two
-/// instances) and the outcomes of a `notify` (whose faults only the first reports).
-fn beyond_writers(system: &System) -> Result<(), Unsupported> {
-    for thread in system.threads.iter() {
-        for transform in thread.transforms.iter() {
-            if transform.rendezvous.is_some() {
-                return Err(Unsupported(format!(
-                    "`{}` is a rendezvous, which bir does not write for SPIN and Rumur yet",
-                    transform.text
-                )));
-            }
-            if transform.quiet.is_some() {
-                return Err(Unsupported(format!(
-                    "`{}` has several outcomes (a `notify`), which bir does not write for \
-                     SPIN and Rumur yet",
-                    transform.text
-                )));
-            }
-        }
-    }
-    Ok(())
-}
 
 /// `name` if it is a plain ASCII identifier, else a name made of `fallback`'s id: a
 /// variable's or thread's name as both peers' languages accept it.

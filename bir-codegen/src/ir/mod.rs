@@ -377,10 +377,14 @@ impl Transform {
     /// Where the instance is after the step: the jump, or [`Jump::Return`] when an action
     /// is `exit`. Actions run in order without branching, so a step that completes has
     /// executed every action up to an `exit`, which ends the instance whatever the jump says.
+    /// For a rendezvous, the actions of its block count (its pairings are its steps that
+    /// complete), so that a thread whose only `exit` is in a rendezvous's block can end.
     pub fn destination(&self) -> Jump {
+        let block = self.rendezvous.as_deref().map_or(&[][..], |r| &r.block[..]);
         if self
             .actions
             .iter()
+            .chain(block)
             .any(|action| matches!(action, Action::Exit))
         {
             Jump::Return

@@ -139,6 +139,14 @@ impl Lowering<'_> {
                 items: Vec::new(),
                 jump: Some(super::jump_target(jump)),
             }]),
+            StmtKind::Call(call) if self.fun_assignment(call).is_some() => Some(vec![Path {
+                items: self
+                    .fun_assignment(call)
+                    .map(Item::Action)
+                    .into_iter()
+                    .collect(),
+                jump: None,
+            }]),
             StmtKind::Call(call) => self.not_in_atomic(
                 call.spans,
                 "a call of a function",

@@ -22,7 +22,7 @@
 
 mod atomic;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::Span;
 
@@ -33,17 +33,27 @@ use crate::front::ast::*;
 /// left as they are. Errors (a label on a jump, a construct `atomic` does not allow...) are
 /// recorded in `diags`.
 pub fn steps(system: &mut System, diags: &mut Diagnostics) {
+    let funs: HashSet<String> = system
+        .decls
+        .iter()
+        .filter_map(|decl| match decl {
+            Decl::Fun(fun) => Some(fun.name.text.clone()),
+            _ => None,
+        })
+        .collect();
     for decl in &mut system.decls {
         match decl {
-            Decl::Thread(thread) => lower_body(&mut thread.body, &thread.name, diags),
-            Decl::Function(function) => lower_body(&mut function.body, &function.name, diags),
+            Decl::Thread(thread) => lower_body(&mut thread.body, &thread.name, &funs, diags),
+            Decl::Function(function) => {
+                lower_body(&mut function.body, &function.name, &funs, diags)
+            }
             _ => {}
         }
     }
 }
 
-/// Translates one body, if it is made of statements.
-fn lower_body(body: &mut Body, owner: &Name, diags: &mut Diagnostics) {
+/// Translates one body, if it is made of statements; `funs` names the system's `fun`s.
+fn lower_body(body: &mut Body, owner: &Name, funs: &HashSet<String>, diags: &mut Diagnostics) {
     if body.statements.is_empty() {
         return;
     }
@@ -55,6 +65,7 @@ fn lower_body(body: &mut Body, owner: &Name, diags: &mut Diagnostics) {
         own: HashMap::new(),
         unwaits: HashMap::new(),
         owner: owner.span,
+        funs,
     };
     lowering.reserve(&statements, false);
     let end = Next::Return(None, Spans::one(owner.span), true);
@@ -101,6 +112,8 @@ struct Lowering<'d> {
     unwaits: HashMap<*const Stmt, usize>,
     /// The thread or function, for the spans of generated jumps.
     owner: Span,
+    /// The names of the system's `fun`s: `x := f(a);` of one is an assignment, an action.
+    funs: &'d HashSet<String>,
 }
 
 impl Lowering<'_> {
@@ -334,6 +347,10 @@ impl Lowering<'_> {
             StmtKind::Action(action) => {
                 plain_transform(guard, vec![action.clone()], next, stmt.spans)
             }
+            StmtKind::Call(call) if self.fun_assignment(call).is_some() => {
+                let actions = self.fun_assignment(call).into_iter().collect();
+                plain_transform(guard, actions, next, stmt.spans)
+            }
             StmtKind::Call(call) => {
                 let mut transform = plain_transform(guard, Vec::new(), next, stmt.spans);
                 transform.invoke = Some(call.clone());
@@ -470,4 +487,27 @@ fn conjunction(conditions: &[Expr], last: Option<&Expr>) -> Expr {
             rhs: Box::new(rhs),
         }
     })
+}
+
+impl Lowering<'_> {
+    /// `x := f(a);` of a `fun` `f` as the assignment it is (a `fun` is an expression, its
+    /// call no step of its own); `None` for a call of a function, or of a `fun` for nothing
+    /// (which the checker reports).
+    fn fun_assignment(&self, call: &Call) -> Option<Action> {
+        let target = call.target.clone()?;
+        self.funs
+            .contains(&call.function.text)
+            .then(|| Action::Assign {
+                target,
+                value: Expr::Call {
+                    function: call.function.clone(),
+                    args: call.args.clone(),
+                    spans: Spans {
+                        first: call.function.span,
+                        last: call.spans.last,
+                    },
+                },
+                spans: call.spans,
+            })
+    }
 }

@@ -30,6 +30,7 @@
 //! same table layout, memory figures and timings run after run.
 
 mod bitstate;
+mod flat;
 mod nodes;
 mod pages;
 mod quotient;
@@ -42,6 +43,7 @@ use std::hash::Hash;
 use ahash::RandomState;
 
 pub(crate) use bitstate::Bitstate;
+pub(crate) use flat::FlatStates;
 pub(crate) use quotient::QuotientTable;
 pub(crate) use states::{lock, IndexedStates, ShardedStates, StateTable};
 pub(crate) use tree::CompactStates;
@@ -200,6 +202,11 @@ pub(crate) trait Store<S> {
     /// Starts fetching the memory a lookup of `key` will read (a hint; may do nothing).
     fn prefetch(&mut self, key: Option<u64>) {
         let _ = key;
+    }
+    /// Starts fetching the memory a lookup of `state` itself will read, in a set keyed by
+    /// whole states (a hint; may do nothing).
+    fn prefetch_state(&mut self, state: &S) {
+        let _ = state;
     }
     /// Called between batches of work: a handle on a shared set lets the set grow.
     fn pause(&mut self) {}

@@ -51,28 +51,53 @@ impl Writer<'_> {
     ) {
         let header = format!("function {name}({instances}): {DISABLED}..{COMPLETES};");
         let scope = self.open_function_on_copies(out, &header, id, &t.actions);
-        if let Some(guard) = &t.guard {
-            if let Some(faults) = self.faults(guard, &scope) {
-                let _ = writeln!(out, "  if {faults} then return {FAULTS}; endif;");
-            }
-            let guard = self.expr(guard, &scope, true);
-            let _ = writeln!(out, "  if !({guard}) then return {DISABLED}; endif;");
-        }
-        for action in &t.actions {
-            if !self.checked_action(out, action, &scope) {
+        // Rule: a later outcome of a `notify` (`quiet`) leaves the faults of its guard and
+        // of its first `q` actions to the first outcome, which every outcome meets alike:
+        // they disable its rule.
+        let quiet = t.quiet.unwrap_or(0);
+        let guard_fault = if t.quiet.is_some() { DISABLED } else { FAULTS };
+        self.checked_guard(out, t.guard.as_ref(), &scope, guard_fault);
+        for (position, action) in t.actions.iter().enumerate() {
+            let fault = if position < quiet { DISABLED } else { FAULTS };
+            if !self.checked_action(out, action, &scope, fault) {
                 break;
             }
         }
         let _ = writeln!(out, "  return {COMPLETES};\nend;\n");
     }
 
-    /// One action of an outcome function: returns on its fault or failed assume, else
-    /// writes the copies. False after `exit`, which ends the block.
-    fn checked_action(&self, out: &mut String, action: &Action, scope: &Scope) -> bool {
+    /// The guard of an outcome function: returns `fault` where it faults, [`DISABLED`]
+    /// where it is false.
+    pub(super) fn checked_guard(
+        &self,
+        out: &mut String,
+        guard: Option<&Expr>,
+        scope: &Scope,
+        fault: u32,
+    ) {
+        if let Some(guard) = guard {
+            if let Some(faults) = self.faults(guard, scope) {
+                let _ = writeln!(out, "  if {faults} then return {fault}; endif;");
+            }
+            let guard = self.expr(guard, scope, true);
+            let _ = writeln!(out, "  if !({guard}) then return {DISABLED}; endif;");
+        }
+    }
+
+    /// One action of an outcome function: returns `fault` on its fault ([`FAULTS`], or
+    /// [`DISABLED`] for a fault another transformation reports), [`DISABLED`] on a failed
+    /// assume, else writes the copies. False after `exit`, which ends the block.
+    pub(super) fn checked_action(
+        &self,
+        out: &mut String,
+        action: &Action,
+        scope: &Scope,
+        code: u32,
+    ) -> bool {
         let thread = scope.thread.expect("actions run in a thread");
         let fault = |out: &mut String, test: Option<String>| {
             if let Some(test) = test {
-                let _ = writeln!(out, "  if {test} then return {FAULTS}; endif;");
+                let _ = writeln!(out, "  if {test} then return {code}; endif;");
             }
         };
         match action {
@@ -135,7 +160,7 @@ impl Writer<'_> {
     }
 
     /// A test that evaluating `index` faults or gives a value outside `0..len`.
-    fn index_faults(&self, index: &Expr, len: u32, scope: &Scope) -> String {
+    pub(super) fn index_faults(&self, index: &Expr, len: u32, scope: &Scope) -> String {
         let value = self.expr(index, scope, false);
         let outside = format!("(({value} < 0) | ({value} >= {len}))");
         any([self.faults(index, scope), Some(outside)]).unwrap_or_default()

@@ -43,7 +43,7 @@ impl Writer<'_> {
             Expr::Int(value) => value.to_string(),
             Expr::Read(var) => self.var_ref(*var, None, scope),
             Expr::Element { var, index, .. } => self.var_ref(*var, Some(index), scope),
-            Expr::InstanceIndex => "inst".into(),
+            Expr::InstanceIndex => scope.inst.into(),
             Expr::QuantVar(id) => scope.quant(*id),
             Expr::Not(inner) => format!("!({})", self.expr(inner, scope, true)),
             Expr::Neg(inner, _) => format!("(-({}))", self.expr(inner, scope, false)),

@@ -17,7 +17,11 @@
 //!   sign, as BIR's), other writes are range-checked by Murphi's types; Rumur computes on
 //!   32 bits (`--value-type int32_t`; its 64-bit type leaves no room for "undefined"), BIR
 //!   on 64, so an intermediate past 32 bits that BIR writes nowhere is Rumur's error alone;
-//! - an ended instance keeps its locals; a `start` checks that its target has not started.
+//! - an ended instance keeps its locals; a `start` checks that its target has not started;
+//! - the outcomes of a `notify` are rules of their own, the later ones ignoring the faults
+//!   that the first reports (`ir::Transform::quiet`);
+//! - a rendezvous is one rule per sender's and receiver's transformation, over both
+//!   instances (`rendezvous.rs`).
 //!
 //! Deadlocks are no error here (run Rumur with `--deadlock-detection off`); bir reports
 //! them, Rumur counts past them.
@@ -47,9 +51,9 @@ pub enum Errors {
 }
 
 /// The Murphi model of `system`, as Rumur reads it, with its errors as `errors` says; or
-/// what of it the encoding does not keep.
+/// what of it the encoding does not keep (nothing of what bir checks today: the `Result`
+/// is for the parts of version 3 that the checker does not take yet, records and pools).
 pub fn murphi(system: &System, errors: Errors) -> Result<String, super::Unsupported> {
-    super::beyond_writers(system)?;
     let mut out = String::new();
     let mut writer = Writer {
         system,
@@ -75,7 +79,12 @@ pub fn murphi(system: &System, errors: Errors) -> Result<String, super::Unsuppor
     }
     for (id, thread) in system.threads.iter_enumerated() {
         for (transform_id, transform) in thread.transforms.iter_enumerated() {
+            // A rendezvous transformation's own rule is the error step of its guard or
+            // channel index; each pairing with a receiver is a rule of its own.
             writer.rule(&mut out, id, transform_id, transform);
+            for receiver in writer.receivers(transform) {
+                writer.pair_rule(&mut out, (id, transform_id), receiver);
+            }
         }
     }
     if errors == Errors::Stop {
@@ -101,12 +110,14 @@ struct Writer<'a> {
     variables: Vec<(String, String)>,
 }
 
-/// Where an expression is evaluated: by which thread's instance `inst` (none for
-/// invariants), and which variables stand for their copies (`c_` prefixed, in an assume
-/// function).
+/// Where an expression is evaluated: by which thread's instance (none for invariants),
+/// named by which Murphi variable (`inst`, or `pin` for a rendezvous's receiver), and which
+/// variables stand for their copies (`c_` prefixed, in an assume or outcome function).
 #[derive(Clone)]
 struct Scope {
     thread: Option<ThreadId>,
+    /// The ruleset variable of the instance.
+    inst: &'static str,
     copied: BTreeSet<String>,
     /// Quantifier variables written under another name (a second loop over the same
     /// range, in [`Writer::faults`]).
@@ -117,6 +128,7 @@ impl Scope {
     fn invariant() -> Scope {
         Scope {
             thread: None,
+            inst: "inst",
             copied: BTreeSet::new(),
             renamed: Vec::new(),
         }
@@ -125,8 +137,17 @@ impl Scope {
     fn step(thread: ThreadId) -> Scope {
         Scope {
             thread: Some(thread),
+            inst: "inst",
             copied: BTreeSet::new(),
             renamed: Vec::new(),
+        }
+    }
+
+    /// The scope of the receiver of a rendezvous, instance `pin` of `thread`.
+    fn partner(thread: ThreadId) -> Scope {
+        Scope {
+            inst: "pin",
+            ..Scope::step(thread)
         }
     }
 
@@ -372,37 +393,57 @@ impl Writer<'_> {
         actions: &[Action],
     ) -> Scope {
         let mut scope = Scope::step(id);
+        self.written(id, actions, &mut scope.copied);
+        self.open_function(out, header, &scope.copied, &[]);
+        scope
+    }
+
+    /// Adds to `written` the Murphi variables that `actions` of `id`'s instances write.
+    fn written(&self, id: ThreadId, actions: &[Action], written: &mut BTreeSet<String>) {
         for action in actions {
             match action {
                 Action::Assign { place, .. } => {
-                    scope.copied.insert(self.place_var(place.var, id));
+                    written.insert(self.place_var(place.var, id));
                 }
                 Action::Start { thread, .. } => {
-                    scope.copied.insert(self.status(*thread));
+                    written.insert(self.status(*thread));
                     if let Some(param) = self.system.threads[*thread].start_param {
-                        scope.copied.insert(self.local(*thread, param));
+                        written.insert(self.local(*thread, param));
                     }
                 }
                 _ => {}
             }
         }
+    }
+
+    /// Opens a Murphi function (`header`) with a copy of each variable of `copied`, filled
+    /// from the original, and the further local variables `locals` (name, type).
+    fn open_function(
+        &self,
+        out: &mut String,
+        header: &str,
+        copied: &BTreeSet<String>,
+        locals: &[(String, String)],
+    ) {
         let _ = writeln!(out, "{header}");
         let copies: Vec<_> = self
             .variables
             .iter()
-            .filter(|(var, _)| scope.copied.contains(var))
+            .filter(|(var, _)| copied.contains(var))
             .collect();
-        if !copies.is_empty() {
+        if !copies.is_empty() || !locals.is_empty() {
             out.push_str("var\n");
             for (var, ty) in &copies {
                 let _ = writeln!(out, "  c_{var}: {ty};");
+            }
+            for (var, ty) in locals {
+                let _ = writeln!(out, "  {var}: {ty};");
             }
         }
         out.push_str("begin\n");
         for (var, _) in &copies {
             let _ = writeln!(out, "  c_{var} := {var};");
         }
-        scope
     }
 
     /// The Murphi variable behind a BIR variable of `thread`'s instances.
@@ -421,7 +462,8 @@ impl Writer<'_> {
         match (var, scope.thread) {
             (VarRef::Global(id), _) => format!("{}{element}", scope.var(self.global(id))),
             (VarRef::Local(id), Some(thread)) => {
-                format!("{}[inst]{element}", scope.var(self.local(thread, id)))
+                let inst = scope.inst;
+                format!("{}[{inst}]{element}", scope.var(self.local(thread, id)))
             }
             // The checker keeps locals out of invariants.
             (VarRef::Local(_), None) => "false".into(),
@@ -492,7 +534,8 @@ impl Writer<'_> {
             }
             Action::Exit => {
                 let status = self.system.threads[thread].ended_status();
-                let _ = writeln!(out, "{indent}{}[inst] := {status};", self.status(thread));
+                let inst = scope.inst;
+                let _ = writeln!(out, "{indent}{}[{inst}] := {status};", self.status(thread));
                 return false;
             }
         }
@@ -502,8 +545,23 @@ impl Writer<'_> {
     fn assign(&self, out: &mut String, indent: &str, place: &Place, value: &Expr, scope: &Scope) {
         let thread = scope.thread.expect("actions run in a thread");
         let ty = self.system.var(thread, place.var).ty;
-        let target = self.var_ref(place.var, place.index.as_ref().map(|(i, _)| &**i), scope);
         let value = self.expr(value, scope, ty.scalar == Scalar::Bool);
+        self.assign_text(out, indent, place, &value, scope);
+    }
+
+    /// `place := value` for a value written in Murphi already, wrapped when the place's
+    /// type wraps.
+    fn assign_text(
+        &self,
+        out: &mut String,
+        indent: &str,
+        place: &Place,
+        value: &str,
+        scope: &Scope,
+    ) {
+        let thread = scope.thread.expect("actions run in a thread");
+        let ty = self.system.var(thread, place.var).ty;
+        let target = self.var_ref(place.var, place.index.as_ref().map(|(i, _)| &**i), scope);
         let value = match ty.scalar {
             Scalar::Int {
                 lo, hi, wrap: true, ..
@@ -511,7 +569,7 @@ impl Writer<'_> {
                 let modulus = hi - lo + 1;
                 format!("{lo} + (({value} - ({lo})) % {modulus} + {modulus}) % {modulus}")
             }
-            _ => value,
+            _ => value.to_string(),
         };
         let _ = writeln!(out, "{indent}{target} := {value};");
     }
@@ -519,6 +577,7 @@ impl Writer<'_> {
 
 mod counting;
 mod expr;
+mod rendezvous;
 #[cfg(test)]
 mod tests;
 

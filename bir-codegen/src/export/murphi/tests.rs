@@ -231,3 +231,91 @@ fn a_quantifier_faults_where_its_loop_reaches_a_faulting_body() {
         "{text}"
     );
 }
+
+#[test]
+fn a_rendezvous_is_a_rule_over_both_instances_in_bir_order() {
+    let source = "system S {
+           channel (int (0, 9)) c[2];
+           int (0, 9) g;
+           active [2] thread P(int index) {
+             int (0, 9) x;
+             loc a: do { c[index]!(g + 1); g := 2; } goto b;
+             loc b: do { c[1 - index]?(x); g := x; exit; } goto a;
+           }
+         }";
+    let text = murphi(&checked(source), Errors::Stop).expect("the encoding keeps the model");
+    let lines = lines(&text);
+    for expected in [
+        "ruleset inst: 0..1; pin: 0..1 do",
+        // One thread: two instances, never one with itself; one channel element.
+        "st_P[inst] = 0 & st_P[pin] = 1 & inst != pin & inst = (1 - pin)",
+        "m0: 0..9;",
+        // The value before the sender's block, the target after it, the receiver's block.
+        "m0 := (g_g + 1);",
+        "g_g := 2;",
+        "l0_x[pin] := m0;",
+        "g_g := l0_x[pin];",
+        // Both jumps after both blocks, the sender's first; `exit` ends the receiver.
+        "st_P[inst] := 1;",
+        "st_P[pin] := 2;",
+    ] {
+        assert!(lines.contains(&expected), "no `{expected}` in\n{text}");
+    }
+    let order: Vec<usize> = [
+        "m0 := (g_g + 1);",
+        "g_g := 2;",
+        "l0_x[pin] := m0;",
+        "g_g := l0_x[pin];",
+    ]
+    .iter()
+    .map(|line| lines.iter().position(|l| l == line).unwrap_or(usize::MAX))
+    .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
+    let text = murphi(&checked(source), Errors::CountPast).expect("the encoding keeps the model");
+    let lines = self::lines(&text);
+    for expected in [
+        "function outcome_0_0_with_0_1(inst: 0..1; pin: 0..1): 0..2;",
+        // The channels' indices disable the pairing where they fault or differ.
+        "if ((inst < 0) | (inst >= 2)) then return 0; endif;",
+        "if inst != (1 - pin) then return 0; endif;",
+        // A sent value outside its field is the transition's error.
+        "if ((c_g_g + 1) < 0) | ((c_g_g + 1) > 9) then return 1; endif;",
+        "st_P[inst] = 0 & st_P[pin] = 1 & inst != pin & outcome_0_0_with_0_1(inst, pin) != 0",
+        "if outcome_0_0_with_0_1(inst, pin) = 2 then",
+    ] {
+        assert!(lines.contains(&expected), "no `{expected}` in\n{text}");
+    }
+}
+
+#[test]
+fn the_later_outcomes_of_a_notify_leave_its_faults_to_the_first() {
+    let text = murphi(
+        &checked(
+            "system S {
+               lock m;
+               active [2] thread W(int index) {
+                 loc a: do { lock(m); } goto b;
+                 loc b: do { wait(m); } goto c;
+                 loc c: do { unwait(m); } goto d;
+                 loc d: do { notify(m); } goto a;
+               }
+             }",
+        ),
+        Errors::CountPast,
+    )
+    .expect("the encoding keeps the model");
+    // The first outcome (nobody waits) reports a `notify` by an instance that does not
+    // hold the lock (`g_0`, its owner); the later ones are disabled there.
+    let lines = lines(&text);
+    let function = |name: &str| lines.iter().position(|l| l.starts_with(name)).unwrap_or(0);
+    let (first, second) = (
+        function("function outcome_0_3("),
+        function("function outcome_0_4("),
+    );
+    let check = |from: usize, expected: &str| {
+        let found = lines[from..].iter().find(|l| l.contains("(g_0 = inst)"));
+        assert_eq!(found, Some(&expected), "{text}");
+    };
+    check(first, "if !((g_0 = inst)) then return 1; endif;");
+    check(second, "if !((g_0 = inst)) then return 0; endif;");
+}

@@ -1,45 +1,57 @@
 //! The checked model written in Promela with its `ltl` properties, so that SPIN can check
-//! them: the LTL differential against SPIN on random models (`bir-difftest`'s test `spin`).
+//! them and count its states and transitions: the LTL differential against SPIN on random
+//! models (`bir-difftest`'s test `spin`) and the count cross-check of the reference models.
 //!
 //! The state is all in global variables, as bir's is: every global, array element, status
 //! and local is a variable of its own (`g_name`, `g_name_3`, `st_Thread_1`,
 //! `l<thread>_<instance>_name`), so that each starts at its initial value, with no step
-//! before the first state. Each thread instance is one process whose body is a loop over
-//! its transformations, each one `d_step` (one SPIN step, as one transformation is one BIR
-//! step) guarded by the status and the guard. A process is therefore enabled exactly when
-//! its instance is, as weak fairness (`pan -f`) needs. A last process loops exactly where
-//! no instance is enabled: SPIN stutters there as LANGUAGE.md does, but its weak fairness
-//! misses a stuttered deadlock (`peers/weak_fairness_stutter.pml`), which a real step
-//! does not. Quantifiers are expanded, an array read with a computed index becomes a chain
-//! of `->` `:` choices.
+//! before the first state; the hidden globals of buffered channels, locks and call frames
+//! are globals like the others. Each thread instance is one process whose body is a loop
+//! over its transformations, each one `d_step` (one SPIN step, as one transformation is
+//! one BIR step) guarded by the status and the guard (`steps.rs`); the outcomes of a
+//! `notify` are transformations like the others. A rendezvous is one of SPIN's, on a
+//! channel `chan rdv_N = [0] of {..}`, its blocks run by the receiver (`rendezvous.rs`).
+//! A process is therefore enabled exactly when its instance is, as weak fairness
+//! (`pan -f`) needs. A last process loops exactly where no instance is enabled: SPIN
+//! stutters there as LANGUAGE.md does, but its weak fairness misses a stuttered deadlock
+//! (`peers/weak_fairness_stutter.pml`), which a real step does not. Quantifiers are
+//! expanded, an array read with a computed index becomes a chain of `->` `:` choices.
+//!
+//! Counting: with `spin -a -o2 -DCOUNTS`, the stutter process and the `ltl` blocks are
+//! left out, the variables that no step reads are kept (`-o2`; SPIN hides them otherwise),
+//! and SPIN's states and transitions (pan's `transitions` minus 1, its initial state;
+//! compiled with `-DNOREDUCE`) are bir's on every model whose search meets no error.
 //!
 //! The encoding keeps BIR's semantics where no step faults (Promela checks no ranges and
-//! computes on 32 bits): it is for models whose search meets no error. An `assume` after a
-//! write cannot be written as a guard, and is refused ([`Unsupported`]); an `ltl` property
-//! with `X` (SPIN's Debian build has no next operator) or with a predicate that needs `->`
-//! `:` (which an `ltl` block reads as implication) is left out, with a comment saying why.
+//! computes on 32 bits): it is for models whose search meets no error. An `assume` that
+//! reads what an earlier action of its step writes cannot be written as a guard, and is
+//! refused ([`Unsupported`]); an `ltl` property with `X` (SPIN's Debian build has no next
+//! operator) or with a predicate that needs `->` `:` (which an `ltl` block reads as
+//! implication) is left out, with a comment saying why.
 
 use std::fmt::Write as _;
 
 use super::ident;
 use crate::ir::eval::arith_value;
-use crate::ir::{
-    Action, Expr, Id, Jump, Place, QuantVarId, Scalar, System, ThreadId, ThreadKind, Transform,
-    VarRef,
-};
+use crate::ir::{Expr, Id, QuantVarId, Scalar, System, ThreadId, ThreadKind, VarRef};
 use crate::ltl::Formula;
 
 pub use super::Unsupported;
 
 /// The Promela model of `system` with the `ltl` blocks that SPIN can read.
 pub fn promela(system: &System) -> Result<String, Unsupported> {
-    super::beyond_writers(system)?;
-    let writer = Writer { system };
+    let writer = Writer {
+        system,
+        channels: rendezvous::channels(system),
+    };
     let mut out = format!(
-        "/* The BIR system `{}`, written for SPIN (spin -a; pan -a [-f] -N NAME). */\n\n",
+        "/* The BIR system `{}`, written for SPIN (spin -a; pan -a [-f] -N NAME). With\n   \
+         spin -a -o2 -DCOUNTS (no stutter, no ltl; pan.c compiled with -DNOREDUCE), pan's\n   \
+         states and transitions minus 1 are bir's states and transitions. */\n\n",
         system.name
     );
     writer.variables(&mut out);
+    writer.channel_declarations(&mut out);
     let mut enabled = Vec::new();
     for (id, thread) in system.threads.iter_enumerated() {
         for instance in 0..thread.instances() {
@@ -53,7 +65,8 @@ pub fn promela(system: &System) -> Result<String, Unsupported> {
     };
     let _ = writeln!(
         out,
-        "/* No instance is enabled: the stutter of a deadlock or of an end, as a step. */\n\
+        "#ifndef COUNTS\n\
+         /* No instance is enabled: the stutter of a deadlock or of an end, as a step. */\n\
          active proctype stutter() {{\n  do :: d_step {{ !({anything}) }} od\n}}\n"
     );
     for property in &system.properties {
@@ -69,11 +82,14 @@ pub fn promela(system: &System) -> Result<String, Unsupported> {
             }
         }
     }
+    out.push_str("#endif\n");
     Ok(out)
 }
 
 struct Writer<'a> {
     system: &'a System,
+    /// The rendezvous channels, by the IR's channel number.
+    channels: rendezvous::Channels,
 }
 
 /// An integer as Promela reads it: `0 - n` for a negative one, not `-n`, which SPIN's `ltl`
@@ -87,13 +103,29 @@ fn literal(value: i64) -> String {
 }
 
 /// Where an expression is evaluated: by which instance of which thread (none in a
-/// property), with which values of the quantifiers around it, and whether `->` `:` may
-/// be used (not in an `ltl` block).
+/// property), with which values of the quantifiers around it, whether `->` `:` may be
+/// used (not in an `ltl` block), and whether a division must not fault (`safe`).
 #[derive(Clone)]
 struct Scope {
     thread: Option<(ThreadId, u32)>,
     quants: Vec<(QuantVarId, i64)>,
     choices: bool,
+    /// Where SPIN evaluates what bir may not (a rendezvous's values and assumes, before
+    /// it knows the partner): `/` and `%` by zero give 0 instead of stopping pan, and
+    /// where the value mattered bir's transition faults (a model SPIN is not held to).
+    safe: bool,
+}
+
+impl Scope {
+    /// A step of instance `instance` of `thread`.
+    fn step(thread: ThreadId, instance: u32) -> Scope {
+        Scope {
+            thread: Some((thread, instance)),
+            quants: Vec::new(),
+            choices: true,
+            safe: false,
+        }
+    }
 }
 
 type Written = Result<String, String>;
@@ -163,140 +195,6 @@ impl Writer<'_> {
             }
         }
         out.push('\n');
-    }
-
-    /// The process of one instance; appends to `enabled` when each of its steps is.
-    fn process(
-        &self,
-        out: &mut String,
-        id: ThreadId,
-        instance: u32,
-        enabled: &mut Vec<String>,
-    ) -> Result<(), Unsupported> {
-        let thread = &self.system.threads[id];
-        let scope = Scope {
-            thread: Some((id, instance)),
-            quants: Vec::new(),
-            choices: true,
-        };
-        let name = thread.instance_name(instance);
-        let _ = writeln!(
-            out,
-            "/* {name} */\nactive proctype p{}_{instance}() {{\n  do",
-            id.index()
-        );
-        for t in thread.transforms.iter() {
-            let guard = self.guard(t, &scope)?;
-            enabled.push(guard.clone());
-            let _ = write!(out, "  :: d_step {{ {guard}");
-            for action in &t.actions {
-                match action {
-                    Action::Assign { place, value, .. } => {
-                        let _ = write!(out, "; {}", self.assign(place, value, &scope));
-                    }
-                    Action::Assert { cond, .. } => {
-                        let _ = write!(
-                            out,
-                            "; assert({})",
-                            self.expr(cond, &scope).unwrap_or_default()
-                        );
-                    }
-                    Action::Assume(_) => {}
-                    Action::Start {
-                        thread: target,
-                        arg,
-                        ..
-                    } => {
-                        let started = &self.system.threads[*target];
-                        if let (Some(arg), Some(param)) = (arg, started.start_param) {
-                            let value = self.expr(arg, &scope).unwrap_or_default();
-                            let _ = write!(out, "; {} = {value}", self.local(*target, 0, param));
-                        }
-                        let _ = write!(out, "; {} = 0", self.status(*target, 0));
-                    }
-                    Action::Exit => break,
-                }
-            }
-            let status = match t.destination() {
-                Jump::Goto(location) => location.index() as i64,
-                Jump::Return => thread.ended_status(),
-            };
-            let _ = writeln!(out, "; {} = {status} }}", self.status(id, instance));
-        }
-        out.push_str("  od\n}\n\n");
-        Ok(())
-    }
-
-    /// The guard of a step: the status, the guard, and the assumes that come before any
-    /// write (a later one would need the written values).
-    fn guard(&self, t: &Transform, scope: &Scope) -> Result<String, Unsupported> {
-        let (id, instance) = scope.thread.expect("a step runs in an instance");
-        let mut parts = vec![format!(
-            "{} == {}",
-            self.status(id, instance),
-            t.location.index()
-        )];
-        if let Some(guard) = &t.guard {
-            parts.push(self.expr(guard, scope).unwrap_or_default());
-        }
-        let mut written = false;
-        for action in &t.actions {
-            match action {
-                Action::Assume(cond) if written => {
-                    return Err(Unsupported(format!(
-                        "`{}`: an assume after a write",
-                        t.text
-                    )))
-                }
-                Action::Assume(cond) => parts.push(self.expr(cond, scope).unwrap_or_default()),
-                Action::Assign { .. } | Action::Start { .. } => written = true,
-                Action::Assert { .. } => {}
-                Action::Exit => break,
-            }
-        }
-        Ok(format!("({})", parts.join(" && ")))
-    }
-
-    /// `place = value`, an `if` over the elements when the index is computed.
-    fn assign(&self, place: &Place, value: &Expr, scope: &Scope) -> String {
-        let (id, _) = scope.thread.expect("a step runs in an instance");
-        let ty = self.system.var(id, place.var).ty;
-        let mut value = self.expr(value, scope).unwrap_or_default();
-        if let Scalar::Int {
-            lo, hi, wrap: true, ..
-        } = ty.scalar
-        {
-            let modulus = hi - lo + 1;
-            value = format!("{lo} + (({value} - ({lo})) % {modulus} + {modulus}) % {modulus}");
-        }
-        let base = self.var_name(place.var, scope);
-        let Some((index, _)) = &place.index else {
-            return format!("{base} = {value}");
-        };
-        if let Some(element) = self.constant(index, scope) {
-            // A write outside the array is an index error, which a run without faults
-            // never reaches: if one does, SPIN says so.
-            return if (0..i64::from(ty.elements())).contains(&element) {
-                format!("{base}_{element} = {value}")
-            } else {
-                "assert(false)".into()
-            };
-        }
-        let index = self.expr(index, scope).unwrap_or_default();
-        let options: String = (0..ty.elements())
-            .map(|element| format!(" :: ({index}) == {element} -> {base}_{element} = {value}"))
-            .collect();
-        format!("if{options} fi")
-    }
-
-    /// The name of a variable of the scope's instance (the first element's prefix for an
-    /// array).
-    fn var_name(&self, var: VarRef, scope: &Scope) -> String {
-        match (var, scope.thread) {
-            (VarRef::Global(id), _) => self.global(id),
-            (VarRef::Local(id), Some((thread, instance))) => self.local(thread, instance, id),
-            (VarRef::Local(_), None) => "0".into(),
-        }
     }
 
     /// The value of `expr` when the scope fixes it (constants, the instance's index, the
@@ -370,13 +268,20 @@ impl Writer<'_> {
             }
             Expr::Not(inner) => format!("!({})", self.expr(inner, scope)?),
             Expr::Neg(inner, _) => format!("(0 - {})", self.expr(inner, scope)?),
-            Expr::Arith { op, lhs, rhs, .. } => {
+            Expr::Arith {
+                op,
+                lhs,
+                rhs,
+                division,
+                ..
+            } => {
+                let (lhs, rhs) = (self.expr(lhs, scope)?, self.expr(rhs, scope)?);
                 let op = op.symbol();
-                format!(
-                    "({} {op} {})",
-                    self.expr(lhs, scope)?,
-                    self.expr(rhs, scope)?
-                )
+                if scope.safe && division.is_some() && scope.choices {
+                    format!("((({rhs}) == 0) -> 0 : ({lhs} {op} {rhs}))")
+                } else {
+                    format!("({lhs} {op} {rhs})")
+                }
             }
             Expr::Cmp { op, lhs, rhs } => {
                 let op = op.symbol();
@@ -460,6 +365,7 @@ impl Writer<'_> {
             thread: None,
             quants: Vec::new(),
             choices: false,
+            safe: false,
         };
         let binary = |op: &str, lhs: &Formula, rhs: &Formula| -> Written {
             Ok(format!(
@@ -487,5 +393,7 @@ impl Writer<'_> {
     }
 }
 
+mod rendezvous;
+mod steps;
 #[cfg(test)]
 mod tests;

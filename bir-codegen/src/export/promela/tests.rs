@@ -92,17 +92,24 @@ fn properties_are_ltl_blocks_unless_spin_cannot_read_them() {
 }
 
 #[test]
-fn an_assume_before_any_write_joins_the_guard_and_one_after_a_write_is_refused() {
+fn an_assume_joins_the_guard_unless_it_reads_what_its_step_wrote() {
     let text = written(
         "system S {
            int (0, 3) x;
-           active thread T() { loc l: do { assume (x < 2); x := x + 1; } goto l; }
+           int (0, 3) y;
+           active thread T() {
+             loc l: do { assume (x < 2); x := x + 1; } goto m;
+             loc m: do { y := 1; assume (x > 0); x := 0; } goto l;
+           }
          }",
     );
-    assert!(
-        text.contains("d_step { (st_T_0 == 0 && (g_x < 2)); g_x = (g_x + 1);"),
-        "{text}"
-    );
+    for expected in [
+        "d_step { (st_T_0 == 0 && (g_x < 2)); g_x = (g_x + 1);",
+        // `y := 1` does not change what the assume reads.
+        "d_step { (st_T_0 == 1 && (g_x > 0)); g_y = 1; g_x = 0;",
+    ] {
+        assert!(text.contains(expected), "no `{expected}` in\n{text}");
+    }
     let refused = promela(&checked(
         "system S {
            int (0, 3) x;
@@ -110,7 +117,60 @@ fn an_assume_before_any_write_joins_the_guard_and_one_after_a_write_is_refused()
          }",
     ));
     assert!(
-        matches!(&refused, Err(Unsupported(why)) if why.contains("an assume after a write")),
+        matches!(&refused, Err(Unsupported(why)) if why.contains("an assume reads `g_x` after")),
+        "{refused:?}"
+    );
+}
+
+#[test]
+fn a_rendezvous_is_a_send_and_a_receive_per_partner_that_runs_both_blocks() {
+    let text = written(
+        "system S {
+           channel (int (0, 9)) c[2];
+           int (0, 9) g;
+           active [2] thread P(int index) {
+             int (0, 9) x;
+             loc a: when g < 5 do { c[index]!(g + 1); g := 2; } goto b;
+             loc b: do { c[1 - index]?(x); g := x; exit; } goto a;
+           }
+         }",
+    );
+    for expected in [
+        "chan rdv_0 = [0] of { int, int, int };",
+        "int rdv_v0 = 0;",
+        // The ticket of the sender (instance 1's send is the channel's second), the
+        // element and the value, where the sender takes part.
+        ":: rdv_0!(((st_P_1 == 0 && (g_g < 5))) -> 1 : (0 - 1)), (((st_P_1 == 0 && (g_g < \
+         5))) -> (1) : 0), (((st_P_1 == 0 && (g_g < 5))) -> ((g_g + 1)) : 0)",
+        // Instance 0 receives from instance 1 only: the sender's block, the target, its
+        // own block, both jumps (`exit` ends the receiver), the temporary back to 0.
+        ":: d_step { rdv_0?eval((((st_P_0 == 1)) -> 1 : (0 - 2))), eval((((st_P_0 == 1)) -> \
+         ((1 - 0)) : 0)), rdv_v0; g_g = 2; l0_0_x = rdv_v0; g_g = l0_0_x; st_P_1 = 1; \
+         st_P_0 = 2; rdv_v0 = 0 }",
+    ] {
+        assert!(
+            text.lines().any(|l| l.trim() == expected),
+            "no `{expected}` in\n{text}"
+        );
+    }
+    assert!(!text.contains("eval((((st_P_0 == 1)) -> 0 :"), "{text}");
+    // The counting build leaves out the stutter and the properties.
+    assert!(text.contains("#ifndef COUNTS\n"), "{text}");
+}
+
+#[test]
+fn an_assume_of_the_receiver_after_the_transfer_is_refused() {
+    let refused = promela(&checked(
+        "system S {
+           channel (int (0, 9)) c;
+           int (0, 9) x;
+           active thread A() { loc a: do { c!(3); } goto a; }
+           active thread B() { loc b: do { c?(x); assume (x > 2); } goto b; }
+         }",
+    ));
+    assert!(
+        matches!(&refused, Err(Unsupported(why)) if why.contains("the rendezvous of `do { c!(3); } goto a;` with")
+            && why.contains("reads `g_x`")),
         "{refused:?}"
     );
 }

@@ -2,7 +2,9 @@
 
 use std::fmt;
 
-use crate::model::{ModelInfo, Operand, SlotInfo, SlotKind};
+use super::changes::{step_changes, StepChange};
+use super::PartDisplay;
+use crate::model::{ModelInfo, Operand, Part, SlotInfo, SlotKind, SlotRole, StateParts};
 use crate::trace::Step;
 
 /// A decoded state printed in the model's terms:
@@ -13,6 +15,14 @@ use crate::trace::Step;
 /// print as `true`/`false`, enums
 /// as `Enum.Variant`, and thread statuses as `@ location`, `ended` or `not started`. A value
 /// that does not fit its slot (which a correct model never produces) prints as `?value`.
+///
+/// A version-3 model's hidden state is printed as what it holds ([`PartDisplay`]): a
+/// buffered channel as its messages, `c = [⟨1⟩, ⟨2⟩] (2 of 2)`; a lock as its holder,
+/// `m = held by W[0] (waiting: W[1])`; an instance inside a call as its call stack,
+/// `T: sum@2 at if#1 (n = 2) ← called from sum@1 at call#2 (n = 3) ← called from T at call#1`
+/// (its frames' slots are not listed apart, and those of frames not on the stack, which
+/// hold their initial values, nowhere); a rendezvous channel, which holds nothing, is not
+/// printed. A model without channels, locks or functions prints slot by slot as above.
 ///
 /// ```
 /// use std::borrow::Cow;
@@ -43,12 +53,28 @@ pub struct StateDisplay<'a> {
     pub info: &'a ModelInfo,
     /// One value per slot, as [`Model::decode`](crate::Model::decode) writes them.
     pub values: &'a [i64],
+    /// The model's parts, when the caller has read them already (many states of one
+    /// model); `None`: read from `info` when printed.
+    pub parts: Option<&'a StateParts>,
 }
 
 impl<'a> StateDisplay<'a> {
     /// Prints `values` (a decoded state of the model `info` describes).
     pub fn new(info: &'a ModelInfo, values: &'a [i64]) -> Self {
-        StateDisplay { info, values }
+        StateDisplay {
+            info,
+            values,
+            parts: None,
+        }
+    }
+
+    /// Prints `values` with the model's parts `parts` (its [`StateParts::new`]).
+    pub fn with_parts(info: &'a ModelInfo, parts: &'a StateParts, values: &'a [i64]) -> Self {
+        StateDisplay {
+            info,
+            values,
+            parts: Some(parts),
+        }
     }
 }
 
@@ -62,15 +88,45 @@ const SHORTEST_REPEAT: usize = 4;
 impl fmt::Display for StateDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let slots = &self.info.slots;
+        let read;
+        let parts = match self.parts {
+            Some(parts) => parts,
+            None => {
+                read = StateParts::new(self.info);
+                &read
+            }
+        };
         let count = slots.len().min(self.values.len());
         let mut i = 0;
         let mut first = true;
         while i < count {
+            let role = parts.role(i);
+            if role == SlotRole::Hidden {
+                i += 1;
+                continue;
+            }
             if !first {
                 f.write_str(", ")?;
             }
             first = false;
             let slot = &slots[i];
+            if let SlotRole::Anchor(part) = role {
+                let shown = PartDisplay::new(self.info, parts, part, self.values);
+                match part {
+                    // An instance in its body reads as any status does, below.
+                    Part::Stack(_) if !shown.is_call() => {}
+                    Part::Stack(_) => {
+                        write!(f, "{}: {shown}", shown.name())?;
+                        i += 1;
+                        continue;
+                    }
+                    _ => {
+                        write!(f, "{} = {shown}", shown.name())?;
+                        i += 1;
+                        continue;
+                    }
+                }
+            }
             if let SlotKind::Status { .. } = slot.kind {
                 write_slot_name(f, slot)?;
                 match value_text(&slot.kind, self.values[i]) {
@@ -171,7 +227,7 @@ fn write_slot_name(f: &mut fmt::Formatter<'_>, slot: &SlotInfo) -> fmt::Result {
 }
 
 /// A slot's value in the model's terms.
-enum ValueText<'a> {
+pub(super) enum ValueText<'a> {
     Bool(bool),
     Int(i64),
     Enum(&'a str, &'a str),
@@ -181,7 +237,7 @@ enum ValueText<'a> {
     Invalid(i64),
 }
 
-fn value_text(kind: &SlotKind, value: i64) -> ValueText<'_> {
+pub(super) fn value_text(kind: &SlotKind, value: i64) -> ValueText<'_> {
     let index = usize::try_from(value).ok();
     match kind {
         SlotKind::Bool => match value {
@@ -217,50 +273,65 @@ impl fmt::Display for ValueText<'_> {
     }
 }
 
-/// The variables a step changed, `fork2: false -> true, x: 0 -> 1`. The executing
-/// instance's own move is left out: the step's heading already shows it.
-#[derive(Clone, Copy)]
+/// The variables a step changed, `fork2: false -> true, x: 0 -> 1`, and a version-3
+/// model's channels and locks as they were and became (see [`step_changes`]). The
+/// executing instance's own move is left out: the step's heading already shows it.
 pub(crate) struct ChangeDisplay<'a> {
     info: &'a ModelInfo,
-    step: &'a Step,
+    shown: Vec<StepChange>,
 }
 
 impl<'a> ChangeDisplay<'a> {
+    /// The changes of `step`, which starts in `before` (read only for a model with parts);
     /// None when the step changed nothing worth a line.
-    pub(crate) fn new(info: &'a ModelInfo, step: &'a Step) -> Option<Self> {
-        let display = ChangeDisplay { info, step };
-        let shows_something = display.shown().next().is_some();
-        shows_something.then_some(display)
-    }
-
-    fn shown(&self) -> impl Iterator<Item = (&'a SlotInfo, i64, i64)> + '_ {
-        let mover = self
-            .info
+    pub(crate) fn new(
+        info: &'a ModelInfo,
+        parts: &StateParts,
+        before: &[i64],
+        step: &Step,
+    ) -> Option<Self> {
+        let mover = info
             .transitions
-            .get(self.step.transition as usize)
+            .get(step.transition as usize)
             .map(|t| &*t.thread);
-        self.step.changes.iter().filter_map(move |change| {
-            let slot = self.info.slots.get(change.slot as usize)?;
-            let own_move =
-                matches!(slot.kind, SlotKind::Status { .. }) && Some(&*slot.name) == mover;
-            (!own_move).then_some((slot, change.old, change.new))
-        })
+        let shown: Vec<StepChange> = step_changes(info, parts, before, step)
+            .into_iter()
+            .filter(|change| match change {
+                StepChange::Slot(change) => {
+                    info.slots.get(change.slot as usize).is_some_and(|slot| {
+                        let own_move = matches!(slot.kind, SlotKind::Status { .. })
+                            && Some(&*slot.name) == mover;
+                        !own_move
+                    })
+                }
+                StepChange::Part { .. } => true,
+            })
+            .collect();
+        (!shown.is_empty()).then_some(ChangeDisplay { info, shown })
     }
 }
 
 impl fmt::Display for ChangeDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, (slot, old, new)) in self.shown().enumerate() {
+        for (i, change) in self.shown.iter().enumerate() {
             if i > 0 {
                 f.write_str(", ")?;
             }
-            write_slot_name(f, slot)?;
-            write!(
-                f,
-                ": {} -> {}",
-                value_text(&slot.kind, old),
-                value_text(&slot.kind, new)
-            )?;
+            match change {
+                StepChange::Slot(change) => {
+                    let Some(slot) = self.info.slots.get(change.slot as usize) else {
+                        continue;
+                    };
+                    write_slot_name(f, slot)?;
+                    write!(
+                        f,
+                        ": {} -> {}",
+                        value_text(&slot.kind, change.old),
+                        value_text(&slot.kind, change.new)
+                    )?;
+                }
+                StepChange::Part { name, old, new, .. } => write!(f, "{name}: {old} -> {new}")?,
+            }
         }
         Ok(())
     }
@@ -344,7 +415,7 @@ mod tests {
             ],
             fault: None,
         };
-        let shown = ChangeDisplay::new(model.info(), &step).unwrap();
+        let shown = ChangeDisplay::new(model.info(), &StateParts::default(), &[], &step).unwrap();
         assert_eq!(shown.to_string(), "fork[1]: false -> true");
     }
 }

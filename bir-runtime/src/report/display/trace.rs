@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::{ChangeDisplay, OperandsDisplay, StateDisplay};
-use crate::model::STUTTER;
+use crate::model::{StateParts, STUTTER};
 use crate::trace::{Counterexample, Step};
 use crate::units::Counted;
 use crate::verdict::FindingKind;
@@ -23,13 +23,47 @@ pub(crate) const ELIDE_OVER: usize = 40;
 const HEAD: usize = 10;
 const TAIL: usize = 20;
 
+/// Where a run stands as its steps are printed: for a model with parts, the decoded state
+/// before the next step, which its changes are read against; nothing for one without (its
+/// changes are its slots').
+struct Walk<'a> {
+    parts: &'a StateParts,
+    values: Vec<i64>,
+}
+
+impl<'a> Walk<'a> {
+    /// At `start`, the state before the first step printed.
+    fn new(parts: &'a StateParts, start: &[i64]) -> Walk<'a> {
+        let values = if parts.is_empty() {
+            Vec::new()
+        } else {
+            start.to_vec()
+        };
+        Walk { parts, values }
+    }
+
+    /// Past `step`.
+    fn advance(&mut self, step: &Step) {
+        for change in &step.changes {
+            if let Some(value) = self.values.get_mut(change.slot as usize) {
+                *value = change.new;
+            }
+        }
+    }
+}
+
 /// Writes steps numbered from 1, eliding the middle of more than [`ELIDE_OVER`] unless the
 /// format is the alternate one (`{:#}`).
-fn write_steps(f: &mut fmt::Formatter<'_>, found: &Counterexample, steps: &[Step]) -> fmt::Result {
+fn write_steps(
+    f: &mut fmt::Formatter<'_>,
+    found: &Counterexample,
+    steps: &[Step],
+    walk: &mut Walk<'_>,
+) -> fmt::Result {
     if f.alternate() || steps.len() <= ELIDE_OVER {
-        return write_numbered(f, found, steps, 1);
+        return write_numbered(f, found, steps, 1, walk);
     }
-    write_numbered(f, found, &steps[..HEAD], 1)?;
+    write_numbered(f, found, &steps[..HEAD], 1, walk)?;
     let hidden = steps.len() - HEAD - TAIL;
     writeln!(
         f,
@@ -39,7 +73,10 @@ fn write_steps(f: &mut fmt::Formatter<'_>, found: &Counterexample, steps: &[Step
         HEAD + 1,
         HEAD + hidden
     )?;
-    write_numbered(f, found, &steps[HEAD + hidden..], HEAD + hidden + 1)
+    for step in &steps[HEAD..HEAD + hidden] {
+        walk.advance(step);
+    }
+    write_numbered(f, found, &steps[HEAD + hidden..], HEAD + hidden + 1, walk)
 }
 
 /// Writes every one of `steps`, numbered from `first`.
@@ -48,6 +85,7 @@ fn write_numbered(
     found: &Counterexample,
     steps: &[Step],
     first: usize,
+    walk: &mut Walk<'_>,
 ) -> fmt::Result {
     let info = found.info();
     for (offset, step) in steps.iter().enumerate() {
@@ -68,9 +106,10 @@ fn write_numbered(
         writeln!(f)?;
         if step.fault.is_some() {
             writeln!(f, "        FAILS: {}", found.message())?;
-        } else if let Some(changes) = ChangeDisplay::new(info, step) {
+        } else if let Some(changes) = ChangeDisplay::new(info, walk.parts, &walk.values, step) {
             writeln!(f, "        {changes}")?;
         }
+        walk.advance(step);
     }
     Ok(())
 }
@@ -78,6 +117,8 @@ fn write_numbered(
 impl fmt::Display for Counterexample {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let info = self.info();
+        let parts = StateParts::new(info);
+        let mut walk = Walk::new(&parts, self.initial_state());
         let Some(cycle) = self.cycle_start() else {
             let steps = Counted(self.len() as u64, "step");
             write!(f, "{} after {steps}", self.kind())?;
@@ -95,13 +136,13 @@ impl fmt::Display for Counterexample {
             writeln!(
                 f,
                 "  initial state: {}",
-                StateDisplay::new(info, self.initial_state())
+                StateDisplay::with_parts(info, &parts, self.initial_state())
             )?;
-            write_steps(f, self, self.steps())?;
+            write_steps(f, self, self.steps(), &mut walk)?;
             writeln!(
                 f,
                 "  final state: {}",
-                StateDisplay::new(info, self.final_state())
+                StateDisplay::with_parts(info, &parts, self.final_state())
             )?;
             return writeln!(f, "  replay: {}", self.replay());
         };
@@ -117,26 +158,26 @@ impl fmt::Display for Counterexample {
         writeln!(
             f,
             "  initial state: {}",
-            StateDisplay::new(info, self.initial_state())
+            StateDisplay::with_parts(info, &parts, self.initial_state())
         )?;
         writeln!(
             f,
             "  part 1, the stem ({}):",
             Counted(stem.len() as u64, "step")
         )?;
-        write_steps(f, self, stem)?;
+        write_steps(f, self, stem, &mut walk)?;
         // The cycle returns to the state the stem ends in: the final state.
         writeln!(
             f,
             "  cycle entry: {}",
-            StateDisplay::new(info, self.final_state())
+            StateDisplay::with_parts(info, &parts, self.final_state())
         )?;
         writeln!(
             f,
             "  part 2, the cycle ({}, back to the cycle entry, forever):",
             Counted(repeated.len() as u64, "step")
         )?;
-        write_steps(f, self, repeated)?;
+        write_steps(f, self, repeated, &mut walk)?;
         writeln!(f, "  replay: {}", self.replay())
     }
 }

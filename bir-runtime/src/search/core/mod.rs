@@ -321,12 +321,15 @@ impl<'a, M: Model> Stepper<'a, M> {
         successors: &[Successor<M::State>],
         store: &mut impl Store<M::State>,
     ) {
-        if self.keying == Keying::State || self.tally.states < PREFETCH_FROM {
+        if self.tally.states < PREFETCH_FROM {
             return;
         }
         for successor in successors {
             if let Outcome::Next(next) = &successor.outcome {
-                store.prefetch(self.key(next));
+                match self.keying {
+                    Keying::State => store.prefetch_state(next),
+                    _ => store.prefetch(self.key(next)),
+                }
             }
         }
     }

@@ -25,7 +25,9 @@ use crate::report::Report;
 use crate::trace::path::taken;
 use std::collections::HashSet;
 
-use crate::store::{CompactStates, FixedHasher, Footprint, Keying, StateTable, Store, WordTable};
+use crate::store::{
+    CompactStates, FixedHasher, FlatStates, Footprint, Keying, StateTable, Store, WordTable,
+};
 
 use crate::plan::Storage;
 use crate::search::core::{Role, Run, Stepper, Visit};
@@ -58,6 +60,9 @@ pub(crate) fn run<M: Model>(run: Run<'_, M>) -> Report {
         }
         (_, Keying::Word) => search(run, WordTable::new(0, false)),
         (_, Keying::Fingerprint) => search(run, WordTable::new(0, true)),
+        // States held in their value sit in flat slots that the search fetches ahead;
+        // states with words on the heap are never copied into empty slots.
+        (_, Keying::State) if run.held_apart == 0 => search(run, FlatStates::new()),
         (_, Keying::State) => {
             let table = StateTable::new().holding_apart(run.held_apart);
             search(run, table)

@@ -91,8 +91,16 @@ const BEEM_MODELS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The version-1 models (`models/*.bir`).
+/// The models of `models/*.bir`: the version-1 reference models and the version-3 protocols.
 const V1_MODELS: &[(&str, &str)] = &[
+    (
+        "alternating_bit",
+        include_str!("../../../../../models/alternating_bit.bir"),
+    ),
+    (
+        "leader_election",
+        include_str!("../../../../../models/leader_election.bir"),
+    ),
     (
         "bounded_buffer",
         include_str!("../../../../../models/bounded_buffer.bir"),

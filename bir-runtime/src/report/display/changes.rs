@@ -1,0 +1,96 @@
+//! What a step changed, in the terms the state is printed in: slot by slot for what is
+//! shown as itself, and a version-3 model's channels and locks as what they held before and
+//! after ([`PartDisplay`]).
+
+use super::PartDisplay;
+use crate::model::{ModelInfo, Part, SlotRole, StateParts};
+use crate::trace::{Change, Step};
+
+/// One change of a step, as the reports list it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepChange {
+    /// A slot shown as itself: a variable, an instance's status, or a local of a frame on
+    /// its instance's stack after the step.
+    Slot(Change),
+    /// A channel or a lock whose contents changed: its text before and after the step.
+    Part {
+        /// Which one.
+        part: Part,
+        /// Its name (`c`, `m[1]`).
+        name: String,
+        /// Its value before the step, as [`PartDisplay`] prints it.
+        old: String,
+        /// Its value after the step.
+        new: String,
+    },
+}
+
+/// The changes of `step`, which starts in the decoded state `before`, in slot order (a
+/// channel or lock at the slot where the state shows it).
+///
+/// Rules: a model without parts lists every change of the step as it is; a channel or a
+/// lock is listed once when its text changes (a send, a receive, a `lock`, a `notify` that
+/// only moves a wait mark); a frame's local is listed when its frame is on the stack after
+/// the step (a call's arguments, a running frame's writes), not when the step pops its
+/// frame (which gives it its initial value again); the cells, counts and marks read only
+/// as part of a channel or lock are never listed apart.
+pub fn step_changes(
+    info: &ModelInfo,
+    parts: &StateParts,
+    before: &[i64],
+    step: &Step,
+) -> Vec<StepChange> {
+    if parts.is_empty() {
+        return step.changes.iter().copied().map(StepChange::Slot).collect();
+    }
+    let mut after = before.to_vec();
+    for change in &step.changes {
+        if let Some(value) = after.get_mut(change.slot as usize) {
+            *value = change.new;
+        }
+    }
+    let running: Vec<usize> = parts
+        .stacks()
+        .iter()
+        .flat_map(|stack| stack.frames(&after))
+        .flat_map(|frame| frame.locals.iter().map(|local| local.slot))
+        .collect();
+    let mut listed: Vec<(usize, StepChange)> = step
+        .changes
+        .iter()
+        .filter(|change| {
+            let slot = change.slot as usize;
+            match parts.role(slot) {
+                SlotRole::Plain | SlotRole::Anchor(Part::Stack(_)) => true,
+                SlotRole::Hidden => running.contains(&slot),
+                SlotRole::Anchor(_) => false,
+            }
+        })
+        .map(|change| (change.slot as usize, StepChange::Slot(*change)))
+        .collect();
+    for (slot, part) in (0..info.slots.len()).filter_map(|slot| match parts.role(slot) {
+        SlotRole::Anchor(part @ (Part::Channel(_) | Part::Lock(_))) => Some((slot, part)),
+        _ => None,
+    }) {
+        let old = PartDisplay::new(info, parts, part, before);
+        let (old, new, name) = (
+            old.to_string(),
+            PartDisplay::new(info, parts, part, &after).to_string(),
+            old.name().to_string(),
+        );
+        if old != new {
+            listed.push((
+                slot,
+                StepChange::Part {
+                    part,
+                    name,
+                    old,
+                    new,
+                },
+            ));
+        }
+    }
+    // Stable: a part's line stands where its slot is, among the slots' in order.
+    listed.sort_by_key(|(slot, _)| *slot);
+    listed.into_iter().map(|(_, change)| change).collect()
+}
