@@ -51,13 +51,14 @@ pub struct Accesses {
 }
 
 impl Accesses {
-    /// The variables, statuses and channels the guard and actions of `transform` touch;
-    /// `hidden` tells the channels' hidden globals apart.
-    pub fn of(hidden: &ir::Hidden, transform: &ir::Transform) -> Accesses {
+    /// The variables, statuses and channels the guard and actions of `transform` (of a
+    /// thread of `instances` instances) touch; `hidden` tells the channels' hidden globals
+    /// apart.
+    pub fn of(hidden: &ir::Hidden, transform: &ir::Transform, instances: u32) -> Accesses {
         let mut walk = Walk {
             reads: Vec::new(),
             writes: Vec::new(),
-            uses: channels::Uses::new(hidden),
+            uses: channels::Uses::new(hidden, instances),
         };
         if let Some(guard) = &transform.guard {
             walk.guard(guard);
@@ -112,7 +113,7 @@ pub fn of_system(system: &ir::System) -> IdVec<ThreadId, IdVec<TransformId, Acce
             thread
                 .transforms
                 .iter()
-                .map(|transform| Accesses::of(&system.hidden, transform))
+                .map(|transform| Accesses::of(&system.hidden, transform, thread.instances()))
                 .collect()
         })
         .collect()
@@ -281,9 +282,11 @@ mod tests {
         let tokens = TokenStream::from_str(source).expect("tokenizes");
         let system = crate::front_end(tokens)
             .unwrap_or_else(|d| panic!("{:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()));
+        let thread = &system.threads[ThreadId(thread)];
         Accesses::of(
             &system.hidden,
-            &system.threads[ThreadId(thread)].transforms[TransformId(transform)],
+            &thread.transforms[TransformId(transform)],
+            thread.instances(),
         )
     }
 
@@ -389,7 +392,7 @@ mod tests {
 
     #[test]
     fn a_buffered_channel_is_a_use_not_a_read_or_a_write() {
-        use crate::analyse::channels::{Direction, Lengths, Unit, Use};
+        use crate::analyse::channels::{Direction, Lengths, Unit, Use, Which};
         let source = "system S {
             channel (int (0, 3)) buffer 2 c[2];
             int (0, 3) g;
@@ -404,7 +407,7 @@ mod tests {
         assert!(send.writes.is_empty());
         let unit = |k| Unit {
             channel: 0,
-            element: Element::At(k),
+            element: Which::Each(vec![k].into()),
         };
         assert_eq!(
             send.channels,

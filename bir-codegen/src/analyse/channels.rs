@@ -5,19 +5,61 @@
 //! instance that sends on a channel commutes with a receive of another, although both write
 //! the length.
 
-use super::access::Element;
-use crate::ir::{self, CmpOp, Expr, GlobalId};
+use crate::ir::{self, eval, CmpOp, Expr, GlobalId};
 
-/// A buffered channel, or one element of an array of them: what partial-order reduction
-/// tells apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A buffered channel, or the elements of an array of them that a use names: what
+/// partial-order reduction tells apart.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Unit {
     /// The channel declaration (its place in `ir::Hidden::channels`).
     pub channel: u32,
-    /// The element: [`Element::At`] for an element of an array named by a constant index;
-    /// [`Element::Any`] for a single channel, or an element whose index is computed (which
-    /// may be any of them).
-    pub element: Element,
+    /// Which element each instance of the using thread names.
+    pub element: Which,
+}
+
+/// Which element of a channel declaration a use names, per instance of the using thread.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Which {
+    /// Any element: the index reads more than the executing instance's `index` and
+    /// constants (or leaves the array for some instance), so it may be any of them.
+    Any,
+    /// The element instance `p` names is `elements[p]`: 0 for a single channel, the same
+    /// for all at a constant index, `(index + 1) % N` evaluated for each instance.
+    Each(Box<[u32]>),
+}
+
+impl Which {
+    /// The element of channel `hidden` that `index` names for each of `instances`
+    /// instances: evaluated at each instance's `index` when it is built of `index` and
+    /// constants alone and lies within the array.
+    fn of(hidden: &ir::HiddenChannel, index: Option<&Expr>, instances: u32) -> Which {
+        let Some(index) = index else {
+            return Which::Each(vec![0; instances as usize].into());
+        };
+        let len = i64::from(hidden.len.unwrap_or(1));
+        let elements: Option<Box<[u32]>> = (0..instances)
+            .map(|p| {
+                at_instance(index, i64::from(p))
+                    .filter(|e| (0..len).contains(e))
+                    .and_then(|e| u32::try_from(e).ok())
+            })
+            .collect();
+        elements.map_or(Which::Any, Which::Each)
+    }
+}
+
+/// The value of `expr` at the instance whose index is `p`, when it is built of `index` and
+/// constants alone.
+fn at_instance(expr: &Expr, p: i64) -> Option<i64> {
+    match expr {
+        Expr::Int(value) => Some(*value),
+        Expr::InstanceIndex => Some(p),
+        Expr::Neg(inner, _) => at_instance(inner, p)?.checked_neg(),
+        Expr::Arith { op, lhs, rhs, .. } => {
+            eval::arith_value(*op, at_instance(lhs, p)?, at_instance(rhs, p)?).ok()
+        }
+        _ => None,
+    }
 }
 
 /// The send or receive of a step.
@@ -82,7 +124,7 @@ impl Lengths {
 }
 
 /// How one transformation uses one channel unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Use {
     /// The channel and element.
     pub unit: Unit,
@@ -101,15 +143,18 @@ pub struct Use {
 /// operation and actions are walked ([`super::access`]).
 pub(super) struct Uses<'s> {
     hidden: &'s ir::Hidden,
+    /// The number of instances of the thread whose transformation it is.
+    instances: u32,
     /// Sorted by unit when [`Self::finish`]ed.
     uses: Vec<Use>,
 }
 
 impl<'s> Uses<'s> {
-    /// No use yet.
-    pub(super) fn new(hidden: &'s ir::Hidden) -> Self {
+    /// No use yet, of a transformation of a thread of `instances` instances.
+    pub(super) fn new(hidden: &'s ir::Hidden, instances: u32) -> Self {
         Uses {
             hidden,
+            instances,
             uses: Vec::new(),
         }
     }
@@ -142,7 +187,7 @@ impl<'s> Uses<'s> {
     pub(super) fn operation(&mut self, op: &ir::Buffered) {
         let unit = Unit {
             channel: op.channel,
-            element: unit_element(op.index.as_ref()),
+            element: self.which(op.channel, op.index.as_ref()),
         };
         self.entry(unit).op = Some(match op.role {
             ir::RendezvousRole::Send(_) => Direction::Send,
@@ -155,10 +200,10 @@ impl<'s> Uses<'s> {
     pub(super) fn opaque(&mut self, channel: u32, global: GlobalId, index: Option<&Expr>) {
         let is_length = self.hidden.channels[channel as usize].length == global;
         let element = if is_length {
-            unit_element(index)
+            self.which(channel, index)
         } else {
             // A slot's index mixes the element with the slot: any element.
-            Element::Any
+            Which::Any
         };
         self.entry(Unit { channel, element }).opaque = true;
     }
@@ -189,7 +234,7 @@ impl<'s> Uses<'s> {
         let allowed = allowed(op, negated, value, hidden.capacity)?;
         let unit = Unit {
             channel,
-            element: unit_element(index),
+            element: self.which(channel, index),
         };
         let entry = self.entry(unit);
         entry.allowed = entry.allowed.map(|lengths| lengths.meet(allowed));
@@ -201,25 +246,26 @@ impl<'s> Uses<'s> {
     pub(super) fn unknown(&mut self, channel: u32, global: GlobalId, index: Option<&Expr>) {
         let is_length = self.hidden.channels[channel as usize].length == global;
         let element = if is_length {
-            unit_element(index)
+            self.which(channel, index)
         } else {
-            Element::Any
+            Which::Any
         };
         self.entry(Unit { channel, element }).allowed = None;
     }
 
     /// The uses, sorted by unit.
     pub(super) fn finish(mut self) -> Vec<Use> {
-        self.uses.sort_by_key(|u| u.unit);
+        self.uses.sort_by(|a, b| a.unit.cmp(&b.unit));
         self.uses
     }
-}
 
-/// The element of a channel an index names, for units: a constant, or any.
-fn unit_element(index: Option<&Expr>) -> Element {
-    match index.and_then(Expr::constant) {
-        Some(value) => u32::try_from(value).map_or(Element::Any, Element::At),
-        None => Element::Any,
+    /// The element of `channel` that `index` names, per instance.
+    fn which(&self, channel: u32, index: Option<&Expr>) -> Which {
+        Which::of(
+            &self.hidden.channels[channel as usize],
+            index,
+            self.instances,
+        )
     }
 }
 

@@ -10,12 +10,15 @@
 //! so the rule is stated over the lengths each guard allows (an interval; see
 //! [`Lengths`]) and what the other instances can do to the length (a send adds one, a
 //! receive takes one away). A transformation of thread `T` using channel unit `u` (a
-//! single channel, or an element of an array that every use names by a constant index) is
-//! safe for `u` when:
+//! single channel, or the element of an array that the index names for each instance of
+//! `T`: a constant, or an expression of `index` and constants evaluated per instance,
+//! [`Which`]) is safe for `u` when, for each instance `p` of `T` and the element `e` it
+//! names, against every other instance's use of `e` (those of `p`'s own steps are `p`'s):
 //!
-//! - `T` has one instance, and the use reads the channel only in its guard's comparisons of
-//!   the length with constants and in its own send or receive (no `x := len(c)`, no
-//!   `d!(len(c))`), with an interval of lengths as the result;
+//! - the use reads the channel only in its guard's comparisons of the length with
+//!   constants and in its own send or receive (no `x := len(c)`, no `d!(len(c))`), with an
+//!   interval of lengths as the result, and no use anywhere names any element (a computed
+//!   index of more than `index` and constants);
 //! - if it sends, no other instance sends on `u` (SPIN's `xs`), and every other instance's
 //!   use of `u` allows, with a length, every greater one: the send disables none of them;
 //!   if it receives, likewise no other instance receives (`xr`), and every other use
@@ -30,16 +33,20 @@
 //! Then the step commutes with every other instance's (a send appends at the end, a
 //! receive takes the first message, and both are enabled only when the channel is neither
 //! full nor empty), and neither disables the other. And the location's transformations
-//! must all allow the same lengths of each unit (one that does not use it allows them all):
+//! must pairwise allow the same lengths of each unit (one that does not use it allows them
+//! all), or never be enabled together by the instance's own locals ([`super::exclusive`]):
 //! otherwise one could be enabled, and chosen alone, while another waits for a length that
 //! another instance is about to make — SPIN's condition "safe only while it holds", fixed
-//! per location: wherever one of them is enabled, the length is one every one of them
-//! allows, and stays so while the others move.
+//! per location: wherever one of them is enabled, the length is one the other allows, and
+//! stays so while the others move, or the other is disabled by what only its own instance
+//! can change.
 
 use std::collections::{BTreeMap, HashSet};
 
-use crate::analyse::access::{Access, Accesses, Element};
-use crate::analyse::channels::{Direction, Lengths, Unit, Use};
+use super::exclusive::exclusive;
+
+use crate::analyse::access::{Access, Accesses};
+use crate::analyse::channels::{Direction, Lengths, Unit, Use, Which};
 use crate::ir::{self, IdVec, ThreadId, TransformId};
 
 /// Every use of every buffered channel across the model.
@@ -65,7 +72,7 @@ impl<'s> ChannelUses<'s> {
                     by_channel
                         .entry(use_.unit.channel)
                         .or_default()
-                        .push((thread, *use_));
+                        .push((thread, use_.clone()));
                 }
             }
         }
@@ -88,78 +95,106 @@ impl<'s> ChannelUses<'s> {
         self.system.hidden.channels[channel as usize].capacity
     }
 
-    /// Whether `use_`, by a transformation of `thread` (which has one instance when
-    /// `single`), is independent of every other instance (the rules of the module).
-    pub(super) fn safe(&self, thread: ThreadId, single: bool, use_: &Use) -> bool {
-        let Unit { channel, element } = use_.unit;
-        let Some(own) = use_.allowed.filter(|_| single && !use_.opaque) else {
+    /// Whether `use_`, by a transformation of `thread`, is independent of every other
+    /// instance (the rules of the module), for each instance of the thread: the element
+    /// instance `p` names is compared with the element each other instance names, in each
+    /// of their uses.
+    pub(super) fn safe(&self, thread: ThreadId, use_: &Use) -> bool {
+        let channel = use_.unit.channel;
+        let Some(own) = use_.allowed.filter(|_| !use_.opaque) else {
             return false;
         };
-        let is_array = self.system.hidden.channels[channel as usize].len.is_some();
         // An element named by a computed index may be any: nothing tells it apart.
-        if is_array && element == Element::Any {
+        let Which::Each(mine) = &use_.unit.element else {
             return false;
-        }
+        };
         if use_.op.is_some() && self.observed.contains(&channel) {
             return false;
         }
         let capacity = self.capacity(channel);
-        let mut others_send = false;
-        let mut others_receive = false;
-        let mut others = Vec::new();
-        for (other, theirs) in self.by_channel.get(&channel).into_iter().flatten() {
-            if *other == thread {
-                continue;
+        let uses = self.by_channel.get(&channel).map_or(&[][..], Vec::as_slice);
+        let single = self.system.threads[thread].instances() == 1;
+        mine.iter().enumerate().all(|(p, &element)| {
+            let mut others_send = false;
+            let mut others_receive = false;
+            let mut others = Vec::new();
+            for (other, theirs) in uses {
+                // The uses of the same element by the other instances (this one's own
+                // steps are no other instance's); one of any element may be of this one.
+                let overlaps = match &theirs.unit.element {
+                    Which::Any if *other == thread && single => false,
+                    Which::Any => return false,
+                    Which::Each(elements) => elements
+                        .iter()
+                        .enumerate()
+                        .any(|(q, &e)| e == element && (*other != thread || q != p)),
+                };
+                if !overlaps {
+                    continue;
+                }
+                let Some(allowed) = theirs.allowed.filter(|_| !theirs.opaque) else {
+                    return false;
+                };
+                others_send |= theirs.op == Some(Direction::Send);
+                others_receive |= theirs.op == Some(Direction::Receive);
+                others.push(allowed);
             }
-            let overlaps = !is_array || theirs.unit.element == element;
-            if is_array && theirs.unit.element == Element::Any {
-                return false;
-            }
-            if !overlaps {
-                continue;
-            }
-            let Some(allowed) = theirs.allowed.filter(|_| !theirs.opaque) else {
-                return false;
+            // (That no other instance sends follows from `kept` for a send, whose
+            // readiness, not full, no send keeps; and likewise for a receive. It is SPIN's
+            // `xs`/`xr`, said as SPIN says it.)
+            let disables_none = match use_.op {
+                None => true,
+                Some(Direction::Send) => {
+                    !others_send && others.iter().all(|l| l.kept_by_sends(capacity))
+                }
+                Some(Direction::Receive) => {
+                    !others_receive && others.iter().all(|l| l.kept_by_receives())
+                }
             };
-            others_send |= theirs.op == Some(Direction::Send);
-            others_receive |= theirs.op == Some(Direction::Receive);
-            others.push(allowed);
-        }
-        // (That no other instance sends follows from `kept` for a send, whose readiness,
-        // not full, no send keeps; and likewise for a receive. It is SPIN's `xs`/`xr`, said
-        // as SPIN says it.)
-        let disables_none = match use_.op {
-            None => true,
-            Some(Direction::Send) => {
-                !others_send && others.iter().all(|l| l.kept_by_sends(capacity))
-            }
-            Some(Direction::Receive) => {
-                !others_receive && others.iter().all(|l| l.kept_by_receives())
-            }
-        };
-        let kept = (!others_receive || own.kept_by_receives())
-            && (!others_send || own.kept_by_sends(capacity));
-        disables_none && kept
+            let kept = (!others_receive || own.kept_by_receives())
+                && (!others_send || own.kept_by_sends(capacity));
+            disables_none && kept
+        })
     }
 
-    /// Whether the transformations of one location (their accesses) allow the same lengths
-    /// of every channel unit one of them uses, those that do not use it allowing them all.
-    pub(super) fn alike<'a>(&self, accesses: impl Iterator<Item = &'a Accesses> + Clone) -> bool {
-        let units: HashSet<Unit> = accesses
-            .clone()
-            .flat_map(|access| access.channels.iter().map(|u| u.unit))
-            .collect();
-        units.iter().all(|unit| {
+    /// Whether the transformations `here` of one location of `thread` wait alike: each
+    /// pair of them allows the same lengths of every channel unit either uses (one that
+    /// does not use it allowing them all), or their guards are exclusive by the instance's
+    /// own locals ([`super::exclusive`]), so that while one is enabled the other stays
+    /// disabled whatever the other instances do.
+    pub(super) fn alike(
+        &self,
+        thread: ThreadId,
+        here: &[TransformId],
+        accesses: &IdVec<TransformId, Accesses>,
+    ) -> bool {
+        let transforms = &self.system.threads[thread].transforms;
+        here.iter().enumerate().all(|(i, &a)| {
+            here[i + 1..].iter().all(|&b| {
+                self.same_lengths(&accesses[a], &accesses[b])
+                    || exclusive(
+                        self.system,
+                        thread,
+                        transforms[a].guard.as_ref(),
+                        transforms[b].guard.as_ref(),
+                    )
+            })
+        })
+    }
+
+    /// Whether two transformations allow the same lengths of every unit either uses.
+    fn same_lengths(&self, a: &Accesses, b: &Accesses) -> bool {
+        let allowed = |access: &Accesses, unit: &Unit| {
             let all = Lengths::all(self.capacity(unit.channel));
-            let mut allowed = accesses.clone().map(|access| {
-                access
-                    .channels
-                    .iter()
-                    .find(|u| u.unit == *unit)
-                    .map_or(Some(all), |u| u.allowed)
-            });
-            let first = allowed.next().flatten();
-            first.is_some() && allowed.all(|lengths| lengths == first)
+            access
+                .channels
+                .iter()
+                .find(|u| u.unit == *unit)
+                .map_or(Some(all), |u| u.allowed)
+        };
+        a.channels.iter().chain(&b.channels).all(|u| {
+            let theirs = allowed(a, &u.unit);
+            theirs.is_some() && theirs == allowed(b, &u.unit)
         })
     }
 }

@@ -18,9 +18,11 @@
 //!
 //! A buffered channel is judged by how each step uses it, not by its hidden globals (which
 //! every send and receive reads and writes): a send of the one instance that sends on a
-//! channel is independent of the receives of another, and a receive of the one instance
-//! that receives likewise of the sends — SPIN's `xs`/`xr` channels, found without
-//! annotations; [`channels`] states the rule. Locks are hidden globals like any other: a
+//! channel (or an element of an array of them, `ring[(index + 1) % N]`) is independent of
+//! the receives of another, and a receive of the one instance that receives likewise of
+//! the sends — SPIN's `xs`/`xr` channels, found without annotations; [`channels`] states
+//! the rule, and [`exclusive`] when the steps of a location that wait for different
+//! lengths still make it safe. Locks are hidden globals like any other: a
 //! lock operation reads and writes its lock's owner and count (and wait marks), which are
 //! shared as soon as two instances use the lock.
 //!
@@ -29,6 +31,7 @@
 //! location of its thread (`T@loc`), since its step changes one.
 
 mod channels;
+mod exclusive;
 
 use std::collections::{HashMap, HashSet};
 
@@ -89,7 +92,6 @@ pub fn safe_locations(
                 .ids()
                 .map(|location| {
                     let here = &thread.locations[location].transforms;
-                    let here_accesses = here.iter().map(|&id| &accesses[thread_id][id]);
                     !status_read_threads.contains(&thread_id)
                         // A rendezvous is a step of two instances: never independent.
                         && here.iter().all(|&id| {
@@ -99,9 +101,9 @@ pub fn safe_locations(
                                 && access
                                     .channels
                                     .iter()
-                                    .all(|u| channel_uses.safe(thread_id, single, u))
+                                    .all(|u| channel_uses.safe(thread_id, u))
                         })
-                        && channel_uses.alike(here_accesses)
+                        && channel_uses.alike(thread_id, here, &accesses[thread_id])
                 })
                 .collect()
         })

@@ -249,3 +249,53 @@ fn locks_are_shared_state_once_two_instances_take_them() {
     ));
     assert_eq!(shared, [[false, false], [false, false]]);
 }
+
+#[test]
+fn a_ring_of_channels_indexed_by_the_instances_is_judged_element_by_element() {
+    // Leader election: instance `index` alone receives from `ring[index]` and alone sends
+    // on `ring[(index + 1) % N]`, so each element has one sender and one receiver (SPIN's
+    // `xs`/`xr`); the steps of a location that wait for different lengths are told apart by
+    // the node's own locals (`done`, `kind`, `passive`, `know`). Only the step that counts
+    // the leader, which the invariant reads, is unsafe.
+    let text = include_str!("../../../../models/leader_election.bir");
+    let tokens = TokenStream::from_str(text).expect("tokenizes");
+    let system = crate::front_end(tokens).expect("the model compiles");
+    let accesses = crate::analyse::access::of_system(&system);
+    let safe = safe_locations(&system, &accesses);
+    let node = &system.threads[ThreadId(0)];
+    let unsafe_: Vec<&str> = node
+        .locations
+        .iter_enumerated()
+        .filter(|(l, _)| !safe[ThreadId(0)][*l])
+        .map(|(_, location)| location.name.as_str())
+        .collect();
+    assert_eq!(unsafe_, ["if#7"]);
+}
+
+#[test]
+fn elements_that_two_instances_name_are_shared() {
+    let model = "system S {
+        channel (boolean) buffer 1 c[3];
+        active [3] thread P(int index) {
+            loc s: do { c[SEND]!(true); } goto r;
+            loc r: do { c[index]?(_); } goto s;
+        }
+    }";
+    // Each instance sends to the next one's channel: one sender, one receiver each.
+    assert_eq!(
+        safe(&model.replace("SEND", "(index + 1) % 3")),
+        [[true, true]]
+    );
+    // An index not built of `index` and constants alone may name any element: neither
+    // step is safe.
+    assert_eq!(
+        safe(&model.replace("SEND", "index == 1 ? 1 : 0")),
+        [[false, false]]
+    );
+    // P[0] and P[2] both send on `c[1]`: the send is not safe; the receives still are (a
+    // receive of the one message of a full channel is kept by sends, which wait).
+    assert_eq!(
+        safe(&model.replace("SEND", "(index + 1) % 2")),
+        [[false, true]]
+    );
+}
