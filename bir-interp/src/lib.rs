@@ -324,6 +324,8 @@ fn symmetry_info(table: &SymmetryTable) -> SymmetryInfo {
                 rows: family.rows.clone().into(),
                 row_pids: family.row_pids.clone().into(),
                 pid_slots: family.pid_slots.clone().into(),
+                row_offsets: family.row_offsets.clone().into(),
+                pid_offsets: family.pid_offsets.clone().into(),
             })
             .collect::<Vec<_>>()
             .into(),

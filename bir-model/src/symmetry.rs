@@ -6,7 +6,11 @@
 //! *row* (an instance's status, its locals, its slot of an array indexed by instance ids)
 //! move from instance `p` to instance `π(p)`, and every value that is an instance id of the
 //! family (in a row that holds ids, or in a *pid slot* that stays in place, as `victim[l]`)
-//! is renamed from `p` to `π(p)`; values outside `0..N` (a "nobody" of -1, say) stay.
+//! is renamed from `p` to `π(p)`; values outside `0..N` (a "nobody" of -1, say) stay. A row
+//! or pid slot may hold the ids shifted by an *offset* `o` (instance `p` as `o + p`: a
+//! lock's owner holds the global number of an instance among all the model's, whose
+//! family starts at `o`): then `o + p` is renamed to `o + π(p)`, and values outside
+//! `o..o + N` stay.
 use std::borrow::Cow;
 
 /// The symmetry of a model, found at compile time (see `docs/LANGUAGE.md`, "Symmetry").
@@ -94,6 +98,12 @@ pub struct FamilySymmetry {
     pub row_pids: Cow<'static, [bool]>,
     /// The slots that stay in place but hold instance indices of this family (renamed).
     pub pid_slots: Cow<'static, [u32]>,
+    /// Per row that holds the family's ids (`row_pids`), the offset they are held at:
+    /// instance `p` as `offset + p`. Empty when every offset is 0.
+    pub row_offsets: Cow<'static, [i64]>,
+    /// Per pid slot (as `pid_slots` lists them), the offset its ids are held at. Empty when
+    /// every offset is 0.
+    pub pid_offsets: Cow<'static, [i64]>,
 }
 
 impl FamilySymmetry {
@@ -135,37 +145,60 @@ impl FamilySymmetry {
     pub fn slot(&self, row: usize, instance: usize) -> usize {
         self.rows[row * self.instances as usize + instance] as usize
     }
+
+    /// The offset at which row `row` holds the family's ids (0 when it holds none).
+    #[doc(hidden)]
+    pub fn row_offset(&self, row: usize) -> i64 {
+        self.row_offsets.get(row).copied().unwrap_or(0)
+    }
+
+    /// The offset at which the `i`-th pid slot holds the family's ids.
+    #[doc(hidden)]
+    pub fn pid_offset(&self, i: usize) -> i64 {
+        self.pid_offsets.get(i).copied().unwrap_or(0)
+    }
+
+    /// The instance that `value`, an id held at `offset`, names; `None` when it names none
+    /// of the family's.
+    #[doc(hidden)]
+    pub fn instance_of(&self, value: i64, offset: i64) -> Option<usize> {
+        let p = usize::try_from(value.checked_sub(offset)?).ok()?;
+        (p < self.instances as usize).then_some(p)
+    }
 }
 
-/// True when `value` is the index of an instance the family's group moves.
+/// True when `value`, an id held at `offset`, names an instance the family's group moves.
 #[doc(hidden)]
-pub fn is_permuted(family: &FamilySymmetry, value: i64) -> bool {
-    u32::try_from(value).is_ok_and(|v| family.permuted.binary_search(&v).is_ok())
+pub fn is_permuted(family: &FamilySymmetry, value: i64, offset: i64) -> bool {
+    family
+        .instance_of(value, offset)
+        .is_some_and(|p| family.permuted.binary_search(&(p as u32)).is_ok())
 }
 
 /// Writes into `image` the image of `values` under `pi` (instance `p` goes to `pi[p]`).
 #[doc(hidden)]
 pub fn apply(family: &FamilySymmetry, pi: &[u32], values: &[i64], image: &mut Vec<i64>) {
     let n = family.instances as usize;
-    let rename = |value: i64| match usize::try_from(value) {
-        Ok(p) if p < n => i64::from(pi[p]),
-        _ => value,
+    let rename = |value: i64, offset: i64| match family.instance_of(value, offset) {
+        Some(p) => offset + i64::from(pi[p]),
+        None => value,
     };
     image.clear();
     image.extend_from_slice(values);
     for row in 0..family.row_count() {
+        let offset = family.row_offset(row);
         for p in 0..n {
             let value = values[family.slot(row, p)];
             let value = if family.row_pids[row] {
-                rename(value)
+                rename(value, offset)
             } else {
                 value
             };
             image[family.slot(row, pi[p] as usize)] = value;
         }
     }
-    for &slot in family.pid_slots.iter() {
-        image[slot as usize] = rename(values[slot as usize]);
+    for (i, &slot) in family.pid_slots.iter().enumerate() {
+        image[slot as usize] = rename(values[slot as usize], family.pid_offset(i));
     }
 }
 

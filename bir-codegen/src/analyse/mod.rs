@@ -1,13 +1,14 @@
 //! Facts about the checked model that the later stages (and future ones) rely on, computed
 //! once on the IR before anything is lowered: the domain of every variable, from which
 //! lowering bounds the value of any expression ([`interval`]); what each transformation
-//! reads and writes ([`access`]) and which locations are safe for partial-order reduction
-//! ([`por`]); which permutations of each family's instances the model cannot tell apart
+//! reads and writes ([`access`]), how it uses the buffered channels ([`channels`]) and
+//! which locations are safe for partial-order reduction ([`por`]); which permutations of each family's instances the model cannot tell apart
 //! ([`symmetry`]); the faults its constants make certain, which are warned about
 //! ([`faults`]); and the size of the code lowering will produce ([`size`]), which the front
 //! end bounds.
 
 pub mod access;
+pub mod channels;
 pub mod faults;
 pub mod interval;
 pub mod por;

@@ -116,6 +116,7 @@ impl Checker<'_> {
                     wrap: false,
                 },
                 len,
+                true,
             );
             let count = self.hidden_global(
                 bir_model::lock_holds_name(&decl.name.text),
@@ -126,6 +127,7 @@ impl Checker<'_> {
                     wrap: false,
                 },
                 len,
+                false,
             );
             self.locks.push(Lock {
                 len,
@@ -148,6 +150,7 @@ impl Checker<'_> {
                     wrap: false,
                 },
                 per_instance,
+                false,
             );
             let count = self.hidden_global(
                 bir_model::WAIT_HOLDS_NAME.to_string(),
@@ -158,12 +161,52 @@ impl Checker<'_> {
                     wrap: false,
                 },
                 per_instance,
+                false,
             );
             self.waits = Some(Waits {
                 mark,
                 count,
                 locks: first,
             });
+        }
+    }
+
+    /// The hidden state of every channel and lock, as the IR describes it to the analyses.
+    pub(super) fn hidden(&self) -> ir::Hidden {
+        let channels = self
+            .channels
+            .iter()
+            .zip(&self.channel_decls)
+            .map(|(channel, decl)| ir::HiddenChannel {
+                name: decl.name.text.clone(),
+                fields: channel.fields.clone(),
+                capacity: channel.capacity,
+                len: channel.len,
+                length: channel.length,
+                slots: channel.slots.clone(),
+            })
+            .collect();
+        let locks = self
+            .locks
+            .iter()
+            .zip(&self.lock_decls)
+            .map(|(lock, decl)| ir::HiddenLock {
+                name: decl.name.text.clone(),
+                len: lock.len,
+                first: lock.first,
+                owner: lock.owner,
+                count: lock.count,
+            })
+            .collect();
+        let waits = self.waits.map(|waits| ir::HiddenWaits {
+            mark: waits.mark,
+            count: waits.count,
+            locks: waits.locks,
+        });
+        ir::Hidden {
+            channels,
+            locks,
+            waits,
         }
     }
 
@@ -278,6 +321,7 @@ impl Checker<'_> {
                 wrap: false,
             },
             len,
+            false,
         );
         let slots = if capacity == 0 {
             Vec::new()
@@ -301,6 +345,7 @@ impl Checker<'_> {
                         decl.name.span,
                         scalar,
                         Some(slots),
+                        false,
                     )
                 })
                 .collect()
@@ -331,20 +376,22 @@ impl Checker<'_> {
         }
     }
 
-    /// A global no name of the model can reach, holding hidden state.
+    /// A global no name of the model can reach, holding hidden state; a lock's `owner`
+    /// starts free.
     fn hidden_global(
         &mut self,
         name: String,
         span: proc_macro2::Span,
         scalar: Scalar,
         len: Option<u32>,
+        owner: bool,
     ) -> ir::GlobalId {
         let elements = len.unwrap_or(1) as usize;
-        // A lock's owner starts at -1, free; everything else at its type's default.
-        let initial = match scalar {
-            Scalar::Int { lo: -1, .. } => -1,
-            _ => scalar.default_value(),
-        };
+        // A lock's owner starts at -1, free (the only hidden global of an `int (-1, _)`
+        // type that the checker declares itself); everything else at its type's default,
+        // a message slot too, whatever its field's range: a receive gives the last slot
+        // that default again, and equal queues are equal states.
+        let initial = if owner { -1 } else { scalar.default_value() };
         self.global_ok.push(true);
         self.globals.push(ir::Var {
             name,
@@ -546,12 +593,12 @@ impl Checker<'_> {
         {
             return self.notify(thread, operand, *spans, scope);
         }
-        let (ready, actions, rendezvous) = self.plain_comm_action(thread, action, scope)?;
+        let (ready, actions, communication) = self.plain_comm_action(thread, action, scope)?;
         Some(CommAction {
             ready,
             actions,
             outcomes: Vec::new(),
-            rendezvous,
+            communication,
         })
     }
 
@@ -638,8 +685,10 @@ impl Checker<'_> {
         let length = self.channel_length(&operand);
         let ready = compare(CmpOp::Lt, length.clone(), Expr::Int(i64::from(ch.capacity)));
         let mut actions = Vec::new();
+        let mut sent = Vec::new();
         for ((value, scalar, text), &slots) in checked.into_iter().zip(&ch.slots) {
             let site = self.sent_site(&operand, scalar, text, spans);
+            sent.push((value.clone(), scalar, site));
             let slot = self.slot_index(&operand, ch.capacity, length.clone());
             actions.push(ir::Action::Assign {
                 place: self.element_place(slots, slot, &operand),
@@ -648,7 +697,17 @@ impl Checker<'_> {
             });
         }
         actions.push(self.bump(ch.length, &operand, ArithOp::Add, spans));
-        Some((Some(ready), actions, None))
+        let buffered = ir::Buffered {
+            channel: operand.which as u32,
+            index: operand.index.map(|(index, _)| index),
+            role: ir::RendezvousRole::Send(sent),
+            actions: actions.len(),
+        };
+        Some((
+            Some(ready),
+            actions,
+            Some(Communication::Buffered(buffered)),
+        ))
     }
 
     /// The range site of a sent value outside its field's type.
@@ -679,7 +738,11 @@ impl Checker<'_> {
             role,
             block: Vec::new(),
         };
-        (None, vec![never], Some(rendezvous))
+        (
+            None,
+            vec![never],
+            Some(Communication::Rendezvous(rendezvous)),
+        )
     }
 
     /// `c?(targets)` on a buffered channel: ready when not empty; removes the first message
@@ -743,6 +806,7 @@ impl Checker<'_> {
         let ready = compare(CmpOp::Gt, length, Expr::Int(0));
         let mut actions = vec![self.bump(ch.length, &operand, ArithOp::Sub, spans)];
         let first = self.slot_index(&operand, ch.capacity, Expr::Int(0));
+        let targets = places.clone();
         for (target, &slots) in places.into_iter().zip(&ch.slots) {
             if let Some((place, site)) = target {
                 actions.push(ir::Action::Assign {
@@ -771,7 +835,17 @@ impl Checker<'_> {
                 });
             }
         }
-        Some((Some(ready), actions, None))
+        let buffered = ir::Buffered {
+            channel: operand.which as u32,
+            index: operand.index.map(|(index, _)| index),
+            role: ir::RendezvousRole::Receive(targets),
+            actions: actions.len(),
+        };
+        Some((
+            Some(ready),
+            actions,
+            Some(Communication::Buffered(buffered)),
+        ))
     }
 
     /// Reports a send or receive with the wrong number of fields.
@@ -1234,12 +1308,22 @@ pub(super) struct CommAction {
     pub actions: Vec<ir::Action>,
     /// The outcomes of a `notify`, after its actions.
     pub outcomes: Vec<Outcome>,
-    /// A rendezvous send or receive (its block still empty: the rest of the step).
-    pub rendezvous: Option<ir::Rendezvous>,
+    /// A send or receive, as the IR records it beside the actions.
+    pub communication: Option<Communication>,
 }
 
-/// The readiness, actions and rendezvous of a communication or lock operation but `notify`.
-type Plain = (Option<Expr>, Vec<ir::Action>, Option<ir::Rendezvous>);
+/// What a send or receive is, beside the actions that carry it out.
+pub(super) enum Communication {
+    /// On a rendezvous channel: the step pairs with a partner's (its block still empty:
+    /// the rest of the step).
+    Rendezvous(ir::Rendezvous),
+    /// On a buffered channel: the first actions carry it out.
+    Buffered(ir::Buffered),
+}
+
+/// The readiness, actions and communication of a communication or lock operation but
+/// `notify`.
+type Plain = (Option<Expr>, Vec<ir::Action>, Option<Communication>);
 
 /// One outcome of a step with several: its condition, its actions, and what it does in
 /// words (for the transformation's text).
@@ -1272,7 +1356,7 @@ impl Checker<'_> {
                 ready: None,
                 actions: vec![check],
                 outcomes: Vec::new(),
-                rendezvous: None,
+                communication: None,
             });
         };
         let instances: u32 = self
@@ -1312,7 +1396,7 @@ impl Checker<'_> {
             ready: None,
             actions: vec![check],
             outcomes,
-            rendezvous: None,
+            communication: None,
         })
     }
 }

@@ -452,6 +452,29 @@ fn assign_local(local: ir::LocalId, value: Expr, site: ir::SiteId) -> Action {
     }
 }
 
+/// What one side of a communication does, in the terms of the thread where `frame` lays it
+/// out.
+fn remap_role(role: &ir::RendezvousRole, frame: &Frame, this: &Expr) -> ir::RendezvousRole {
+    match role {
+        ir::RendezvousRole::Send(values) => ir::RendezvousRole::Send(
+            values
+                .iter()
+                .map(|(value, scalar, site)| (remap_expr(value, frame, this), *scalar, *site))
+                .collect(),
+        ),
+        ir::RendezvousRole::Receive(targets) => ir::RendezvousRole::Receive(
+            targets
+                .iter()
+                .map(|target| {
+                    target
+                        .as_ref()
+                        .map(|(place, site)| (remap_place(place, frame, this), *site))
+                })
+                .collect(),
+        ),
+    }
+}
+
 /// A transformation of a body, in the terms of the thread where `frame` lays it out.
 fn remap_transform(transform: &ir::Transform, frame: &Frame, this: &Expr) -> ir::Transform {
     let remap_actions = |actions: &[Action]| -> Vec<Action> {
@@ -475,27 +498,18 @@ fn remap_transform(transform: &ir::Transform, frame: &Frame, this: &Expr) -> ir:
                     .index
                     .as_ref()
                     .map(|(index, site)| (remap_expr(index, frame, this), *site)),
-                role: match &meets.role {
-                    ir::RendezvousRole::Send(values) => ir::RendezvousRole::Send(
-                        values
-                            .iter()
-                            .map(|(value, scalar, site)| {
-                                (remap_expr(value, frame, this), *scalar, *site)
-                            })
-                            .collect(),
-                    ),
-                    ir::RendezvousRole::Receive(targets) => ir::RendezvousRole::Receive(
-                        targets
-                            .iter()
-                            .map(|target| {
-                                target
-                                    .as_ref()
-                                    .map(|(place, site)| (remap_place(place, frame, this), *site))
-                            })
-                            .collect(),
-                    ),
-                },
+                role: remap_role(&meets.role, frame, this),
                 block: remap_actions(&meets.block),
+            })
+        }),
+        buffered: transform.buffered.as_ref().map(|op| {
+            Box::new(ir::Buffered {
+                index: op
+                    .index
+                    .as_ref()
+                    .map(|index| remap_expr(index, frame, this)),
+                role: remap_role(&op.role, frame, this),
+                ..(**op).clone()
             })
         }),
         ..transform.clone()
@@ -608,19 +622,30 @@ fn each_expr(transform: &mut ir::Transform, f: &mut dyn FnMut(&mut Expr)) {
         if let Some((index, _)) = &mut meets.index {
             f(index);
         }
-        match &mut meets.role {
-            ir::RendezvousRole::Send(values) => values.iter_mut().for_each(|(v, _, _)| f(v)),
-            ir::RendezvousRole::Receive(targets) => {
-                for (place, _) in targets.iter_mut().flatten() {
-                    if let Some((index, _)) = &mut place.index {
-                        f(index);
-                    }
+        each_role_expr(&mut meets.role, f);
+        each_action_expr(&mut meets.block, f);
+    }
+    if let Some(op) = &mut transform.buffered {
+        if let Some(index) = &mut op.index {
+            f(index);
+        }
+        each_role_expr(&mut op.role, f);
+    }
+    each_action_expr(&mut transform.actions, f);
+}
+
+/// Calls `f` on every expression of one side of a communication (values, target indices).
+fn each_role_expr(role: &mut ir::RendezvousRole, f: &mut dyn FnMut(&mut Expr)) {
+    match role {
+        ir::RendezvousRole::Send(values) => values.iter_mut().for_each(|(v, _, _)| f(v)),
+        ir::RendezvousRole::Receive(targets) => {
+            for (place, _) in targets.iter_mut().flatten() {
+                if let Some((index, _)) = &mut place.index {
+                    f(index);
                 }
             }
         }
-        each_action_expr(&mut meets.block, f);
     }
-    each_action_expr(&mut transform.actions, f);
 }
 
 /// Calls `f` on every expression of `actions`.

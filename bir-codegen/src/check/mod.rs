@@ -280,15 +280,6 @@ impl<'a> Checker<'a> {
     }
 
     fn finish(self) -> ir::System {
-        let mut beyond_symmetry = Vec::new();
-        if !self.channels.is_empty() {
-            beyond_symmetry
-                .push("it has channels, which symmetry reduction does not permute yet".to_string());
-        }
-        if !self.locks.is_empty() {
-            beyond_symmetry
-                .push("it has locks, which symmetry reduction does not permute yet".to_string());
-        }
         let consts = self
             .consts
             .iter()
@@ -313,6 +304,7 @@ impl<'a> Checker<'a> {
             })
             .collect();
         consts.sort_by_key(|(key, _)| *key);
+        let hidden = self.hidden();
         ir::System {
             name: self.ast.name.text.clone(),
             name_span: self.ast.name.span,
@@ -325,7 +317,7 @@ impl<'a> Checker<'a> {
             properties: self.properties,
             fault_sites: self.sites,
             site_spans: self.site_spans,
-            beyond_symmetry,
+            hidden,
             warnings: self.warnings,
         }
     }

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use super::comm::Communication;
 use super::expr::Scope;
 use super::refs::Resolved;
 use super::{line_of, Checker, Kind, Symbol, ThreadSig};
@@ -300,6 +301,8 @@ impl<'a> Checker<'a> {
         let mut notify: Option<(usize, Vec<super::comm::Outcome>)> = None;
         // A rendezvous: where the rest of its block starts in the actions, and it.
         let mut rendezvous: Option<(usize, ir::Rendezvous)> = None;
+        // A send or receive on a buffered channel.
+        let mut buffered: Option<ir::Buffered> = None;
         for (position, action) in transform.actions.iter().enumerate() {
             if action.is_blocking() && position > 0 {
                 self.blocking_not_first(transform, action);
@@ -313,13 +316,17 @@ impl<'a> Checker<'a> {
                         ready,
                         actions: more,
                         outcomes,
-                        rendezvous: meets,
+                        communication,
                     }) = self.comm_action(thread, action, &mut scope)
                     else {
                         continue;
                     };
-                    if let (Some(meets), 0) = (meets, position) {
-                        rendezvous = Some((actions.len() + more.len(), meets));
+                    match (communication, position) {
+                        (Some(Communication::Rendezvous(meets)), 0) => {
+                            rendezvous = Some((actions.len() + more.len(), meets));
+                        }
+                        (Some(Communication::Buffered(op)), 0) => buffered = Some(op),
+                        _ => {}
                     }
                     if !outcomes.is_empty() {
                         if notify.is_some() {
@@ -415,6 +422,7 @@ impl<'a> Checker<'a> {
             jump,
             quiet: None,
             rendezvous,
+            buffered: buffered.map(Box::new),
             text: transform.to_string(),
             line: line_of(transform.spans.first),
             span: transform.spans.first,

@@ -26,6 +26,7 @@ impl Gen<'_> {
             let instances = family.instances;
             let (permuted, rows) = (&family.permuted, &family.rows);
             let (row_pids, pid_slots) = (&family.row_pids, &family.pid_slots);
+            let (row_offsets, pid_offsets) = (&family.row_offsets, &family.pid_offsets);
             quote! {
                 ::bir::model::FamilySymmetry {
                     thread: ::std::borrow::Cow::Borrowed(#thread),
@@ -34,6 +35,8 @@ impl Gen<'_> {
                     rows: ::std::borrow::Cow::Borrowed(&[#(#rows),*]),
                     row_pids: ::std::borrow::Cow::Borrowed(&[#(#row_pids),*]),
                     pid_slots: ::std::borrow::Cow::Borrowed(&[#(#pid_slots),*]),
+                    row_offsets: ::std::borrow::Cow::Borrowed(&[#(#row_offsets),*]),
+                    pid_offsets: ::std::borrow::Cow::Borrowed(&[#(#pid_offsets),*]),
                 }
             }
         });

@@ -62,6 +62,11 @@ pub struct FamilyRows {
     pub row_pids: Vec<bool>,
     /// The slots that stay but hold the family's instance indices.
     pub pid_slots: Vec<u32>,
+    /// Per row that holds the family's ids, the offset they are held at (instance `p` as
+    /// `offset + p`); empty when all are 0.
+    pub row_offsets: Vec<i64>,
+    /// Per pid slot, the offset its ids are held at; empty when all are 0.
+    pub pid_offsets: Vec<i64>,
 }
 
 /// One field of the layout (a variable or a status) as a run of consecutive slots.
@@ -209,12 +214,25 @@ impl Tables {
         let thread_id = family.thread;
         let thread = &system.threads[thread_id];
         let n = thread.instances();
+        // A lock's owner holds the family's ids as instances' global numbers.
+        let first = i64::from(thread.first_instance.0);
+        let ids_at = |global: ir::GlobalId| {
+            if family.pid_globals.contains(&global) {
+                Some(0)
+            } else if family.instance_globals.contains(&global) {
+                Some(first)
+            } else {
+                None
+            }
+        };
         let mut rows = Vec::new();
         let mut row_pids = Vec::new();
-        let mut push_row = |row: Vec<u32>, pids: bool| {
+        let mut row_offsets = Vec::new();
+        let mut push_row = |row: Vec<u32>, ids: Option<i64>| {
             if row.len() == n as usize {
                 rows.extend(row);
-                row_pids.push(pids);
+                row_pids.push(ids.is_some());
+                row_offsets.push(ids.unwrap_or(0));
             }
         };
         let status = |instance| Owner::Status {
@@ -226,7 +244,7 @@ impl Tables {
                 .instance_ids()
                 .flat_map(|i| self.slots_of(status(i)))
                 .collect(),
-            false,
+            None,
         );
         for (local, var) in thread.locals.iter_enumerated() {
             let pids = family.pid_locals.contains(&(thread_id, local));
@@ -242,17 +260,45 @@ impl Tables {
                         .nth(element as usize)
                     })
                     .collect();
-                push_row(row, pids);
+                push_row(row, pids.then_some(0));
             }
         }
+        let element = |global: ir::GlobalId, element: u32| {
+            self.slots_of(Owner::Global(global)).nth(element as usize)
+        };
         for &global in &family.indexed {
             let row = self.slots_of(Owner::Global(global)).collect();
-            push_row(row, family.pid_globals.contains(&global));
+            push_row(row, ids_at(global));
         }
+        // The message slots of an array of channels: slot `s` of each instance's channel.
+        for &(global, capacity) in &family.strided {
+            for slot in 0..capacity {
+                let row = (0..n)
+                    .filter_map(|p| element(global, p * capacity + slot))
+                    .collect();
+                push_row(row, ids_at(global));
+            }
+        }
+        // The wait marks: the family's window of the per-instance arrays.
+        for &(global, start) in &family.windows {
+            let row = (0..n).filter_map(|p| element(global, start + p)).collect();
+            push_row(row, None);
+        }
+        let moves = |global: &ir::GlobalId| {
+            family.indexed.contains(global) || family.strided.iter().any(|(g, _)| g == global)
+        };
         let mut pid_slots = Vec::new();
-        for &global in &family.pid_globals {
-            if !family.indexed.contains(&global) {
-                pid_slots.extend(self.slots_of(Owner::Global(global)));
+        let mut pid_offsets = Vec::new();
+        for (&global, offset) in family
+            .pid_globals
+            .iter()
+            .map(|g| (g, 0))
+            .chain(family.instance_globals.iter().map(|g| (g, first)))
+        {
+            if !moves(&global) {
+                let slots = self.slots_of(Owner::Global(global));
+                pid_offsets.extend(slots.clone().map(|_| offset));
+                pid_slots.extend(slots);
             }
         }
         for &(other, local) in &family.pid_locals {
@@ -260,12 +306,21 @@ impl Tables {
                 continue;
             }
             for instance in system.threads[other].instance_ids() {
-                pid_slots.extend(self.slots_of(Owner::Local {
+                let slots = self.slots_of(Owner::Local {
                     thread: other,
                     instance,
                     local,
-                }));
+                });
+                pid_offsets.extend(slots.clone().map(|_| 0));
+                pid_slots.extend(slots);
             }
+        }
+        // Offsets all 0 are said by none at all.
+        if row_offsets.iter().all(|&o| o == 0) {
+            row_offsets.clear();
+        }
+        if pid_offsets.iter().all(|&o| o == 0) {
+            pid_offsets.clear();
         }
         FamilyRows {
             thread: thread.name.clone(),
@@ -274,6 +329,8 @@ impl Tables {
             rows,
             row_pids,
             pid_slots,
+            row_offsets,
+            pid_offsets,
         }
     }
 

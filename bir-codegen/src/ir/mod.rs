@@ -4,6 +4,7 @@
 //! nothing of the syntax but spans and source text for messages.
 
 pub mod eval;
+mod hidden;
 
 use proc_macro2::Span;
 
@@ -11,6 +12,7 @@ use crate::diag::Spans;
 
 mod ids;
 
+pub use hidden::{Buffered, Hidden, HiddenChannel, HiddenLock, HiddenWaits};
 pub use ids::{
     EnumId, GlobalId, Id, IdVec, InstanceId, LocalId, LocationId, QuantVarId, SiteId, ThreadId,
     TransformId,
@@ -42,10 +44,9 @@ pub struct System {
     /// The tokens of each fault site, for diagnostics at compile time: the construct that
     /// faults (`a[2]`, `x / 0`), or the value it refuses (the `5` of `x := 5`).
     pub site_spans: IdVec<SiteId, Spans>,
-    /// What of the model symmetry reduction does not handle (yet), each a reason it gives
-    /// for finding no symmetry: channels and locks, whose hidden state holds instance
-    /// numbers, and rendezvous.
-    pub beyond_symmetry: Vec<String>,
+    /// Which globals hold the channels, the locks and the wait marks (version 3), for the
+    /// analyses that must tell them from the model's own variables.
+    pub hidden: Hidden,
     /// What the checker warns about the model as written (a rendezvous channel that no
     /// thread sends on, or none receives from), in declaration order. The faults that
     /// constants make certain are warnings too, found later (`analyse::faults`).
@@ -359,6 +360,9 @@ pub struct Transform {
     /// and are never enabled) is the error step of a guard or index that faults, and each
     /// pairing with a partner is a transition of its own ([`System::transitions`]).
     pub rendezvous: Option<Box<Rendezvous>>,
+    /// A send or receive on a buffered channel, the first action of the step (version 3),
+    /// as the analyses read it; `actions` begins with what carries it out.
+    pub buffered: Option<Box<Buffered>>,
     /// The transformation as BIR text on one line.
     pub text: String,
     /// The source line where it starts (0 if unknown).
@@ -403,7 +407,8 @@ pub struct Rendezvous {
     pub block: Vec<Action>,
 }
 
-/// What one side of a rendezvous does.
+/// What one side of a communication does (a rendezvous, or a send or receive on a buffered
+/// channel).
 #[derive(Clone, Debug)]
 pub enum RendezvousRole {
     /// The values sent, each checked against its field's type (a range error at the site

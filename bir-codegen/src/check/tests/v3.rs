@@ -253,3 +253,76 @@ fn the_reference_models_over_rendezvous_warn_about_nothing() {
         );
     }
 }
+
+#[test]
+fn the_hidden_state_and_each_buffered_operation_are_recorded() {
+    let system = checked(
+        "system S {
+            channel (int (0, 3), boolean) buffer 2 c[2];
+            lock m;
+            active thread P() {
+                int (0, 3) x;
+                loc l: do { c[1]!(x, true); notify(m); } goto r;
+                loc r: do { c[0]?(x, _); x := 1; } goto w;
+                loc w: do { lock(m); wait(m); } goto l;
+            }
+        }",
+    );
+    let hidden = &system.hidden;
+    let [channel] = &hidden.channels[..] else {
+        panic!("{hidden:?}")
+    };
+    assert_eq!((channel.capacity, channel.len), (2, Some(2)));
+    assert_eq!(channel.slots.len(), 2);
+    assert_eq!(system.globals[channel.length].ty.len, Some(2));
+    assert_eq!(system.globals[channel.slots[0]].ty.len, Some(4));
+    assert_eq!(hidden.channel_of(channel.slots[1]), Some(0));
+    let [lock] = &hidden.locks[..] else {
+        panic!("{hidden:?}")
+    };
+    assert_eq!((lock.len, lock.first), (None, 0));
+    assert!(hidden.is_owner(lock.owner));
+    let waits = hidden.waits.expect("the model waits");
+    assert!(hidden.is_wait_array(waits.mark) && hidden.is_wait_array(waits.count));
+    let ops: Vec<_> = system.threads[ir::ThreadId(0)]
+        .transforms
+        .iter()
+        .map(|t| t.buffered.as_deref())
+        .collect();
+    // The send with its element, in both of the notify's outcomes; the receive; the lock
+    // and the wait are no channel operation.
+    assert_eq!(ops.len(), 4);
+    let send = ops[0].expect("a send");
+    assert!(matches!(send.index, Some(Expr::Int(1))));
+    assert!(matches!(&send.role, ir::RendezvousRole::Send(values) if values.len() == 2));
+    // One slot write per field, then the length.
+    assert_eq!(send.actions, 3);
+    assert_eq!(ops[1].map(|op| op.actions), Some(3));
+    let receive = ops[2].expect("a receive");
+    assert!(matches!(&receive.role, ir::RendezvousRole::Receive(t) if t[1].is_none()));
+    // The length, the one target, and two slots moved up per field.
+    assert_eq!(receive.actions, 1 + 1 + 2 * 2);
+    assert!(ops[3].is_none());
+}
+
+/// A message slot past the length holds its field's default (0 when in range), whatever
+/// the range: the value a receive gives the last slot again, so that equal queues are
+/// equal states. A lock's owner alone starts at -1.
+#[test]
+fn empty_message_slots_hold_their_field_s_default() {
+    let system = checked(
+        "system S {
+            channel (int (-1, 2), int (1, 3)) buffer 2 c;
+            lock m;
+            active thread P() {
+                loc l: do { c!(-1, 3); } goto r;
+                loc r: do { c?(_, _); } goto k;
+                loc k: do { lock(m); } goto l;
+            }
+        }",
+    );
+    let channel = &system.hidden.channels[0];
+    assert_eq!(system.globals[channel.slots[0]].init, [0, 0]);
+    assert_eq!(system.globals[channel.slots[1]].init, [1, 1]);
+    assert_eq!(system.globals[system.hidden.locks[0].owner].init, [-1]);
+}

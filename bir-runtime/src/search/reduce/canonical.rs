@@ -16,8 +16,14 @@
 //! combinations are tried, at most [`DEFAULT_CAP`] of them, the least image of those
 //! tried being taken. A capped form is still in the state's orbit, so the search stays
 //! sound, but two states of one orbit may then be stored apart (counts above the number of
-//! orbits); the report says when that happened. The tests hold the forms against the
-//! brute force ([`SymmetryInfo::orbit`]) on random groups of two and three families.
+//! orbits); the report says when that happened.
+//!
+//! Ids may be held at an offset (a lock's owner holds instances' global numbers, each
+//! family's from where its instances start): a value is an id of a family when it lies in
+//! that family's window, and a row or slot of global numbers may name instances of several
+//! families, whose windows are disjoint. The tests hold the forms against the brute force
+//! ([`SymmetryInfo::orbit`]) on random groups of two and three families, with ids relative
+//! and at offsets.
 
 use std::cmp::Ordering;
 use std::ops::Range;
@@ -38,8 +44,11 @@ pub struct Group<'a> {
 struct Acting {
     /// Its index in `SymmetryInfo::families`.
     index: usize,
-    /// Per row: the acting family (position in `Group::families`) whose ids the row holds.
-    row_ids: Vec<Option<usize>>,
+    /// Per row: the acting families (positions in `Group::families`) whose ids the row
+    /// holds, each with the offset it holds them at; the family's own first, if it holds
+    /// those. A row holds several families' ids at disjoint offsets when its values are
+    /// instances' global numbers (a lock's owner, in an array of locks).
+    row_ids: Vec<Vec<(usize, i64)>>,
     /// Per pid slot: `Some(k)` when the slot is in a row of some family, so that it moves;
     /// its references are then counted at key position `2 * rows + k`.
     moving: Vec<Option<usize>>,
@@ -52,7 +61,7 @@ impl Acting {
     /// rows of another family name its instances. Otherwise equal keys mean equal rows that
     /// nothing tells apart, and one sorting permutation will do.
     fn ambiguous(&self) -> bool {
-        self.moving_rows > 0 || self.row_ids.iter().any(Option::is_some)
+        self.moving_rows > 0 || self.row_ids.iter().any(|ids| !ids.is_empty())
     }
 }
 
@@ -63,9 +72,11 @@ impl<'a> Group<'a> {
             .filter(|&i| info.families[i].acts())
             .collect();
         let ids_of = |slot: u32| {
-            acting
-                .iter()
-                .position(|&g| info.families[g].pid_slots.contains(&slot))
+            acting.iter().enumerate().filter_map(move |(g, &index)| {
+                let family = &info.families[index];
+                let i = family.pid_slots.iter().position(|&s| s == slot)?;
+                Some((g, family.pid_offset(i)))
+            })
         };
         let row_of = |slot: u32| {
             acting.iter().enumerate().find_map(|(g, &index)| {
@@ -81,11 +92,9 @@ impl<'a> Group<'a> {
                 let family = &info.families[index];
                 let row_ids = (0..family.row_count())
                     .map(|row| {
-                        if family.row_pids[row] {
-                            Some(f)
-                        } else {
-                            ids_of(family.slot(row, 0) as u32)
-                        }
+                        let own = family.row_pids[row].then(|| (f, family.row_offset(row)));
+                        let others = ids_of(family.slot(row, 0) as u32).filter(|&(g, _)| g != f);
+                        own.into_iter().chain(others).collect()
                     })
                     .collect();
                 let mut rows = Vec::new();
@@ -269,16 +278,13 @@ impl Canonicaliser {
         let n = family.instances as usize;
         let rows = family.row_count();
         let fixed_start = 2 * rows + acting.moving_rows;
-        let instance_of = |slot: u32| {
-            usize::try_from(values[slot as usize])
-                .ok()
-                .filter(|&p| p < n)
-        };
+        let instance_of =
+            |i: usize, slot: u32| family.instance_of(values[slot as usize], family.pid_offset(i));
         let refs = &mut self.refs;
         refs.clear();
         refs.resize(n, 0);
         for (i, &slot) in family.pid_slots.iter().enumerate() {
-            if let (None, Some(p)) = (acting.moving[i], instance_of(slot)) {
+            if let (None, Some(p)) = (acting.moving[i], instance_of(i, slot)) {
                 refs[p] += 1;
             }
         }
@@ -296,14 +302,18 @@ impl Canonicaliser {
             let key = &mut keys[p * stride..(p + 1) * stride];
             for (row, ids) in acting.row_ids.iter().enumerate() {
                 let value = values[family.slot(row, p)];
-                let (tag, shown) = match *ids {
-                    Some(g) if g == f && value == p as i64 => (1, 0),
-                    Some(g)
-                        if is_permuted(&group.info.families[group.families[g].index], value) =>
-                    {
-                        (2, 0)
-                    }
-                    _ => (0, value),
+                let ids_family = |g: usize| &group.info.families[group.families[g].index];
+                let itself = matches!(ids.first(), Some(&(g, offset))
+                    if g == f && value == offset + p as i64);
+                let (tag, shown) = if itself {
+                    (1, 0)
+                } else if ids
+                    .iter()
+                    .any(|&(g, offset)| is_permuted(ids_family(g), value, offset))
+                {
+                    (2, 0)
+                } else {
+                    (0, value)
                 };
                 key[2 * row] = tag;
                 key[2 * row + 1] = shown;
@@ -314,7 +324,7 @@ impl Canonicaliser {
         }
         // The slots, in order, into each instance's list; `refs` counts them again.
         for (i, &slot) in family.pid_slots.iter().enumerate() {
-            let Some(p) = instance_of(slot) else {
+            let Some(p) = instance_of(i, slot) else {
                 continue;
             };
             let key = &mut keys[p * stride..(p + 1) * stride];
@@ -341,13 +351,17 @@ fn count_named_in_rows(group: &Group, f: usize, values: &[i64], named: &mut Vec<
     named.clear();
     named.resize(n, 0);
     for (row, ids) in acting.row_ids.iter().enumerate() {
-        if *ids != Some(f) {
+        let Some(&(g, offset)) = ids.first() else {
+            continue;
+        };
+        if g != f {
             continue;
         }
         for instance in 0..n {
             let value = values[family.slot(row, instance)];
-            if value != instance as i64 && is_permuted(family, value) {
-                named[value as usize] += 1;
+            match family.instance_of(value, offset) {
+                Some(p) if p != instance && is_permuted(family, value, offset) => named[p] += 1,
+                _ => {}
             }
         }
     }

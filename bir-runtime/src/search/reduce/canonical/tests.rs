@@ -15,6 +15,8 @@ fn bits(n: u32) -> SymmetryInfo {
             rows: Cow::Owned((0..n).collect()),
             row_pids: Cow::Borrowed(&[false]),
             pid_slots: Cow::Borrowed(&[]),
+            row_offsets: Cow::Borrowed(&[]),
+            pid_offsets: Cow::Borrowed(&[]),
         }]),
         notes: Cow::Borrowed(&[]),
     }
@@ -42,6 +44,8 @@ fn victim() -> SymmetryInfo {
             rows: Cow::Borrowed(&[0, 1, 2]),
             row_pids: Cow::Borrowed(&[false]),
             pid_slots: Cow::Borrowed(&[3]),
+            row_offsets: Cow::Borrowed(&[]),
+            pid_offsets: Cow::Borrowed(&[]),
         }]),
         notes: Cow::Borrowed(&[]),
     }
@@ -81,6 +85,8 @@ fn ids_in_rows_are_tried_within_blocks_and_the_least_image_kept() {
             rows: Cow::Borrowed(&[0, 1, 2]),
             row_pids: Cow::Borrowed(&[true]),
             pid_slots: Cow::Borrowed(&[]),
+            row_offsets: Cow::Borrowed(&[]),
+            pid_offsets: Cow::Borrowed(&[]),
         }]),
         notes: Cow::Borrowed(&[]),
     };
@@ -112,6 +118,8 @@ fn instances_that_nothing_names_are_not_permuted_among_themselves() {
             rows: Cow::Owned((0..20).collect()),
             row_pids: Cow::Borrowed(&[false, true]),
             pid_slots: Cow::Borrowed(&[]),
+            row_offsets: Cow::Borrowed(&[]),
+            pid_offsets: Cow::Borrowed(&[]),
         }]),
         notes: Cow::Borrowed(&[]),
     };
@@ -201,6 +209,8 @@ fn family(name: &'static str, n: u32, rows: Vec<u32>, pid_slots: Vec<u32>) -> Fa
         rows: Cow::Owned(rows),
         row_pids: Cow::Borrowed(&[false, false]),
         pid_slots: Cow::Owned(pid_slots),
+        row_offsets: Cow::Borrowed(&[]),
+        pid_offsets: Cow::Borrowed(&[]),
     }
 }
 
@@ -293,6 +303,91 @@ fn random_families_are_canonicalised_exactly() {
                 rows: Cow::Owned(rows[f].clone()),
                 row_pids: Cow::Owned(row_pids[f].clone()),
                 pid_slots: Cow::Owned(pid_slots[f].clone()),
+                row_offsets: Cow::Borrowed(&[]),
+                pid_offsets: Cow::Borrowed(&[]),
+            })
+            .collect();
+        let info = SymmetryInfo {
+            families: Cow::Owned(families),
+            notes: Cow::Borrowed(&[]),
+        };
+        assert_exact(&info, &domains);
+        checked += 1;
+    }
+}
+
+/// Random groups of two or three families numbered as a model numbers its instances
+/// globally (each family from an offset, with other instances between them), whose rows
+/// and pid slots hold global numbers — a lock's owner, per instance or shared — beside
+/// plain values and relative ids, each checked on every state of a small domain.
+#[test]
+fn ids_held_at_offsets_are_canonicalised_exactly() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut checked = 0;
+    while checked < 40 {
+        let count = 2 + rng.below(2) as usize;
+        let sizes: Vec<u32> = (0..count).map(|_| 2 + rng.below(2) as u32 / 2).collect();
+        // Global numbers: each family after the previous one and maybe one other instance.
+        let mut offsets = Vec::new();
+        let mut total = 0i64;
+        for &n in &sizes {
+            total += rng.below(2) as i64;
+            offsets.push(total);
+            total += i64::from(n);
+        }
+        let mut domains: Vec<std::ops::Range<i64>> = Vec::new();
+        let mut rows: Vec<Vec<u32>> = vec![Vec::new(); count];
+        let mut row_pids: Vec<Vec<bool>> = vec![Vec::new(); count];
+        let mut row_offsets: Vec<Vec<i64>> = vec![Vec::new(); count];
+        let mut pid_slots: Vec<Vec<u32>> = vec![Vec::new(); count];
+        let mut pid_offsets: Vec<Vec<i64>> = vec![Vec::new(); count];
+        for f in 0..count {
+            let n = sizes[f];
+            for row in 0..1 + rng.below(3) {
+                let kind = if row == 0 { 0 } else { rng.below(3) };
+                for _ in 0..n {
+                    let slot = domains.len() as u32;
+                    rows[f].push(slot);
+                    domains.push(match kind {
+                        0 => 0..2,
+                        1 => -1..i64::from(n),
+                        _ => {
+                            // Every other family's ids may be there too.
+                            for g in (0..count).filter(|&g| g != f) {
+                                pid_slots[g].push(slot);
+                                pid_offsets[g].push(offsets[g]);
+                            }
+                            -1..total
+                        }
+                    });
+                }
+                row_pids[f].push(kind != 0);
+                row_offsets[f].push(if kind == 2 { offsets[f] } else { 0 });
+            }
+        }
+        // A shared lock's owner: any instance's global number.
+        if rng.below(2) == 0 {
+            let slot = domains.len() as u32;
+            domains.push(-1..total);
+            for g in 0..count {
+                pid_slots[g].push(slot);
+                pid_offsets[g].push(offsets[g]);
+            }
+        }
+        let states: u64 = domains.iter().map(|d| (d.end - d.start) as u64).product();
+        if states > 15_000 {
+            continue;
+        }
+        let families = (0..count)
+            .map(|f| FamilySymmetry {
+                thread: Cow::Owned(format!("F{f}")),
+                instances: sizes[f],
+                permuted: Cow::Owned((rng.below(3) as u32 / 2..sizes[f]).collect()),
+                rows: Cow::Owned(rows[f].clone()),
+                row_pids: Cow::Owned(row_pids[f].clone()),
+                pid_slots: Cow::Owned(pid_slots[f].clone()),
+                row_offsets: Cow::Owned(row_offsets[f].clone()),
+                pid_offsets: Cow::Owned(pid_offsets[f].clone()),
             })
             .collect();
         let info = SymmetryInfo {

@@ -13,11 +13,21 @@
 //! at 0, an invariant on `P[0]@cs`, `level[1]` in a property) names one instance: the group
 //! is restricted to the permutations that fix it, and so is an instance whose slots of
 //! indexed arrays start at values the others do not.
+//!
+//! Channels and locks (version 3) are read through what their hidden state means
+//! ([`hidden`]): a channel's length and message slots are indexed by the channel's element,
+//! a message carries its fields' values from the send to the targets, and a lock's owner
+//! holds the global number of an instance among all the model's — a second kind of pid,
+//! whose class every family that takes locks shares, each family's instances in a window
+//! of its own.
+
+mod group;
+mod hidden;
 
 use std::collections::BTreeMap;
 
 use crate::ir::{
-    self, Action, ArithOp, CmpOp, Expr, GlobalId, LocalId, QuantVarId, Scalar, ThreadId, VarRef,
+    self, Action, ArithOp, CmpOp, Expr, GlobalId, LocalId, QuantVarId, ThreadId, VarRef,
 };
 
 /// The symmetry found for one `active [N]` family with `N >= 2`.
@@ -31,8 +41,18 @@ pub struct Family {
     /// The globals that are arrays of N elements indexed by the family's pids: element `p`
     /// moves with instance `p`.
     pub indexed: Vec<GlobalId>,
+    /// The message slots of an array of N channels indexed by the family's pids, each with
+    /// the channel's capacity `k`: elements `p * k .. (p + 1) * k` move with instance `p`.
+    pub strided: Vec<(GlobalId, u32)>,
+    /// The per-instance arrays of the hidden state (the wait marks), each with the global
+    /// number `first` of the family's instance 0: element `first + p` moves with instance
+    /// `p`.
+    pub windows: Vec<(GlobalId, u32)>,
     /// The globals whose values are the family's pids (renamed by a permutation).
     pub pid_globals: Vec<GlobalId>,
+    /// The globals whose values are instances' global numbers (a lock's owner): the
+    /// family's instance `p` is `first + p` there, renamed within that window.
+    pub instance_globals: Vec<GlobalId>,
     /// The locals (of any thread) whose values are the family's pids.
     pub pid_locals: Vec<(ThreadId, LocalId)>,
     /// The group, and why not a larger one, in a sentence.
@@ -60,6 +80,12 @@ enum Node {
     Positions(Holder),
     /// The instance index of a thread's instances.
     Index(ThreadId),
+    /// The global number of a thread's instances (its index plus the number of the
+    /// instances declared before it), which a lock's owner holds.
+    Instance(ThreadId),
+    /// A field of the messages of a rendezvous channel (declaration, field): what a send
+    /// hands its partner's targets.
+    Message(u32, usize),
     /// A quantified variable.
     Quant(QuantVarId),
 }
@@ -185,6 +211,15 @@ impl<'s> Classes<'s> {
             Node::Positions(holder) => format!("an index of `{}`", self.holder_name(holder)),
             Node::Index(thread) => format!("the instance index of `{}`", self.thread_name(thread)),
             Node::Quant(_) => "a quantified variable".to_string(),
+            Node::Instance(thread) => format!(
+                "the global number of an instance of `{}`",
+                self.thread_name(thread)
+            ),
+            Node::Message(channel, field) => format!(
+                "field {} of the messages of `{}`",
+                field + 1,
+                self.system.hidden.channels[channel as usize].name
+            ),
         }
     }
 
@@ -215,7 +250,13 @@ impl<'s> Classes<'s> {
     fn walk_system(&mut self) {
         let system = self.system;
         for (id, var) in system.globals.iter_enumerated() {
-            self.place = format!("the initial value of `{}`", var.name);
+            self.place = match system.hidden.channel_of(id) {
+                Some(channel) if system.hidden.channels[channel].length != id => format!(
+                    "the empty message slots of channel `{}`",
+                    system.hidden.channels[channel].name
+                ),
+                _ => format!("the initial value of `{}`", var.name),
+            };
             let node = self.node(Node::Var(Holder::Global(id)));
             for &value in &var.init {
                 self.constant(node, value, self.place.clone());
@@ -236,8 +277,24 @@ impl<'s> Classes<'s> {
                     let value = self.expr(guard);
                     self.taint(value, "is a condition");
                 }
-                for action in &transform.actions {
+                // A buffered send or receive: what its first actions do to the hidden state
+                // is read from the operation instead.
+                let skip = match &transform.buffered {
+                    Some(op) => {
+                        self.communication(op.channel, op.index.as_ref(), &op.role);
+                        op.actions
+                    }
+                    None => 0,
+                };
+                for action in transform.actions.iter().skip(skip) {
                     self.action(action);
+                }
+                if let Some(meets) = &transform.rendezvous {
+                    let index = meets.index.as_ref().map(|(index, _)| index);
+                    self.communication(meets.channel, index, &meets.role);
+                    for action in &meets.block {
+                        self.action(action);
+                    }
                 }
             }
         }
@@ -260,11 +317,9 @@ impl<'s> Classes<'s> {
         match action {
             Action::Assign { place, value, .. } => {
                 if let Some((index, _)) = &place.index {
-                    let index = self.expr(index);
-                    let positions = self.node(Node::Positions(self.holder(place.var)));
-                    self.unify(Val::Node(positions), index);
+                    self.index(place.var, index);
                 }
-                let value = self.expr(value);
+                let value = self.assigned(place.var, value);
                 let var = self.node(Node::Var(self.holder(place.var)));
                 self.unify(Val::Node(var), value);
             }
@@ -292,9 +347,7 @@ impl<'s> Classes<'s> {
             Expr::Int(value) => Val::Const(*value),
             Expr::Read(var) => Val::Node(self.node(Node::Var(self.holder(*var)))),
             Expr::Element { var, index, .. } => {
-                let index = self.expr(index);
-                let positions = self.node(Node::Positions(self.holder(*var)));
-                self.unify(Val::Node(positions), index);
+                self.index(*var, index);
                 Val::Node(self.node(Node::Var(self.holder(*var))))
             }
             Expr::InstanceIndex => match self.thread {
@@ -315,7 +368,7 @@ impl<'s> Classes<'s> {
                 Val::Other
             }
             Expr::Cmp { op, lhs, rhs } => {
-                let (a, b) = (self.expr(lhs), self.expr(rhs));
+                let (a, b) = (self.compared(lhs, rhs), self.compared(rhs, lhs));
                 if matches!(op, CmpOp::Eq | CmpOp::Ne) {
                     self.unify(a, b);
                 } else {
@@ -376,176 +429,6 @@ impl<'s> Classes<'s> {
                 Val::Other
             }
         }
-    }
-
-    /// The symmetry of family `thread`, once every class is known.
-    fn family(&mut self, thread_id: ThreadId) -> Family {
-        let thread = &self.system.threads[thread_id];
-        let (name, n) = (thread.name.clone(), thread.instances());
-        let index = self.node(Node::Index(thread_id));
-        let class = self.find(index);
-        let mut family = Family {
-            thread: thread_id,
-            permuted: Vec::new(),
-            indexed: Vec::new(),
-            pid_globals: Vec::new(),
-            pid_locals: Vec::new(),
-            note: String::new(),
-        };
-        let why_not = match self.system.beyond_symmetry.first() {
-            Some(why) => Err(why.clone()),
-            None => self.why_not(class, thread_id, n, &mut family),
-        };
-        match why_not {
-            Err(why) => {
-                family.note = format!("`{name}`: no symmetry: {why}");
-                family.indexed.clear();
-                family.pid_globals.clear();
-                family.pid_locals.clear();
-            }
-            Ok(fixed) => {
-                family.permuted = (0..n).filter(|p| !fixed.contains_key(p)).collect();
-                let reasons: Vec<String> = fixed
-                    .iter()
-                    .map(|(p, why)| format!("{name}[{p}] fixed: {why}"))
-                    .collect();
-                family.note = if reasons.is_empty() {
-                    format!("`{name}`: every permutation of its {n} instances")
-                } else if family.permuted.len() < 2 {
-                    format!("`{name}`: no symmetry: {}", reasons.join("; "))
-                } else {
-                    format!(
-                        "`{name}`: the permutations of {} of its {n} instances; {}",
-                        family.permuted.len(),
-                        reasons.join("; ")
-                    )
-                };
-            }
-        }
-        family
-    }
-
-    /// Checks that the class of family `thread`'s pids is used only as a permutation
-    /// preserves, filling in the arrays and variables of the class; returns the instances
-    /// the group must fix, with the reason for each, or why there is no symmetry.
-    fn why_not(
-        &mut self,
-        class: usize,
-        thread: ThreadId,
-        n: u32,
-        family: &mut Family,
-    ) -> Result<BTreeMap<u32, String>, String> {
-        if let Some(why) = &self.facts[class].tainted {
-            return Err(why.clone());
-        }
-        let holds_pids = |scalar: Scalar| matches!(scalar, Scalar::Int { lo, hi, .. } if lo <= 0 && hi >= i64::from(n) - 1);
-        for i in 0..self.nodes.len() {
-            if self.find(i) != class {
-                continue;
-            }
-            match self.nodes[i] {
-                Node::Index(other) if other != thread => {
-                    return Err(format!(
-                        "its instance indices mix with those of `{}`",
-                        self.thread_name(other)
-                    ))
-                }
-                Node::Index(_) | Node::Quant(_) => {}
-                Node::Var(holder) => {
-                    let var = match holder {
-                        Holder::Global(id) => &self.system.globals[id],
-                        Holder::Local(t, l) => &self.system.threads[t].locals[l],
-                    };
-                    if !holds_pids(var.ty.scalar) {
-                        return Err(format!(
-                            "`{}` holds instance indices but its type does not hold all {n}",
-                            self.holder_name(holder)
-                        ));
-                    }
-                    match holder {
-                        Holder::Global(id) => family.pid_globals.push(id),
-                        Holder::Local(t, l) => family.pid_locals.push((t, l)),
-                    }
-                }
-                Node::Positions(Holder::Global(id)) => {
-                    let var = &self.system.globals[id];
-                    if var.ty.len != Some(n) {
-                        return Err(format!(
-                            "`{}` is indexed by instance indices but has {} elements, not {n}",
-                            var.name,
-                            var.ty.elements()
-                        ));
-                    }
-                    family.indexed.push(id);
-                }
-                Node::Positions(holder) => {
-                    return Err(format!(
-                        "the local array `{}` is indexed by instance indices (not supported)",
-                        self.holder_name(holder)
-                    ))
-                }
-            }
-        }
-        for q in 0..self.quantifiers.len() {
-            let node = self.quantifiers[q].node;
-            if self.find(node) != class {
-                continue;
-            }
-            let quantifier = &self.quantifiers[q];
-            if quantifier.range != (0, i64::from(n)) {
-                return Err(format!(
-                    "a quantifier over instance indices ranges over {} .. {}, not over all \
-                     {n} instances ({})",
-                    quantifier.range.0, quantifier.range.1, quantifier.place
-                ));
-            }
-            if quantifier.may_fault {
-                return Err(format!(
-                    "the body of a quantifier over instances may fault, and the order of \
-                     evaluation would decide which instance faults first ({})",
-                    quantifier.place
-                ));
-            }
-        }
-        let mut fixed = BTreeMap::new();
-        for (&value, place) in &self.facts[class].constants {
-            if let Ok(p) = u32::try_from(value) {
-                if p < n {
-                    fixed.insert(p, format!("the constant {value} in {place} names it"));
-                }
-            }
-        }
-        // The instances whose slots of the indexed arrays start as most instances' do.
-        let start = |p: u32| -> Vec<i64> {
-            family
-                .indexed
-                .iter()
-                .map(|&g| {
-                    self.system.globals[g]
-                        .init
-                        .get(p as usize)
-                        .copied()
-                        .unwrap_or(0)
-                })
-                .collect()
-        };
-        let mut counts: BTreeMap<Vec<i64>, u32> = BTreeMap::new();
-        for p in (0..n).filter(|p| !fixed.contains_key(p)) {
-            *counts.entry(start(p)).or_default() += 1;
-        }
-        if let Some((common, _)) = counts.iter().max_by_key(|(_, count)| **count) {
-            let common = common.clone();
-            for p in 0..n {
-                if !fixed.contains_key(&p) && start(p) != common {
-                    fixed.insert(
-                        p,
-                        "its elements of the arrays indexed by instance start at other values"
-                            .to_string(),
-                    );
-                }
-            }
-        }
-        Ok(fixed)
     }
 }
 
@@ -631,137 +514,4 @@ fn may_fault(
 }
 
 #[cfg(test)]
-mod tests {
-    use std::str::FromStr;
-
-    use proc_macro2::TokenStream;
-
-    use super::*;
-
-    fn families_of(source: &str) -> Vec<Family> {
-        let tokens = TokenStream::from_str(source).expect("tokenizes");
-        let system = crate::front_end(tokens)
-            .unwrap_or_else(|d| panic!("{:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()));
-        families(&system)
-    }
-
-    #[test]
-    fn peterson_is_symmetric_but_for_the_initial_victim() {
-        let peterson = families_of(include_str!("../../../models/peterson_filter.bir"));
-        let [family] = &peterson[..] else {
-            panic!("{peterson:?}")
-        };
-        assert_eq!(family.permuted, [1, 2]);
-        assert_eq!(family.indexed, [GlobalId(0)]);
-        assert_eq!(family.pid_globals, [GlobalId(1)]);
-        assert!(
-            family
-                .note
-                .contains("P[0] fixed: the constant 0 in the initial value of `victim`"),
-            "{}",
-            family.note
-        );
-    }
-
-    #[test]
-    fn arithmetic_on_an_index_breaks_the_symmetry() {
-        let phils = families_of(include_str!("../../../models/dining_philosophers.bir"));
-        assert!(phils[0].permuted.is_empty());
-        assert!(
-            phils[0]
-                .note
-                .contains("the instance index of `Philosopher` is used in arithmetic"),
-            "{}",
-            phils[0].note
-        );
-    }
-
-    #[test]
-    fn toggling_bits_have_the_full_group() {
-        let bits = families_of(
-            "system Bits {
-                boolean[5] bit;
-                active [5] thread T(int index) {
-                    loc l: do { bit[index] := !bit[index]; } goto l;
-                }
-            }",
-        );
-        assert_eq!(bits[0].permuted, [0, 1, 2, 3, 4]);
-        assert_eq!(bits[0].note, "`T`: every permutation of its 5 instances");
-    }
-
-    #[test]
-    fn what_properties_name_is_fixed_and_narrow_types_break() {
-        let named = families_of(
-            "system S {
-                boolean[3] on;
-                active [3] thread T(int index) {
-                    loc l: do { on[index] := true; } goto m;
-                    loc m: do { } goto m;
-                }
-                invariant I: !(T[2]@m && on[1]);
-            }",
-        );
-        assert_eq!(named[0].permuted, [0]);
-        assert!(
-            named[0].note.starts_with("`T`: no symmetry: T[1] fixed"),
-            "{}",
-            named[0].note
-        );
-        let narrow = families_of(
-            "system S {
-                int (0, 1) last;
-                int (0, 3) owner := 3;
-                active [3] thread T(int index) {
-                    loc l: when owner == 3 do { last := index; owner := index; } goto l;
-                }
-            }",
-        );
-        assert!(
-            narrow[0].note.contains("`last` holds instance indices"),
-            "{}",
-            narrow[0].note
-        );
-        let nobody = families_of(
-            "system S {
-                int (0, 3) owner := 3;
-                active [3] thread T(int index) {
-                    loc l: when owner == 3 do { owner := index; } goto m;
-                    loc m: when owner == index do { owner := 3; } goto l;
-                }
-            }",
-        );
-        // 3 is nobody: no instance is named.
-        assert_eq!(nobody[0].permuted, [0, 1, 2]);
-        assert_eq!(nobody[0].pid_globals, [GlobalId(0)]);
-    }
-
-    #[test]
-    fn quantifiers_must_range_over_every_instance() {
-        let partial = families_of(
-            "system S {
-                boolean[3] on;
-                active [3] thread T(int index) {
-                    loc l: when forall k in 0 .. 2 : (k == index || !on[k])
-                           do { on[index] := true; } goto l;
-                }
-            }",
-        );
-        assert!(
-            partial[0].note.contains("ranges over 0 .. 2"),
-            "{}",
-            partial[0].note
-        );
-        // A negative constant in the body cannot fault: the group stays whole.
-        let negative = families_of(
-            "system S {
-                boolean[2] on;
-                active [2] thread T(int index) {
-                    loc l: when forall k in 0 .. 2 : (k == -1 || on[k])
-                           do { on[index] := true; } goto l;
-                }
-            }",
-        );
-        assert_eq!(negative[0].permuted, [0, 1], "{}", negative[0].note);
-    }
-}
+mod tests;

@@ -16,14 +16,28 @@
 //!
 //! A rendezvous is a step of two instances, so a location where one waits is not safe.
 //!
+//! A buffered channel is judged by how each step uses it, not by its hidden globals (which
+//! every send and receive reads and writes): a send of the one instance that sends on a
+//! channel (or an element of an array of them, `ring[(index + 1) % N]`) is independent of
+//! the receives of another, and a receive of the one instance that receives likewise of
+//! the sends — SPIN's `xs`/`xr` channels, found without annotations; [`channels`] states
+//! the rule, and [`exclusive`] when the steps of a location that wait for different
+//! lengths still make it safe. Locks are hidden globals like any other: a
+//! lock operation reads and writes its lock's owner and count (and wait marks), which are
+//! shared as soon as two instances use the lock.
+//!
 //! A transformation is invisible when it writes nothing an invariant or a property (an
 //! `ltl` predicate, a `reachable` check) reads, and the properties and invariants name no
 //! location of its thread (`T@loc`), since its step changes one.
+
+mod channels;
+mod exclusive;
 
 use std::collections::{HashMap, HashSet};
 
 use super::access::{reads_of, Access, Accesses, Element};
 use crate::ir::{self, GlobalId, IdVec, LocationId, ThreadId, TransformId};
+use channels::ChannelUses;
 
 /// How a global is used across the model.
 #[derive(Clone, Debug, Default)]
@@ -52,6 +66,7 @@ pub fn safe_locations(
         .flat_map(reads_of)
         .collect();
     let uses = global_uses(system, accesses, &observed);
+    let channel_uses = ChannelUses::new(system, accesses, &observed);
     // A thread whose status anything reads (an invariant, a property, or a guard or action of
     // any transformation, `T[i]@loc`) has no safe location: each of its steps changes a
     // location, so it can enable or disable the step that reads it.
@@ -76,21 +91,19 @@ pub fn safe_locations(
                 .locations
                 .ids()
                 .map(|location| {
+                    let here = &thread.locations[location].transforms;
                     !status_read_threads.contains(&thread_id)
-                        && thread
-                            .transforms
-                            .iter_enumerated()
-                            .filter(|(_, t)| t.location == location)
-                            // A rendezvous is a step of two instances: never independent.
-                            .all(|(id, t)| {
-                                t.rendezvous.is_none()
-                                    && safe_transform(
-                                        &uses,
-                                        thread_id,
-                                        single,
-                                        &accesses[thread_id][id],
-                                    )
-                            })
+                        // A rendezvous is a step of two instances: never independent.
+                        && here.iter().all(|&id| {
+                            let access = &accesses[thread_id][id];
+                            thread.transforms[id].rendezvous.is_none()
+                                && safe_transform(&uses, thread_id, single, access)
+                                && access
+                                    .channels
+                                    .iter()
+                                    .all(|u| channel_uses.safe(thread_id, u))
+                        })
+                        && channel_uses.alike(thread_id, here, &accesses[thread_id])
                 })
                 .collect()
         })
@@ -185,89 +198,4 @@ fn safe_transform(
 }
 
 #[cfg(test)]
-mod tests {
-    use std::str::FromStr;
-
-    use proc_macro2::TokenStream;
-
-    use super::*;
-
-    fn safe(source: &str) -> Vec<Vec<bool>> {
-        let tokens = TokenStream::from_str(source).expect("tokenizes");
-        let system = crate::front_end(tokens)
-            .unwrap_or_else(|d| panic!("{:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()));
-        let accesses = crate::analyse::access::of_system(&system);
-        safe_locations(&system, &accesses)
-            .iter()
-            .map(|locations| locations.iter().copied().collect())
-            .collect()
-    }
-
-    #[test]
-    fn the_reference_models_share_everything() {
-        // Every transformation of the philosophers touches a fork another one takes.
-        assert_eq!(
-            safe(include_str!("../../../models/dining_philosophers.bir")),
-            [[false; 4]]
-        );
-        // Peterson's filter: each level step reads the other levels.
-        let peterson = safe(include_str!("../../../models/peterson_filter.bir"));
-        assert!(peterson[0].iter().all(|&s| !s), "{peterson:?}");
-    }
-
-    #[test]
-    fn local_work_own_slots_and_constants_are_safe() {
-        let safe = safe(
-            "system S {
-                const C { N = 3; }
-                int (0, 9)[C.N] mine;
-                int (0, 9) limit := 5;
-                int (0, 9) shared;
-                invariant Small: shared < 9;
-                active [C.N] thread P(int index) {
-                    int (0, 9) j;
-                    loc a: when j < limit do { j := j + 1; mine[index] := j; } goto a;
-                           when j == limit do { j := 0; } goto b;
-                    loc b: do { shared := mine[index]; } goto c;
-                    loc c: when Q@q do {} goto a;
-                }
-                active thread Q() {
-                    loc q: do {} goto q;
-                }
-            }",
-        );
-        // a: locals, its own slot, a constant. b: writes what the invariant reads.
-        // c: reads a status. Q: its status is read.
-        assert_eq!(safe, [vec![true, false, false], vec![false]]);
-    }
-
-    #[test]
-    fn a_thread_whose_status_a_guard_reads_has_no_safe_location() {
-        // Found by the differential test (seed 1004003174): T[0] at l2 may fail while T[2]
-        // is at l0; expanding T[2]'s local step alone moved it on and hid the failure.
-        let safe = safe(
-            "system S {
-                int (0, 3) g;
-                active [3] thread T(int index) {
-                    loc l0: do {} goto l2;
-                    loc l2: when T[2]@l0 do { g := 4; } goto l0;
-                }
-            }",
-        );
-        assert_eq!(safe, [[false, false]]);
-    }
-
-    #[test]
-    fn what_a_property_names_is_visible() {
-        let safe = safe(
-            "system S {
-                active [2] thread P(int index) {
-                    int (0, 3) j;
-                    loc a: do { j := (j + 1) % 4; } goto a;
-                }
-                ltl Moves: []<>P[0]@a;
-            }",
-        );
-        assert_eq!(safe, [[false]]);
-    }
-}
+mod tests;
