@@ -153,7 +153,7 @@ impl Gen<'_> {
             pub struct #model;
 
             #state_doc
-            #[derive(::core::clone::Clone, ::core::marker::Copy, #state_derives ::core::hash::Hash)]
+            #[derive(::core::clone::Clone, ::core::marker::Copy, #state_derives)]
             pub struct #state(#storage);
 
             #state_equality

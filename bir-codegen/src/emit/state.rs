@@ -49,10 +49,13 @@ impl Gen<'_> {
     /// The equality of states: derived for one word; for several, the words' differences
     /// ORed together, compared once (branch-free and inline, where a derived comparison of an
     /// array calls `memcmp`: the seen set compares a state with every candidate slot).
-    /// Returns the derives to add and the impls to write.
+    /// The hash stays the derived one. Returns the derives to add and the impls to write.
     pub(super) fn state_equality(&self) -> (TokenStream, TokenStream) {
         if self.layout.words == 1 {
-            return (quote!(::core::cmp::PartialEq, ::core::cmp::Eq,), quote!());
+            return (
+                quote!(::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash),
+                quote!(),
+            );
         }
         let state = &self.state;
         let differences =
@@ -65,6 +68,14 @@ impl Gen<'_> {
                 }
             }
             impl ::core::cmp::Eq for #state {}
+            // The derived hash, written out: Clippy asks that a hash beside a hand-written
+            // equality be hand-written too.
+            impl ::core::hash::Hash for #state {
+                #[inline]
+                fn hash<H: ::core::hash::Hasher>(&self, hasher: &mut H) {
+                    ::core::hash::Hash::hash(&self.0, hasher);
+                }
+            }
         };
         (quote!(), impls)
     }
