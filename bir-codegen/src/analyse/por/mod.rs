@@ -20,8 +20,8 @@
 //! every send and receive reads and writes): a send of the one instance that sends on a
 //! channel (or an element of an array of them, `ring[(index + 1) % N]`) is independent of
 //! the receives of another, and a receive of the one instance that receives likewise of
-//! the sends — SPIN's `xs`/`xr` channels, found without annotations; [`channels`] states
-//! the rule, and [`exclusive`] when the steps of a location that wait for different
+//! the sends — SPIN's `xs`/`xr` channels, found without annotations; `channels` states
+//! the rule, and `exclusive` when the steps of a location that wait for different
 //! lengths still make it safe. Locks are hidden globals like any other: a
 //! lock operation reads and writes its lock's owner and count (and wait marks), which are
 //! shared as soon as two instances use the lock.

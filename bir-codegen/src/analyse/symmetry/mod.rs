@@ -15,7 +15,7 @@
 //! indexed arrays start at values the others do not.
 //!
 //! Channels and locks (version 3) are read through what their hidden state means
-//! ([`hidden`]): a channel's length and message slots are indexed by the channel's element,
+//! (`hidden`): a channel's length and message slots are indexed by the channel's element,
 //! a message carries its fields' values from the send to the targets, and a lock's owner
 //! holds the global number of an instance among all the model's — a second kind of pid,
 //! whose class every family that takes locks shares, each family's instances in a window
