@@ -218,18 +218,24 @@ impl Gen {
         }
         // Drawn last, so that the rest of a seed's model is what it was before models had
         // properties.
+        self.properties(&mut out, 40);
+        out.push_str("}\n");
+        out
+    }
+
+    /// Up to two `ltl` properties over the model's variables and locations, and with a
+    /// chance of `reachable_percent` a `reachable` check.
+    pub(crate) fn properties(&mut self, out: &mut String, reachable_percent: usize) {
         for p in 0..self.rng.below(3) {
             let atom = |gen: &mut Gen| format!("({})", gen.bool_expr(1, None, true));
             let progress = |gen: &mut Gen| format!("({})", gen.at(None));
             let formula = ltl_property(self, |gen| &mut gen.rng, atom, progress);
             out.push_str(&format!("  ltl P{p}: {formula};\n"));
         }
-        if self.rng.chance(40) {
+        if self.rng.chance(reachable_percent) {
             let predicate = self.bool_expr(2, None, true);
             out.push_str(&format!("  reachable R0: {predicate};\n"));
         }
-        out.push_str("}\n");
-        out
     }
 
     /// Declares threads (names, kinds, parameters, locations) before their bodies, so that

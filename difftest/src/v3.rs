@@ -132,16 +132,7 @@ impl Gen {
             out.push_str(&text);
             self.v3().calls = calls.clone();
         }
-        for p in 0..self.rng.below(3) {
-            let atom = |gen: &mut Gen| format!("({})", gen.bool_expr(1, None, true));
-            let progress = |gen: &mut Gen| format!("({})", gen.at(None));
-            let formula = ltl_property(self, |gen| &mut gen.rng, atom, progress);
-            out.push_str(&format!("  ltl P{p}: {formula};\n"));
-        }
-        if self.rng.chance(30) {
-            let predicate = self.bool_expr(2, None, true);
-            out.push_str(&format!("  reachable R0: {predicate};\n"));
-        }
+        self.properties(&mut out, 30);
         out.push_str("}\n");
         out
     }
