@@ -298,6 +298,8 @@ pub fn kind_name(kind: FindingKind) -> &'static str {
         FindingKind::Start => "start",
         FindingKind::Stack => "stack",
         FindingKind::Lock => "lock",
+        FindingKind::Heap => "heap",
+        FindingKind::Null => "null",
         FindingKind::Property => "property",
         FindingKind::Reached => "witness",
         _ => "error",

@@ -28,6 +28,9 @@ pub(crate) fn model_info(system: &ir::System, tables: &Tables) -> ModelInfo {
                     name: system.enums[id].name.clone().into(),
                     variants: names(&system.enums[id].variants),
                 },
+                tables::SlotKind::Ref(record) => SlotKind::Reference {
+                    record: system.hidden.records[record].name.clone().into(),
+                },
                 tables::SlotKind::Status(thread) => {
                     let locations: Vec<String> = system.threads[thread]
                         .locations

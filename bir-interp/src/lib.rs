@@ -41,8 +41,9 @@ use crate::program::Program;
 use bir_codegen::analyse::{access, por, symmetry};
 use bir_codegen::emit::layout::Layout;
 use bir_codegen::emit::tables::{SymmetryTable, Tables, TransitionRow};
+use bir_runtime::model::heap::{HeapLayout, HeapOrder};
 use bir_runtime::model::{
-    AtomInfo, FailedCheck, FamilySymmetry, Fault, InvariantFailure, ModelInfo, Operand,
+    AtomInfo, FailedCheck, FamilySymmetry, Fault, InvariantFailure, ModelInfo, Operand, Outcome,
     PropertyInfo, Successor, SymmetryInfo,
 };
 use bir_runtime::Model;
@@ -71,7 +72,7 @@ pub struct Interpreter {
 }
 
 /// Where every value of a state lives, and the transitions in successor order.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Plan {
     /// How states are packed: the place of every slot.
     packing: Packing,
@@ -83,10 +84,14 @@ struct Plan {
     instances: IdVec<InstanceId, InstanceSlots>,
     /// Every transition; the index is the transition id.
     transitions: Vec<TransitionRow>,
+    /// The heap's objects and the walk's roots, in slots.
+    heap: HeapLayout,
+    /// How the walk numbers the objects that remain after a step.
+    heap_order: HeapOrder,
 }
 
 /// The slots of one thread instance.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct InstanceSlots {
     /// Its thread.
     thread: ThreadId,
@@ -154,6 +159,8 @@ impl Interpreter {
             globals,
             instances,
             transitions: tables.transitions,
+            heap: tables.heap,
+            heap_order: HeapOrder::Canonical,
         };
         Interpreter {
             program: Arc::new(Program::new(system)),
@@ -164,6 +171,16 @@ impl Interpreter {
             atoms,
             symmetry: Arc::new(symmetry_info(&tables.symmetry)),
         }
+    }
+
+    /// This interpreter with the heap's objects numbered as `order` says after each step:
+    /// [`HeapOrder::Canonical`] (the default, LANGUAGE.md's rule) or, to measure what the
+    /// canonical heap saves, [`HeapOrder::Allocation`] (garbage is still collected, but
+    /// states that differ only in where objects were allocated stay apart).
+    pub fn with_heap_order(mut self, order: HeapOrder) -> Interpreter {
+        let plan = Arc::make_mut(&mut self.plan);
+        plan.heap_order = order;
+        self
     }
 
     /// Tokenizes, parses and checks BIR source text (the body of a `bir!` invocation, or a
@@ -196,7 +213,15 @@ impl Model for Interpreter {
 
     fn successors(&self, state: &State, out: &mut Vec<Successor<State>>) {
         for (id, row) in self.plan.transitions.iter().enumerate() {
-            if let Some(outcome) = self.execute(state, row) {
+            if let Some(mut outcome) = self.execute(state, row) {
+                if let (Outcome::Next(next), true) = (&mut outcome, row.walks_heap) {
+                    let packing = &self.plan.packing;
+                    let mut slots = state::Slots {
+                        packing,
+                        state: next,
+                    };
+                    self.plan.heap.collect(&mut slots, self.plan.heap_order);
+                }
                 out.push(Successor {
                     transition: id as u32,
                     outcome,

@@ -127,5 +127,23 @@ impl Packing {
     }
 }
 
+/// A state's slots as the heap's walk reads and writes them.
+pub(crate) struct Slots<'a> {
+    /// How the state is packed.
+    pub packing: &'a Packing,
+    /// The state.
+    pub state: &'a mut State,
+}
+
+impl bir_runtime::model::heap::HeapSlots for Slots<'_> {
+    fn heap_get(&self, slot: u32) -> i64 {
+        self.packing.get(self.state, slot as usize)
+    }
+
+    fn heap_set(&mut self, slot: u32, value: i64) {
+        self.packing.set(self.state, slot as usize, value);
+    }
+}
+
 #[cfg(test)]
 mod tests;

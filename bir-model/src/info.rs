@@ -66,6 +66,12 @@ pub enum SlotKind {
         /// Its variants in declaration order (`Red`, `Green`).
         variants: Cow<'static, [Cow<'static, str>]>,
     },
+    /// A reference to an object of the record type `record` (version 3): 0 is `null`,
+    /// `v >= 1` the object numbered `v`, read `Node#v`.
+    Reference {
+        /// The record type's name (`Node`).
+        record: Cow<'static, str>,
+    },
     /// A thread instance's status: a value `v < locations.len()` means "at location
     /// `locations[v]`", `locations.len()` means ended and `locations.len() + 1` means not
     /// started yet.
@@ -138,6 +144,10 @@ pub enum FaultKind {
     /// A lock operation that Java's monitors refuse: `unlock`, `wait` or `notify` of a lock
     /// not held, a fourth nested `lock`, `wait` while waiting (version 3).
     Lock,
+    /// A `new` of a record type whose bound of live objects is reached (version 3).
+    Heap,
+    /// Reading or writing a field through `null` (version 3).
+    Null,
 }
 
 /// A place in the model where a step can fault, with the message to print.

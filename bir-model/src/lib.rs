@@ -12,6 +12,7 @@
 pub mod checked;
 #[doc(hidden)]
 pub mod engine;
+pub mod heap;
 mod info;
 mod packed;
 mod parts;
@@ -23,16 +24,17 @@ pub mod symmetry;
 use std::fmt::Debug;
 use std::hash::Hash;
 
+pub use heap::{FieldLayout, HeapLayout, HeapOrder, HeapRoot, HeapSlots, RecordLayout};
 pub use info::{
     AtomInfo, FaultKind, FaultSite, InvariantInfo, ModelInfo, Partner, SlotInfo, SlotKind,
     TransitionInfo, MAX_ATOMS,
 };
 pub use packed::{PackedState, INLINE_WORDS};
 pub use parts::{
-    channel_field_name, channel_length_name, frame_item_name, frame_name, is_overflow_name,
-    lock_holds_name, lock_owner_name, overflow_name, parse_frame_item, rendezvous_name,
-    ChannelPart, Frame, Local, LockPart, LockState, Part, SlotRole, StackPart, StateParts, Waiter,
-    FRAME_RESULT, WAIT_HOLDS_NAME, WAIT_MARK_NAME,
+    channel_field_name, channel_length_name, frame_item_name, frame_name, heap_field_name,
+    heap_live_name, is_overflow_name, lock_holds_name, lock_owner_name, overflow_name,
+    parse_frame_item, rendezvous_name, ChannelPart, Frame, Local, LockPart, LockState, Part,
+    SlotRole, StackPart, StateParts, Waiter, FRAME_RESULT, WAIT_HOLDS_NAME, WAIT_MARK_NAME,
 };
 pub use property::{Automaton, AutomatonEdge, AutomatonState, PropertyInfo, PropertyKind};
 pub use step::{

@@ -27,6 +27,10 @@ pub enum FindingKind {
     /// A lock operation Java's monitors refuse (an `unlock`, `wait` or `notify` of a lock
     /// not held, a fourth nested `lock`, a `wait` while waiting).
     Lock,
+    /// A `new` beyond the bound of live objects of its record type.
+    Heap,
+    /// A field read or written through `null`.
+    Null,
     /// A run that violates the LTL property checked (a lasso).
     Property,
     /// A state that satisfies the predicate of the reachability check (a witness: the
@@ -52,6 +56,8 @@ impl FindingKind {
             FindingKind::Start => "start error",
             FindingKind::Stack => "stack error",
             FindingKind::Lock => "lock error",
+            FindingKind::Heap => "heap error",
+            FindingKind::Null => "null error",
             FindingKind::Property => "property violation",
             FindingKind::Reached => "witness",
         }
@@ -68,6 +74,8 @@ impl From<FaultKind> for FindingKind {
             FaultKind::Start => FindingKind::Start,
             FaultKind::Stack => FindingKind::Stack,
             FaultKind::Lock => FindingKind::Lock,
+            FaultKind::Heap => FindingKind::Heap,
+            FaultKind::Null => FindingKind::Null,
         }
     }
 }

@@ -10,6 +10,7 @@
 pub mod access;
 pub mod channels;
 pub mod faults;
+pub mod heap;
 pub mod interval;
 pub mod por;
 pub mod size;

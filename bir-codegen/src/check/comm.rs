@@ -207,6 +207,7 @@ impl Checker<'_> {
             channels,
             locks,
             waits,
+            records: self.records.clone(),
         }
     }
 
@@ -378,7 +379,7 @@ impl Checker<'_> {
 
     /// A global no name of the model can reach, holding hidden state; a lock's `owner`
     /// starts free.
-    fn hidden_global(
+    pub(super) fn hidden_global(
         &mut self,
         name: String,
         span: proc_macro2::Span,

@@ -173,6 +173,14 @@ impl<'a> Checker<'a> {
             ast::Expr::Int { value, .. } => (Expr::Int(*value), Kind::Int),
             ast::Expr::Bool { value, .. } => (Expr::Bool(*value), Kind::Bool),
             ast::Expr::Paren { expr, .. } => self.expr(expr, scope),
+            ast::Expr::Null { .. } => (Expr::Int(0), Kind::Null),
+            ast::Expr::Field { base, field } => self.field_read(base, field, scope),
+            ast::Expr::Member {
+                scope: owner,
+                member,
+            } if scope.constant.is_none() && self.names_variable(owner, scope) => {
+                self.field_read(&ast::Expr::Name(owner.clone()), member, scope)
+            }
             ast::Expr::Name(name) => self.name(name, scope),
             ast::Expr::Member {
                 scope: owner,
@@ -277,6 +285,19 @@ impl<'a> Checker<'a> {
         match (a, b) {
             (Kind::Error, other) | (other, Kind::Error) => other,
             (a, b) if a == b => a,
+            (Kind::Ref(r), Kind::Null) | (Kind::Null, Kind::Ref(r)) => Kind::Ref(r),
+            (Kind::Ref(a), Kind::Ref(b)) => {
+                self.diags.error(
+                    spans,
+                    format!(
+                        "mismatched types: {what} refer to two record types, `{}` and `{}`; \
+                         references of different types are never equal",
+                        self.record_name(a),
+                        self.record_name(b)
+                    ),
+                );
+                Kind::Error
+            }
             (a, b) => {
                 self.diags.error(
                     spans,
@@ -533,6 +554,7 @@ pub(super) fn scalar_kind(scalar: Scalar) -> Kind {
         Scalar::Bool => Kind::Bool,
         Scalar::Int { .. } => Kind::Int,
         Scalar::Enum(id) => Kind::Enum(id),
+        Scalar::Ref { record, .. } => Kind::Ref(record),
     }
 }
 

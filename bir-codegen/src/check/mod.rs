@@ -14,6 +14,7 @@ mod funs;
 mod inline;
 mod names;
 mod properties;
+mod records;
 mod refs;
 mod suggest;
 mod threads;
@@ -50,7 +51,9 @@ pub fn check_with(
     checker.check_enums();
     checker.check_consts();
     checker.check_aliases();
+    checker.check_record_bounds();
     checker.check_globals();
+    checker.check_records();
     checker.check_thread_signatures();
     checker.check_function_signatures();
     checker.check_comm_decls();
@@ -100,6 +103,8 @@ enum Symbol {
     Function(usize),
     /// A `fun`, by index into `Checker::fun_decls`.
     Fun(usize),
+    /// A record type.
+    Record(ir::RecordId),
 }
 
 impl Symbol {
@@ -115,6 +120,7 @@ impl Symbol {
             Symbol::Lock(_) => "a lock",
             Symbol::Function(_) => "a function",
             Symbol::Fun(_) => "a `fun`",
+            Symbol::Record(_) => "a record type",
         }
     }
 }
@@ -133,6 +139,10 @@ enum Kind {
     Bool,
     Int,
     Enum(ir::EnumId),
+    /// A reference to an object of this record type (version 3).
+    Ref(ir::RecordId),
+    /// `null`, which every reference type holds.
+    Null,
     /// The expression had an error, already reported: accept it anywhere.
     Error,
 }
@@ -174,6 +184,11 @@ struct Checker<'a> {
     lock_decls: Vec<&'a ast::LockDecl>,
     function_decls: Vec<&'a ast::Function>,
     fun_decls: Vec<&'a ast::Fun>,
+    record_decls: Vec<&'a ast::RecordDecl>,
+    /// Each record's bound, in declaration order (`records`).
+    record_bounds: Vec<u32>,
+    /// The record types and their hidden globals (`records`).
+    records: ir::IdVec<ir::RecordId, ir::Record>,
     /// Each `fun`, checked on first use.
     funs: Vec<Lazy<funs::CheckedFun>>,
     /// The hidden state of each channel and lock (`comm`).
@@ -238,6 +253,9 @@ impl<'a> Checker<'a> {
             lock_decls: Vec::new(),
             function_decls: Vec::new(),
             fun_decls: Vec::new(),
+            record_decls: Vec::new(),
+            record_bounds: Vec::new(),
+            records: ir::IdVec::new(),
             funs: Vec::new(),
             channels: Vec::new(),
             locks: Vec::new(),

@@ -70,6 +70,13 @@ impl<'a> Checker<'a> {
                     self.funs.push(Lazy::Pending);
                     (&fun.name, Symbol::Fun(self.fun_decls.len() - 1))
                 }
+                Decl::Record(record) => {
+                    self.record_decls.push(record);
+                    (
+                        &record.name,
+                        Symbol::Record(ir::RecordId::new(self.record_decls.len() - 1)),
+                    )
+                }
             };
             if let Some(&previous) = self.symbols.get(&name.text) {
                 let first = self.symbol_name(previous).spans();
@@ -101,6 +108,7 @@ impl<'a> Checker<'a> {
             Symbol::Lock(index) => &self.lock_decls[index].name,
             Symbol::Function(index) => &self.function_decls[index].name,
             Symbol::Fun(index) => &self.fun_decls[index].name,
+            Symbol::Record(id) => &self.record_decls[id.index()].name,
         }
     }
 

@@ -120,6 +120,11 @@ impl<'a> Checker<'a> {
                     Symbol::Fun(_) => {
                         format!("call it with its arguments: `{}(..)`", name.text)
                     }
+                    Symbol::Record(_) => format!(
+                        "a record type is not a value: declare a reference, `{0} x;`, and \
+                         make an object with `x := new {0};`",
+                        name.text
+                    ),
                     Symbol::Global(_) => unreachable!("a global is a variable"),
                 };
                 self.diags.error(

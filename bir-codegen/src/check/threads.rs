@@ -347,6 +347,11 @@ impl<'a> Checker<'a> {
                     }
                     actions.extend(more);
                 }
+                ast::Action::New {
+                    target,
+                    record,
+                    spans,
+                } => actions.extend(self.new_object(thread, target, record, *spans)),
                 other => actions.extend(self.action(thread, other)),
             }
         }
@@ -541,6 +546,7 @@ impl<'a> Checker<'a> {
         match action {
             ast::Action::Send { spans, .. }
             | ast::Action::Receive { spans, .. }
+            | ast::Action::New { spans, .. }
             | ast::Action::Lock { spans, .. } => {
                 self.unsupported(*spans, "this action");
                 None
@@ -655,6 +661,13 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
+            ast::Expr::Member {
+                scope: owner,
+                member,
+            } if self.names_variable(owner, scope) => {
+                self.field_place(&ast::Expr::Name(owner.clone()), member, scope)
+            }
+            ast::Expr::Field { base, field } => self.field_place(base, field, scope),
             ast::Expr::Member {
                 scope: owner,
                 member,

@@ -56,6 +56,7 @@ impl<'a> Checker<'a> {
         match self.symbols.get(&name.text).copied() {
             Some(Symbol::Alias(alias)) => self.alias_type(alias, name),
             Some(Symbol::Enum(id)) => Some(Scalar::Enum(id)),
+            Some(Symbol::Record(id)) => Some(self.reference_type(id)),
             Some(other) => {
                 self.diags.error(
                     name.spans(),
@@ -242,6 +243,8 @@ impl<'a> Checker<'a> {
             (scalar, kind),
             (_, Kind::Error) | (Scalar::Bool, Kind::Bool) | (Scalar::Int { .. }, Kind::Int)
         ) || matches!((scalar, kind), (Scalar::Enum(a), Kind::Enum(b)) if a == b)
+            || matches!((scalar, kind), (Scalar::Ref { record, .. }, Kind::Ref(b)) if record == b)
+            || matches!((scalar, kind), (Scalar::Ref { .. }, Kind::Null))
     }
 
     /// A scalar type as users write it.
@@ -254,6 +257,7 @@ impl<'a> Checker<'a> {
                 format!("int {}({lo}, {hi})", if wrap { "wrap " } else { "" })
             }
             Scalar::Enum(id) => format!("enum `{}`", self.enums[id].name),
+            Scalar::Ref { record, .. } => format!("`{}`", self.record_name(record)),
         }
     }
 
@@ -263,7 +267,16 @@ impl<'a> Checker<'a> {
             Kind::Bool => "boolean".into(),
             Kind::Int => "int".into(),
             Kind::Enum(id) => format!("enum `{}`", self.enums[id].name),
+            Kind::Ref(id) => format!("a reference to `{}`", self.record_name(id)),
+            Kind::Null => "`null`".into(),
             Kind::Error => "an erroneous expression".into(),
         }
+    }
+
+    /// The name of record `id`.
+    pub(super) fn record_name(&self, id: ir::RecordId) -> &str {
+        self.record_decls
+            .get(id.0 as usize)
+            .map_or("?", |decl| decl.name.text.as_str())
     }
 }

@@ -46,6 +46,8 @@ impl Gen<'_> {
                 FaultKind::Start => quote!(Start),
                 FaultKind::Stack => quote!(Stack),
                 FaultKind::Lock => quote!(Lock),
+                FaultKind::Heap => quote!(Heap),
+                FaultKind::Null => quote!(Null),
             };
             let message = &site.message;
             let line = site.line;
@@ -138,6 +140,12 @@ impl Gen<'_> {
                 quote!(::bir::model::SlotKind::Enum {
                     name: ::std::borrow::Cow::Borrowed(#name),
                     variants: ::std::borrow::Cow::Borrowed(#ident),
+                })
+            }
+            SlotKind::Ref(record) => {
+                let name = &self.system.hidden.records[record].name;
+                quote!(::bir::model::SlotKind::Reference {
+                    record: ::std::borrow::Cow::Borrowed(#name),
                 })
             }
             SlotKind::Status(thread) => {

@@ -19,6 +19,7 @@ pub mod tables;
 
 mod expr;
 pub(crate) mod fallback;
+mod heap;
 mod hygiene;
 mod info;
 mod operands;
@@ -108,6 +109,7 @@ impl Gen<'_> {
         let state_words = self.state_words();
         let ample_safe = self.ample_safe();
         let symmetry_methods = self.symmetry_methods();
+        let heap_items = self.heap_items();
         // What the model cannot need is not compiled: the search over a quotient for a model
         // whose group is trivial, the product searches for a model without `ltl`.
         let has_symmetry = self
@@ -188,6 +190,7 @@ impl Gen<'_> {
 
                 #info
                 #state_word_impl
+                #heap_items
 
                 /// The successors of `state`, appended to `out`: the body of
                 /// `Model::successors`, of `Model::__successors_to`, and, as words, of

@@ -86,6 +86,7 @@ impl Gen<'_> {
                     }
                 });
                 let next = self.printer("next");
+                let walk = self.heap_walk(id);
                 match t.quiet {
                     None => {
                         let stmts = t.body.iter().map(|stmt| self.stmt(&next, stmt));
@@ -93,6 +94,7 @@ impl Gen<'_> {
                             #disabled
                             let mut next = *state;
                             #(#stmts)*
+                            #walk
                             ::core::result::Result::Ok(::core::option::Option::Some(next))
                         }
                     }
@@ -117,6 +119,7 @@ impl Gen<'_> {
                                 return ::core::result::Result::Ok(::core::option::Option::None);
                             };
                             #(#after)*
+                            #walk
                             ::core::result::Result::Ok(::core::option::Option::Some(next))
                         }
                     }

@@ -8,7 +8,12 @@
 
 use std::collections::HashMap;
 
+use std::borrow::Cow;
+
+use bir_model::heap::{FieldLayout, HeapLayout, HeapRoot, RecordLayout};
+
 use super::layout::Layout;
+use crate::analyse::heap;
 use crate::analyse::symmetry::Family;
 use crate::ir::Owner;
 use crate::ir::{self, EnumId, InstanceId, Jump, ThreadId, ThreadKind, TransformId};
@@ -34,6 +39,8 @@ pub struct Tables {
     /// The symmetry of the instance families, in slots ([`Tables::with_symmetry`]; none
     /// until then).
     pub symmetry: SymmetryTable,
+    /// The heap's objects and the walk's roots, in slots (empty without records).
+    pub heap: HeapLayout,
 }
 
 /// The symmetry the analysis found ([`crate::analyse::symmetry`]), in slots: what the
@@ -105,6 +112,8 @@ pub enum SlotKind {
     Enum(EnumId),
     /// The status of an instance of this thread (see `ir::Thread::ended_status`).
     Status(ThreadId),
+    /// A reference to an object of this record type: 0 is `null`, `j + 1` object `j`.
+    Ref(ir::RecordId),
 }
 
 /// One transition: a transformation of one instance.
@@ -131,6 +140,9 @@ pub struct TransitionRow {
     pub partner: Option<(ThreadId, InstanceId, TransformId)>,
     /// For a rendezvous, the ids of the sender's and the receiver's transformations alone.
     pub sides: Option<[u32; 2]>,
+    /// The step writes a reference or allocates, so that its successor needs the heap's
+    /// walk ([`crate::analyse::heap::needs_walk`]).
+    pub walks_heap: bool,
 }
 
 /// One declared invariant.
@@ -174,7 +186,7 @@ impl Tables {
                 line: inv.line,
             })
             .collect();
-        Tables {
+        let mut tables = Tables {
             name: system.name.clone(),
             fields,
             slots,
@@ -186,6 +198,51 @@ impl Tables {
                 .map(|(index, atom)| (index, atom.text.clone()))
                 .collect(),
             symmetry: SymmetryTable::default(),
+            heap: HeapLayout::EMPTY,
+        };
+        tables.heap = tables.heap_layout(system);
+        tables
+    }
+
+    /// The heap of `system` in slots: each record's live flags and fields, object by
+    /// object, and the walk's roots ([`heap::roots`]).
+    fn heap_layout(&self, system: &ir::System) -> HeapLayout {
+        let records = &system.hidden.records;
+        if records.is_empty() {
+            return HeapLayout::EMPTY;
+        }
+        let slots = |global: ir::GlobalId| -> Cow<'static, [u32]> {
+            self.slots_of(Owner::Global(global)).collect()
+        };
+        let records: Vec<RecordLayout> = records
+            .iter()
+            .map(|record| RecordLayout {
+                name: record.name.clone().into(),
+                bound: record.bound,
+                live: slots(record.live),
+                fields: record
+                    .fields
+                    .iter()
+                    .map(|field| FieldLayout {
+                        name: field.name.clone().into(),
+                        element: None,
+                        slots: slots(field.global),
+                        default: field.scalar.default_value(),
+                        refers: field.scalar.record().map(|r| r.0),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let roots: Vec<HeapRoot> = heap::roots(system)
+            .into_iter()
+            .map(|root| HeapRoot {
+                slot: self.slots_of(root.owner).start + root.element,
+                record: root.record.0,
+            })
+            .collect();
+        HeapLayout {
+            records: records.into(),
+            roots: roots.into(),
         }
     }
 
@@ -362,6 +419,10 @@ fn transitions(system: &ir::System) -> Vec<TransitionRow> {
         .map(|t| {
             let thread = &system.threads[t.thread];
             let transform = &thread.transforms[t.transform];
+            let walks_heap = heap::needs_walk(system, t.thread, transform)
+                || t.partner.is_some_and(|(other, _, id)| {
+                    heap::needs_walk(system, other, &system.threads[other].transforms[id])
+                });
             let to = match transform.destination() {
                 Jump::Goto(location) => thread.locations[location].name.clone(),
                 Jump::Return => "return".to_string(),
@@ -385,6 +446,7 @@ fn transitions(system: &ir::System) -> Vec<TransitionRow> {
                 text,
                 line: transform.line,
                 partner: t.partner,
+                walks_heap,
                 sides: t.partner.map(|receiver| {
                     [
                         alone[&(t.thread, t.instance, t.transform)],
@@ -402,6 +464,7 @@ fn slot_name_and_kind(system: &ir::System, owner: Owner, scalar: ir::Scalar) -> 
         ir::Scalar::Bool => SlotKind::Bool,
         ir::Scalar::Int { .. } => SlotKind::Int,
         ir::Scalar::Enum(id) => SlotKind::Enum(id),
+        ir::Scalar::Ref { record, .. } => SlotKind::Ref(record),
     };
     match owner {
         Owner::Global(id) => (system.globals[id].name.clone(), value_kind),

@@ -61,6 +61,26 @@ pub enum Decl {
     Function(Function),
     /// `fun name(params) returns type = expr;` (version 3).
     Fun(Fun),
+    /// `[throwable] record [k] Name { fields }` (version 3).
+    Record(RecordDecl),
+}
+
+/// `[throwable] record [ [k] ] Name { type field; ... }`: a record type, whose values are
+/// references to objects on the heap.
+#[derive(Clone, Debug)]
+pub struct RecordDecl {
+    /// Doc comments before the declaration.
+    pub doc: String,
+    /// The `record` keyword.
+    pub keyword: Span,
+    /// The `throwable` keyword, if written: its objects may be thrown.
+    pub throwable: Option<Span>,
+    /// `[k]`: the most live objects of the type (default 8).
+    pub bound: Option<Expr>,
+    /// The record's name.
+    pub name: Name,
+    /// Its fields in declaration order.
+    pub fields: Vec<VarDecl>,
 }
 
 /// `channel (T1, T2) buffer k name [n];`: message channels, buffered or rendezvous.
@@ -611,6 +631,15 @@ pub enum Action {
         /// The whole statement.
         spans: Spans,
     },
+    /// `target := new R;`: a new object of record `R`, fields at their defaults (version 3).
+    New {
+        /// The assigned place (parsed as an expression, checked to be assignable).
+        target: Expr,
+        /// The record.
+        record: Name,
+        /// The whole statement.
+        spans: Spans,
+    },
     /// `lock(l);`, `unlock(l);`, `wait(l);`, `unwait(l);`, `notify(l);`, `notifyAll(l);`.
     Lock {
         /// Which operation.
@@ -691,6 +720,7 @@ impl Action {
             | Action::Exit { spans }
             | Action::Send { spans, .. }
             | Action::Receive { spans, .. }
+            | Action::New { spans, .. }
             | Action::Lock { spans, .. } => *spans,
         }
     }
@@ -891,6 +921,20 @@ pub enum Expr {
         /// The value otherwise.
         otherwise: Box<Expr>,
     },
+    /// `null`: the reference to no object (version 3).
+    Null {
+        /// The keyword.
+        span: Span,
+    },
+    /// `base.field`: a field of the object `base` refers to (version 3). A field of a
+    /// plain name (`x.f`) parses as [`Expr::Member`] and is told from a constant when
+    /// checked; this is a field of anything else (`a[i].f`, `x.next.f`).
+    Field {
+        /// The reference.
+        base: Box<Expr>,
+        /// The field.
+        field: Name,
+    },
     /// `(e)`
     Paren {
         /// The inner expression.
@@ -904,7 +948,10 @@ impl Expr {
     /// The expression's first and last tokens.
     pub fn spans(&self) -> Spans {
         match self {
-            Expr::Int { span, .. } | Expr::Bool { span, .. } => Spans::one(*span),
+            Expr::Int { span, .. } | Expr::Bool { span, .. } | Expr::Null { span } => {
+                Spans::one(*span)
+            }
+            Expr::Field { base, field } => base.spans().to(field.spans()),
             Expr::Name(name) => name.spans(),
             Expr::Member { scope, member } => scope.spans().to(member.spans()),
             Expr::Index { spans, .. }

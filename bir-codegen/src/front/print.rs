@@ -62,6 +62,8 @@ impl Display for Expr {
                 otherwise,
             } => write!(f, "{cond} ? {then} : {otherwise}"),
             Expr::Paren { expr, .. } => write!(f, "({expr})"),
+            Expr::Null { .. } => f.write_str("null"),
+            Expr::Field { base, field } => write!(f, "{base}.{}", field.text),
         }
     }
 }
@@ -125,6 +127,7 @@ impl Display for Action {
                 f.write_str(";")
             }
             Action::Lock { op, operand, .. } => write!(f, "{}({operand});", op.text()),
+            Action::New { target, record, .. } => write!(f, "{target} := new {};", record.text),
         }
     }
 }

@@ -6,7 +6,9 @@
 //! reduction (a channel one instance alone sends on), symmetry (a lock's owner names an
 //! instance).
 
-use super::{Expr, GlobalId, RendezvousRole, Scalar};
+use proc_macro2::Span;
+
+use super::{Expr, GlobalId, IdVec, RecordId, RendezvousRole, Scalar};
 
 /// Which globals hold the channels, the locks and the wait marks of a model.
 #[derive(Clone, Debug, Default)]
@@ -18,6 +20,40 @@ pub struct Hidden {
     pub locks: Vec<HiddenLock>,
     /// The wait marks, when some step waits, notifies or asks `wasNotified`.
     pub waits: Option<HiddenWaits>,
+    /// The record types, in declaration order (version 3): the heap.
+    pub records: IdVec<RecordId, Record>,
+}
+
+/// A record type and the hidden globals its objects live in: object `j` (of `bound`) is
+/// element `j` of its `live` flags and of each field's global. A reference to it holds
+/// `j + 1`; 0 is `null` ([`Scalar::Ref`]).
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// Its name in the model.
+    pub name: String,
+    /// Where it is declared.
+    pub span: Span,
+    /// Doc comments.
+    pub doc: String,
+    /// Declared `throwable`: its objects may be thrown.
+    pub throwable: bool,
+    /// The most live objects of the type.
+    pub bound: u32,
+    /// Per object, whether it is allocated: `boolean [bound]`.
+    pub live: GlobalId,
+    /// Its fields, in declaration order.
+    pub fields: Vec<RecordField>,
+}
+
+/// A field of a record type.
+#[derive(Clone, Debug)]
+pub struct RecordField {
+    /// Its name.
+    pub name: String,
+    /// Its type (a reference, for a field that refers to an object).
+    pub scalar: Scalar,
+    /// Its value in every object: an array of the record's bound.
+    pub global: GlobalId,
 }
 
 /// A channel declaration's hidden state.
@@ -76,6 +112,19 @@ pub struct HiddenWaits {
 }
 
 impl Hidden {
+    /// The record whose hidden globals (its live flags or a field) include `global`.
+    pub fn record_of(&self, global: GlobalId) -> Option<RecordId> {
+        self.records.iter_enumerated().find_map(|(id, record)| {
+            (record.live == global || record.fields.iter().any(|f| f.global == global))
+                .then_some(id)
+        })
+    }
+
+    /// True when the model has records, so that steps may need the heap's walk.
+    pub fn has_heap(&self) -> bool {
+        !self.records.is_empty()
+    }
+
     /// The channel whose hidden globals include `global`, by declaration number.
     pub fn channel_of(&self, global: GlobalId) -> Option<usize> {
         self.channels.iter().position(|c| c.holds(global))

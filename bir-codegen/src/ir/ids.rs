@@ -58,6 +58,8 @@ ids! {
     SiteId;
     /// A quantified variable, unique within the system.
     QuantVarId;
+    /// A record type (version 3): its position in `Hidden::records`.
+    RecordId;
     /// A thread instance: threads in declaration order, instances by index (the runtime's
     /// `TransitionInfo::instance`). Instances of one thread are consecutive.
     InstanceId;

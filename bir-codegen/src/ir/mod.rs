@@ -12,10 +12,10 @@ use crate::diag::Spans;
 
 mod ids;
 
-pub use hidden::{Buffered, Hidden, HiddenChannel, HiddenLock, HiddenWaits};
+pub use hidden::{Buffered, Hidden, HiddenChannel, HiddenLock, HiddenWaits, Record, RecordField};
 pub use ids::{
-    EnumId, GlobalId, Id, IdVec, InstanceId, LocalId, LocationId, QuantVarId, SiteId, ThreadId,
-    TransformId,
+    EnumId, GlobalId, Id, IdVec, InstanceId, LocalId, LocationId, QuantVarId, RecordId, SiteId,
+    ThreadId, TransformId,
 };
 
 /// A checked BIR system.
@@ -101,6 +101,14 @@ pub enum Scalar {
     },
     /// The ordinals `0..variants` of an enum.
     Enum(EnumId),
+    /// A reference to an object of a record type (version 3): 0 is `null`, `v` in
+    /// `1..=bound` is the type's object `v - 1` (LANGUAGE.md, "Records and the heap").
+    Ref {
+        /// The record type.
+        record: RecordId,
+        /// Its bound: the most live objects of the type.
+        bound: u32,
+    },
 }
 
 /// The smallest and greatest value of BIR's `int` (32-bit signed).
@@ -129,6 +137,15 @@ impl Scalar {
             Scalar::Bool => (0, 1),
             Scalar::Int { lo, hi, .. } => (lo, hi),
             Scalar::Enum(id) => (0, enums[id].variants.len() as i64 - 1),
+            Scalar::Ref { bound, .. } => (0, i64::from(bound)),
+        }
+    }
+
+    /// The record type a reference refers to; `None` for the other scalars.
+    pub fn record(self) -> Option<RecordId> {
+        match self {
+            Scalar::Ref { record, .. } => Some(record),
+            _ => None,
         }
     }
 

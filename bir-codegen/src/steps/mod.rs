@@ -389,6 +389,7 @@ fn kind_name(kind: &StmtKind) -> &'static str {
         StmtKind::Action(Action::Start { .. }) => "start",
         StmtKind::Action(Action::Exit { .. }) => "exit",
         StmtKind::Action(Action::Assign { .. }) => "step",
+        StmtKind::Action(Action::New { .. }) => "new",
         StmtKind::Call(_) => "call",
         StmtKind::Skip => "skip",
         StmtKind::Jump(_) => "goto",

@@ -23,9 +23,9 @@ use crate::info::{ModelInfo, SlotInfo, SlotKind};
 pub use channel::ChannelPart;
 pub use lock::{LockPart, LockState, Waiter};
 pub use names::{
-    channel_field_name, channel_length_name, frame_item_name, frame_name, is_overflow_name,
-    lock_holds_name, lock_owner_name, overflow_name, parse_frame_item, rendezvous_name,
-    FRAME_RESULT, WAIT_HOLDS_NAME, WAIT_MARK_NAME,
+    channel_field_name, channel_length_name, frame_item_name, frame_name, heap_field_name,
+    heap_live_name, is_overflow_name, lock_holds_name, lock_owner_name, overflow_name,
+    parse_frame_item, rendezvous_name, FRAME_RESULT, WAIT_HOLDS_NAME, WAIT_MARK_NAME,
 };
 pub use stack::{Frame, Local, StackPart};
 
@@ -76,7 +76,7 @@ impl StateParts {
         // own variables, instances or locations has: a model without any is read as it is,
         // at the cost of one look at each name.
         let hides = |slot: &SlotInfo| {
-            slot.name.contains(['(', '@', ' '])
+            slot.name.contains(['(', '@', ' ', '#'])
                 || match &slot.kind {
                     SlotKind::Status { locations } => locations.iter().any(|l| l.contains('@')),
                     _ => false,

@@ -6,7 +6,7 @@
 //!
 //! Rule: no variable of a model can have one of these names, so that reading them back
 //! never mistakes a model's own variable for hidden state. Each holds a character that no
-//! identifier has (`(`, a space, `@`, or a `.` after a name that is no thread's).
+//! identifier has (`(`, a space, `@`, `#`, or a `.` after a name that is no thread's).
 
 /// The slot holding the length of buffered channel `channel` (each channel of an array of
 /// them is an element of that slot's array): `len(c)`.
@@ -37,6 +37,18 @@ pub fn lock_owner_name(lock: &str) -> String {
 /// The slot holding the hold count of lock `lock` (0 to 3): `holds(m)`.
 pub fn lock_holds_name(lock: &str) -> String {
     format!("holds({lock})")
+}
+
+/// The slots of whether each object of record `record` is allocated, one array, element
+/// `j` for object `j` (referred to as `j + 1`): `live(Node)`.
+pub fn heap_live_name(record: &str) -> String {
+    format!("live({record})")
+}
+
+/// The slots of field `field` of every object of record `record`, one array, element `j`
+/// for object `j`: `Node#next`.
+pub fn heap_field_name(record: &str, field: &str) -> String {
+    format!("{record}#{field}")
 }
 
 /// The array of every instance's wait mark, element `i` for the instance of global number

@@ -325,6 +325,8 @@ impl Walk<'_> {
             FaultKind::Start => "a start error",
             FaultKind::Stack => "a stack error",
             FaultKind::Lock => "a lock error",
+            FaultKind::Heap => "a heap error",
+            FaultKind::Null => "a null error",
         };
         ConstantFault {
             spans: self.system.site_spans[site],

@@ -70,7 +70,11 @@ impl Parser {
 
     /// `"[" cexpr "]"` if a bracket group is next, else `None`; a broken expression is
     /// reported (and `None` returned) so that the rest of the declaration is still parsed.
-    fn bracketed_expr(&mut self, input: ParseStream, what: &str) -> syn::Result<Option<Expr>> {
+    pub(super) fn bracketed_expr(
+        &mut self,
+        input: ParseStream,
+        what: &str,
+    ) -> syn::Result<Option<Expr>> {
         if !input.peek(syn::token::Bracket) {
             return Ok(None);
         }

@@ -231,10 +231,16 @@ fn primary(input: ParseStream, depth: usize) -> syn::Result<Nested> {
     }
     if let Some((ident, rest)) = input.cursor().ident() {
         let text = ident.to_string();
-        if text == "null" || text == "new" {
-            return Err(not_yet(
+        if text == "null" {
+            let span = ident.span();
+            kw::parse(input, "null")?;
+            return Ok((Expr::Null { span }, 1));
+        }
+        if text == "new" {
+            return Err(syn::Error::new(
                 ident.span(),
-                &format!("`{text}` (records and the heap)"),
+                "`new R` is a statement of its own, `x := new R;`: it cannot stand inside \
+                 an expression",
             ));
         }
         if text == "threadTerminated" && rest.group(Delimiter::Parenthesis).is_some() {
@@ -256,7 +262,21 @@ fn primary(input: ParseStream, depth: usize) -> syn::Result<Nested> {
     if let Some(error) = hints::not_word(input) {
         return Err(error);
     }
-    named(input, depth)
+    let (mut expr, mut height) = named(input, depth)?;
+    while input.peek(Token![.]) && !input.peek(Token![..]) && input.peek2(syn::Ident) {
+        let span = input.parse::<Token![.]>()?.span;
+        let field = name(input)?;
+        (expr, height) = node(
+            Expr::Field {
+                base: Box::new(expr),
+                field,
+            },
+            depth,
+            &[height],
+            span,
+        )?;
+    }
+    Ok((expr, height))
 }
 
 /// `"(" expr ")"`, at nesting level `depth`.

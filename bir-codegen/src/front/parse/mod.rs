@@ -32,6 +32,7 @@ mod expr;
 mod formula;
 mod hints;
 mod items;
+mod records;
 mod recover;
 mod statements;
 mod stmt;
@@ -288,11 +289,7 @@ impl Parser {
         } else if kw::peek(input, "fun") {
             self.fun(input, doc).map(Decl::Fun)
         } else if kw::peek(input, "record") || kw::peek(input, "throwable") {
-            let error = not_yet(input.span(), "a `record` (records and the heap)");
-            // Past the keywords, so that recovery skips the record's name and fields.
-            kw::parse_if(input, "throwable")?;
-            kw::parse_if(input, "record")?;
-            Err(error)
+            self.record_decl(input, doc).map(Decl::Record)
         } else if kw::peek(input, "heuristic") {
             Err(not_yet(input.span(), "a `heuristic`"))
         } else if starts_type(input) {
@@ -307,8 +304,8 @@ impl Parser {
                 hints::control_flow(input, hints::Place::Declaration).unwrap_or_else(|| {
                     input.error(
                         "expected a declaration: `const`, `typealias`, `enum`, a variable, \
-                     `channel`, `lock`, `invariant`, `ltl`, `reachable`, `active`, `thread`, \
-                     `function` or `fun`",
+                     `channel`, `lock`, `record`, `invariant`, `ltl`, `reachable`, `active`, \
+                     `thread`, `function` or `fun`",
                     )
                 }),
             )

@@ -103,6 +103,7 @@ pub(super) fn action_spans(action: &mut Action) -> &mut Spans {
         | Action::Exit { spans }
         | Action::Send { spans, .. }
         | Action::Receive { spans, .. }
+        | Action::New { spans, .. }
         | Action::Lock { spans, .. } => spans,
     }
 }
@@ -194,7 +195,13 @@ pub(super) fn unterminated_action(input: ParseStream, place: Place) -> syn::Resu
         ));
     }
     if kw::peek(input, "new") {
-        return Err(not_yet(input.span(), "`new` (records and the heap)"));
+        kw::parse(input, "new")?;
+        let record = name(input)?;
+        return Ok(Action::New {
+            spans: target.spans().to(record.spans()),
+            target,
+            record,
+        });
     }
     let value = expr(input)?;
     Ok(Action::Assign {

@@ -38,6 +38,10 @@ const V3_MODELS: &[(&str, &str)] = &[
         include_str!("../../../../../models/v3/hl_vs_ll_peterson_low.bir"),
     ),
     (
+        "heap_renumber",
+        include_str!("../../../../../models/v3/heap_renumber.bir"),
+    ),
+    (
         "lock_notify",
         include_str!("../../../../../models/v3/lock_notify.bir"),
     ),
@@ -53,12 +57,7 @@ const LATER_MODELS: &[(&str, &str, &[&str])] = &[
     (
         "exc_caller",
         include_str!("../../../../../models/v3/exc_caller.bir"),
-        &["`record`", "`record`", "`new`", "`throw`", "`try`", "`try`"],
-    ),
-    (
-        "heap_renumber",
-        include_str!("../../../../../models/v3/heap_renumber.bir"),
-        &["`record`", "`new`", "`new`"],
+        &["`throw`", "`try`", "`try`"],
     ),
     (
         "pool_tids",
@@ -70,7 +69,6 @@ const LATER_MODELS: &[(&str, &str, &[&str])] = &[
             "`start`",
             "`threadTerminated`",
             "`start`",
-            "`null`",
         ],
     ),
 ];

@@ -93,7 +93,7 @@ pub struct ShardSummary {
 }
 
 /// The finding kinds and limits by number, for the words of a summary.
-const KINDS: [FindingKind; 11] = [
+const KINDS: [FindingKind; 13] = [
     FindingKind::Deadlock,
     FindingKind::Invariant,
     FindingKind::Assertion,
@@ -103,6 +103,8 @@ const KINDS: [FindingKind; 11] = [
     FindingKind::Start,
     FindingKind::Stack,
     FindingKind::Lock,
+    FindingKind::Heap,
+    FindingKind::Null,
     FindingKind::Property,
     FindingKind::Reached,
 ];
