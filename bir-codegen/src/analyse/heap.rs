@@ -126,6 +126,37 @@ pub fn needs_walk(system: &ir::System, thread: ThreadId, transform: &ir::Transfo
         .any(writes)
 }
 
+/// True when a step with accesses `accesses` (of `thread`) reads or writes a reference or
+/// an object: it may then depend on, or change, the numbers that every other instance's
+/// references hold (a walk renumbers them all), so partial-order reduction never expands
+/// it alone.
+pub fn touches_heap(
+    system: &ir::System,
+    thread: ThreadId,
+    accesses: &super::access::Accesses,
+) -> bool {
+    use super::access::Access;
+    if !system.hidden.has_heap() {
+        return false;
+    }
+    accesses
+        .reads
+        .iter()
+        .chain(&accesses.writes)
+        .any(|access| match *access {
+            Access::Global { var, .. } => {
+                system.globals[var].ty.scalar.record().is_some()
+                    || system.hidden.record_of(var).is_some()
+            }
+            Access::Local(local) => system.threads[thread].locals[local]
+                .ty
+                .scalar
+                .record()
+                .is_some(),
+            Access::Status(_) => false,
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,6 +26,10 @@
 //! lock operation reads and writes its lock's owner and count (and wait marks), which are
 //! shared as soon as two instances use the lock.
 //!
+//! A step that reads or writes a reference or an object is never independent: the heap's
+//! walk after a step renumbers the objects every instance's references name
+//! (`super::heap::touches_heap`).
+//!
 //! A transformation is invisible when it writes nothing an invariant or a property (an
 //! `ltl` predicate, a `reachable` check) reads, and the properties and invariants name no
 //! location of its thread (`T@loc`), since its step changes one.
@@ -97,6 +101,7 @@ pub fn safe_locations(
                         && here.iter().all(|&id| {
                             let access = &accesses[thread_id][id];
                             thread.transforms[id].rendezvous.is_none()
+                                && !super::heap::touches_heap(system, thread_id, access)
                                 && safe_transform(&uses, thread_id, single, access)
                                 && access
                                     .channels

@@ -61,6 +61,33 @@ pub struct Family {
 
 /// The symmetry of every `active [N]` family of at least two instances, in thread order.
 pub fn families(system: &ir::System) -> Vec<Family> {
+    let replicated = system
+        .threads
+        .iter_enumerated()
+        .filter(|(_, t)| t.is_replicated() && t.instances() >= 2);
+    // Rule: the heap's canonical numbers follow the walk from the roots, instance by
+    // instance, so a permutation of instances changes them; permuting and renumbering
+    // together is not implemented, and the family is kept fixed, saying why.
+    if system.hidden.has_heap() {
+        return replicated
+            .map(|(thread, t)| Family {
+                thread,
+                permuted: Vec::new(),
+                indexed: Vec::new(),
+                strided: Vec::new(),
+                windows: Vec::new(),
+                pid_globals: Vec::new(),
+                instance_globals: Vec::new(),
+                pid_locals: Vec::new(),
+                note: format!(
+                    "`{}`: no symmetry: the model has records, and the heap's canonical \
+                     numbering follows the instances' order (symmetry and the heap together \
+                     are not implemented)",
+                    t.name
+                ),
+            })
+            .collect();
+    }
     let mut classes = Classes::new(system);
     classes.walk_system();
     system
