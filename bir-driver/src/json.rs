@@ -421,6 +421,8 @@ pub fn value(slot: &SlotInfo, v: i64) -> Value {
             Some(i) if i == locations.len() + 1 => Value::String("not started".to_string()),
             _ => Value::from(v),
         },
+        SlotKind::Reference { .. } if v == 0 => Value::Null,
+        SlotKind::Reference { record } => Value::String(format!("{record}#{v}")),
         _ => Value::from(v),
     }
 }

@@ -8,6 +8,9 @@
 //!   `capacity` (null for a channel without fields);
 //! - a lock: `owner` (an instance's name, or null when free), `holds`, and `waiting` and
 //!   `notified`, each a list of `{"instance", "holds"}` (the count its `unwait` takes back);
+//! - a heap (the objects of one record type): `record` and `objects`, each with its
+//!   `object` (`Node#1`, what references to it read) and `fields` (name → value, a
+//!   reference as `Node#2` or null);
 //! - a stack: `frames`, the running one first and the thread's body last, each with its
 //!   `function` (null for the body), `frame` (its number, 0 for the body), `location` (as
 //!   the function's body names it) and `locals` (name → value; none listed for the body,
@@ -85,6 +88,23 @@ pub fn part_json(info: &ModelInfo, parts: &StateParts, part: Part, values: &[i64
                 })
                 .collect();
             json!({ "kind": "stack", "frames": frames })
+        }),
+        Part::Heap(id) => parts.heaps().get(id).map(|heap| {
+            let objects: Vec<Value> = heap
+                .objects(values)
+                .map(|object| {
+                    let fields: Map<String, Value> = object
+                        .fields
+                        .iter()
+                        .map(|&(name, slot)| (name.to_string(), slot_value(slot)))
+                        .collect();
+                    json!({
+                        "object": format!("{}#{}", heap.record, object.number),
+                        "fields": fields,
+                    })
+                })
+                .collect();
+            json!({ "kind": "heap", "record": heap.record, "objects": objects })
         }),
     };
     if let (Some(Value::Object(more)), Value::Object(object)) = (more, &mut object) {

@@ -33,8 +33,9 @@ pub use packed::{PackedState, INLINE_WORDS};
 pub use parts::{
     channel_field_name, channel_length_name, frame_item_name, frame_name, heap_field_name,
     heap_live_name, is_overflow_name, lock_holds_name, lock_owner_name, overflow_name,
-    parse_frame_item, rendezvous_name, ChannelPart, Frame, Local, LockPart, LockState, Part,
-    SlotRole, StackPart, StateParts, Waiter, FRAME_RESULT, WAIT_HOLDS_NAME, WAIT_MARK_NAME,
+    parse_frame_item, rendezvous_name, ChannelPart, Frame, HeapObject, HeapPart, Local, LockPart,
+    LockState, Part, SlotRole, StackPart, StateParts, Waiter, FRAME_RESULT, WAIT_HOLDS_NAME,
+    WAIT_MARK_NAME,
 };
 pub use property::{Automaton, AutomatonEdge, AutomatonState, PropertyInfo, PropertyKind};
 pub use step::{

@@ -11,6 +11,21 @@ pub mod promela;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsupported(pub String);
 
+/// The refusal of a model with records: `peer` has no heap, and an encoding of one
+/// (arrays of objects and a canonical renumbering after every step) would not be the
+/// peer's own reading of the model, which is what a cross-check needs.
+fn refuse_heap(system: &crate::ir::System, peer: &str) -> Result<(), Unsupported> {
+    match system.hidden.records.iter().next() {
+        Some(record) => Err(Unsupported(format!(
+            "the model has records (`{}`): {peer} has no heap, so bir does not write models \
+             with records and the heap for it; their counts are checked against brute force \
+             instead (difftest)",
+            record.name
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// `name` if it is a plain ASCII identifier, else a name made of `fallback`'s id: a
 /// variable's or thread's name as both peers' languages accept it.
 fn ident(name: &str, fallback: impl FnOnce() -> String) -> String {

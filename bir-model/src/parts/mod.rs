@@ -12,6 +12,7 @@
 //! slots is [`SlotRole::Plain`], so that what is printed of it does not change.
 
 mod channel;
+mod heap;
 mod lock;
 mod names;
 mod stack;
@@ -21,6 +22,7 @@ use std::collections::HashMap;
 use crate::info::{ModelInfo, SlotInfo, SlotKind};
 
 pub use channel::ChannelPart;
+pub use heap::{HeapObject, HeapPart};
 pub use lock::{LockPart, LockState, Waiter};
 pub use names::{
     channel_field_name, channel_length_name, frame_item_name, frame_name, heap_field_name,
@@ -51,6 +53,8 @@ pub enum Part {
     Lock(usize),
     /// An instance of a thread that calls functions: [`StateParts::stacks`].
     Stack(usize),
+    /// The objects of a record type (version 3): [`StateParts::heaps`].
+    Heap(usize),
 }
 
 /// The slots of a model grouped into its channels, locks and call stacks.
@@ -60,6 +64,7 @@ pub struct StateParts {
     channels: Vec<ChannelPart>,
     locks: Vec<LockPart>,
     stacks: Vec<StackPart>,
+    heaps: Vec<HeapPart>,
     /// Every instance's name, by its global number (the order of the status slots:
     /// threads in declaration order, instances by index).
     instances: Vec<String>,
@@ -120,6 +125,14 @@ impl StateParts {
                 if let Some(holds) = holds {
                     parts.roles[holds] = SlotRole::Hidden;
                 }
+            } else if let Some(record) = call_of(&slot.name, "live") {
+                if slot.element.unwrap_or(0) == 0 {
+                    let live = by_name.get(slot.name.as_ref()).cloned().unwrap_or_default();
+                    let part = HeapPart::new(slots, &by_name, record, live, &mut parts.roles);
+                    let id = parts.heaps.len();
+                    parts.heaps.push(part);
+                    parts.roles[index] = SlotRole::Anchor(Part::Heap(id));
+                }
             } else if call_of(&slot.name, "rendezvous").is_some() {
                 parts.roles[index] = SlotRole::Hidden;
             } else if slot.name == WAIT_MARK_NAME || slot.name == WAIT_HOLDS_NAME {
@@ -166,6 +179,11 @@ impl StateParts {
     /// The instances of the threads that call functions, in slot order.
     pub fn stacks(&self) -> &[StackPart] {
         &self.stacks
+    }
+
+    /// The objects of each record type, in declaration order.
+    pub fn heaps(&self) -> &[HeapPart] {
+        &self.heaps
     }
 
     /// Every part, in the order of the slots where each is shown.

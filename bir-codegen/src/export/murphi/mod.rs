@@ -54,6 +54,7 @@ pub enum Errors {
 /// what of it the encoding does not keep (nothing of what bir checks today: the `Result`
 /// is for the parts of version 3 that the checker does not take yet, records and pools).
 pub fn murphi(system: &System, errors: Errors) -> Result<String, super::Unsupported> {
+    super::refuse_heap(system, "Murphi")?;
     let mut out = String::new();
     let mut writer = Writer {
         system,

@@ -212,7 +212,8 @@ pub(super) fn unary(input: ParseStream, depth: usize) -> syn::Result<Nested> {
 /// local of a function its own stack slot, and the recursion passes through here.
 fn primary(input: ParseStream, depth: usize) -> syn::Result<Nested> {
     if input.peek(syn::token::Paren) {
-        return parenthesized(input, depth);
+        let inner = parenthesized(input, depth)?;
+        return fields(input, depth, inner);
     }
     if let Some(span) = kw::parse_if(input, "true")? {
         return Ok((Expr::Bool { value: true, span }, 1));
@@ -234,7 +235,7 @@ fn primary(input: ParseStream, depth: usize) -> syn::Result<Nested> {
         if text == "null" {
             let span = ident.span();
             kw::parse(input, "null")?;
-            return Ok((Expr::Null { span }, 1));
+            return fields(input, depth, (Expr::Null { span }, 1));
         }
         if text == "new" {
             return Err(syn::Error::new(
@@ -262,7 +263,13 @@ fn primary(input: ParseStream, depth: usize) -> syn::Result<Nested> {
     if let Some(error) = hints::not_word(input) {
         return Err(error);
     }
-    let (mut expr, mut height) = named(input, depth)?;
+    let named = named(input, depth)?;
+    fields(input, depth, named)
+}
+
+/// The fields `.f.g` read after `primary` (version 3's records), each one level up.
+fn fields(input: ParseStream, depth: usize, primary: Nested) -> syn::Result<Nested> {
+    let (mut expr, mut height) = primary;
     while input.peek(Token![.]) && !input.peek(Token![..]) && input.peek2(syn::Ident) {
         let span = input.parse::<Token![.]>()?.span;
         let field = name(input)?;

@@ -69,7 +69,9 @@ pub fn step_changes(
         .map(|change| (change.slot as usize, StepChange::Slot(*change)))
         .collect();
     for (slot, part) in (0..info.slots.len()).filter_map(|slot| match parts.role(slot) {
-        SlotRole::Anchor(part @ (Part::Channel(_) | Part::Lock(_))) => Some((slot, part)),
+        SlotRole::Anchor(part @ (Part::Channel(_) | Part::Lock(_) | Part::Heap(_))) => {
+            Some((slot, part))
+        }
         _ => None,
     }) {
         let old = PartDisplay::new(info, parts, part, before);

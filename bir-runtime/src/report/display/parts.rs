@@ -47,6 +47,7 @@ impl<'a> PartDisplay<'a> {
             Part::Channel(id) => parts.channels().get(id).map(|c| c.name.as_str()),
             Part::Lock(id) => parts.locks().get(id).map(|l| l.name.as_str()),
             Part::Stack(id) => parts.stacks().get(id).map(|s| s.instance.as_str()),
+            Part::Heap(id) => parts.heaps().get(id).map(|h| h.record.as_str()),
         };
         name.unwrap_or("?")
     }
@@ -144,6 +145,32 @@ impl<'a> PartDisplay<'a> {
         Ok(())
     }
 
+    /// The live objects of a record type, `Node#1 { value = 3, next = Node#2 }, Node#2 {
+    /// value = 1, next = null }`, or `no Node` when none is.
+    fn heap(&self, f: &mut fmt::Formatter<'_>, id: usize) -> fmt::Result {
+        let Some(heap) = self.parts.heaps().get(id) else {
+            return f.write_str("?");
+        };
+        let mut none = true;
+        for object in heap.objects(self.values) {
+            if !none {
+                f.write_str(", ")?;
+            }
+            none = false;
+            write!(f, "{}#{} {{", heap.record, object.number)?;
+            for (n, (name, slot)) in object.fields.iter().enumerate() {
+                f.write_str(if n == 0 { " " } else { ", " })?;
+                write!(f, "{name} = ")?;
+                self.value(f, *slot)?;
+            }
+            f.write_str(if object.fields.is_empty() { "}" } else { " }" })?;
+        }
+        if none {
+            write!(f, "no {}", heap.record)?;
+        }
+        Ok(())
+    }
+
     fn stack(&self, f: &mut fmt::Formatter<'_>, id: usize) -> fmt::Result {
         let Some(stack) = self.parts.stacks().get(id) else {
             return f.write_str("?");
@@ -187,6 +214,7 @@ impl fmt::Display for PartDisplay<'_> {
             Part::Channel(id) => self.channel(f, id),
             Part::Lock(id) => self.lock(f, id),
             Part::Stack(id) => self.stack(f, id),
+            Part::Heap(id) => self.heap(f, id),
         }
     }
 }

@@ -120,6 +120,11 @@ impl fmt::Display for StateDisplay<'_> {
                         i += 1;
                         continue;
                     }
+                    Part::Heap(_) => {
+                        write!(f, "{shown}")?;
+                        i += 1;
+                        continue;
+                    }
                     _ => {
                         write!(f, "{} = {shown}", shown.name())?;
                         i += 1;
@@ -218,11 +223,13 @@ impl fmt::Display for OperandsDisplay<'_> {
     }
 }
 
-/// Writes `fork[3]` for an array element, the name otherwise.
+/// Writes `fork[3]` for an array element, the name otherwise; a field of an object
+/// (element `j` of `Node#value`) as the object's, `Node#1.value`.
 fn write_slot_name(f: &mut fmt::Formatter<'_>, slot: &SlotInfo) -> fmt::Result {
-    match slot.element {
-        Some(index) => write!(f, "{}[{}]", slot.name, index),
-        None => f.write_str(&slot.name),
+    match (slot.element, slot.name.split_once('#')) {
+        (Some(index), Some((record, field))) => write!(f, "{record}#{}.{field}", index + 1),
+        (Some(index), None) => write!(f, "{}[{}]", slot.name, index),
+        (None, _) => f.write_str(&slot.name),
     }
 }
 

@@ -1,0 +1,13 @@
+use bir::bir;
+
+bir! {
+    system S {
+        record Node { int (0, 3) value; }
+        Node n;
+        active thread T() {
+            loc l: do { n := new Nod; } return;
+        }
+    }
+}
+
+fn main() {}
