@@ -160,6 +160,29 @@ reference!(
     0
 );
 reference!(
+    objects_allocated_in_either_order_are_one_state,
+    heap_renumber,
+    HeapRenumber,
+    "../../models/v3/heap_renumber.bir",
+    "v3/heap_renumber.bir",
+    4,
+    4,
+    0,
+    0
+);
+
+/// Without the canonical numbering (allocation order kept, garbage still collected) the
+/// two orders of `heap_renumber`'s allocations stay two states: the one heap symmetry
+/// merges, as the model's header counts.
+#[test]
+fn allocation_order_keeps_the_orders_apart() {
+    let model = interpreted("v3/heap_renumber.bir")
+        .with_heap_order(bir_runtime::model::heap::HeapOrder::Allocation);
+    let report = bir_runtime::Checker::new(model).progress(false).run();
+    assert_eq!((report.states(), report.transitions()), (5, 4));
+}
+
+reference!(
     philosophers_over_rendezvous_deadlock,
     big_rdv_phils,
     RdvPhilosophers,

@@ -11,6 +11,7 @@ mod compact;
 mod dependencies;
 mod families;
 mod files;
+mod heap;
 mod layers;
 mod layout;
 mod ltl;

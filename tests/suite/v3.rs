@@ -29,7 +29,7 @@ mod leader {
 /// breadth-first, exact and compact storage agree (`explore`), two threads find the same
 /// counts, and the lossy storages cover no more states and never say verified when the
 /// states are wider than a word. Returns the full search's report.
-fn every_search<M: Model + Clone>(checker: Checker<M>) -> Report {
+pub(crate) fn every_search<M: Model + Clone>(checker: Checker<M>) -> Report {
     let full = explore(checker.clone());
     let counts = |r: &Report| (r.states(), r.transitions(), r.errors(), r.deadlocks());
     let parallel = checker
@@ -55,7 +55,7 @@ fn every_search<M: Model + Clone>(checker: Checker<M>) -> Report {
 
 /// The first finding of `checker` replays to itself, and a random walk finds one of its
 /// kind too.
-fn replays_and_walks_find<M: Model + Clone>(checker: Checker<M>, kind: FindingKind) {
+pub(crate) fn replays_and_walks_find<M: Model + Clone>(checker: Checker<M>, kind: FindingKind) {
     let report = checker.clone().progress(false).run();
     let found = report.assert_found(kind);
     assert_eq!(checker.replay(found.replay()).as_ref(), Ok(found));
