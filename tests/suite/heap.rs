@@ -61,7 +61,10 @@ fn a_stack_of_objects_in_every_search() {
         (4, 4, 1)
     );
     replays_and_walks_find(PushPop::checker(), FindingKind::Assertion);
-    let reached = PushPop::checker().reachable("TwoOnTop").progress(false).run();
+    let reached = PushPop::checker()
+        .reachable("TwoOnTop")
+        .progress(false)
+        .run();
     assert_eq!(reached.verdict(), Verdict::Reached, "{reached}");
 }
 
@@ -72,7 +75,10 @@ fn one_object_past_the_bound_is_a_heap_error() {
     replays_and_walks_find(Bounded::checker(), FindingKind::Heap);
     let found = Bounded::checker().progress(false).run();
     let text = found.to_string();
-    assert!(text.contains("all 2 of `record[2] Cell` are live"), "{text}");
+    assert!(
+        text.contains("all 2 of `record[2] Cell` are live"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -80,5 +86,8 @@ fn a_field_read_through_null_is_a_null_error() {
     replays_and_walks_find(EarlyRead::checker(), FindingKind::Null);
     let report = Checker::new(EarlyRead).progress(false).run();
     let text = report.to_string();
-    assert!(text.contains("`shared.v` reads or writes a field of `null`"), "{text}");
+    assert!(
+        text.contains("`shared.v` reads or writes a field of `null`"),
+        "{text}"
+    );
 }

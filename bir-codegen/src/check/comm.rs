@@ -469,6 +469,11 @@ impl Checker<'_> {
             (found, _) => {
                 let what = if locks { "a lock" } else { "a channel" };
                 let is = match found {
+                    _ if locks && self.is_reference(name, scope) => format!(
+                        "`{}` is a reference, and bir does not take the lock of an object \
+                         yet; declare a global `lock` for it",
+                        name.text
+                    ),
                     Some(symbol) => format!("`{}` is {}", name.text, symbol.describe()),
                     None => format!("no `{}` is declared", name.text),
                 };

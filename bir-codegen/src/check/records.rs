@@ -133,6 +133,24 @@ impl Checker<'_> {
             )
     }
 
+    /// True when `name` is a variable of a record type in `scope`.
+    pub(super) fn is_reference(&self, name: &Name, scope: &Scope) -> bool {
+        let local = scope.thread.and_then(|thread| {
+            self.sigs[thread]
+                .locals
+                .iter()
+                .find(|local| local.name == name.text)
+                .map(|local| local.ty.scalar)
+        });
+        let global = match self.symbols.get(&name.text) {
+            Some(super::Symbol::Global(id)) => self.globals.get(*id).map(|var| var.ty.scalar),
+            _ => None,
+        };
+        local
+            .or(global)
+            .is_some_and(|scalar| scalar.record().is_some())
+    }
+
     /// `base.field` read as a value.
     pub(super) fn field_read(
         &mut self,
