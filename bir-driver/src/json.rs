@@ -403,7 +403,7 @@ pub fn slot_name(slot: &SlotInfo) -> String {
 }
 
 /// A value in the model's terms: a boolean, a number, `"Enum.Variant"`, or for a status the
-/// location's name, `"ended"` or `"not started"`. A value outside its slot's kind (which a
+/// location's name, `"ended"` or `"not started"`, for a tid `"null"` or the instance (`"W[0]"`). A value outside its slot's kind (which a
 /// correct model never produces) is its number.
 pub fn value(slot: &SlotInfo, v: i64) -> Value {
     let index = usize::try_from(v).ok();
@@ -418,6 +418,11 @@ pub fn value(slot: &SlotInfo, v: i64) -> Value {
             Some(i) if i == locations.len() => Value::String("ended".to_string()),
             Some(i) if i == locations.len() + 1 => Value::String("not started".to_string()),
             _ => Value::from(v),
+        },
+        SlotKind::Tid { .. } if v == 0 => Value::String("null".to_string()),
+        SlotKind::Tid { .. } => match slot.kind.instance(v) {
+            Some(instance) => Value::String(instance.to_string()),
+            None => Value::from(v),
         },
         _ => Value::from(v),
     }

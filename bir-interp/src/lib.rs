@@ -42,7 +42,7 @@ use bir_codegen::analyse::{access, por, symmetry};
 use bir_codegen::emit::layout::Layout;
 use bir_codegen::emit::tables::{SymmetryTable, Tables, TransitionRow};
 use bir_runtime::model::{
-    AtomInfo, FailedCheck, FamilySymmetry, Fault, InvariantFailure, ModelInfo, Operand,
+    AtomInfo, FailedCheck, FamilySymmetry, Fault, InvariantFailure, ModelInfo, Operand, Outcome,
     PropertyInfo, Successor, SymmetryInfo,
 };
 use bir_runtime::Model;
@@ -83,6 +83,22 @@ struct Plan {
     instances: IdVec<InstanceId, InstanceSlots>,
     /// Every transition; the index is the transition id.
     transitions: Vec<TransitionRow>,
+    /// Per transition, the pool instances its step frees at its end (`ir::System::freeing`),
+    /// as slots.
+    frees: Vec<Vec<Freed>>,
+}
+
+/// The slots that freeing one pool instance writes (`ir::System::freeing`).
+#[derive(Debug)]
+struct Freed {
+    /// Each slot of its locals with its initial value.
+    locals: Vec<(usize, i64)>,
+    /// The slot of its status, and the value meaning free.
+    status: (usize, i64),
+    /// The `tid` naming it.
+    tid: i64,
+    /// Every slot that holds a `tid`.
+    tids: Vec<usize>,
 }
 
 /// The slots of one thread instance.
@@ -148,12 +164,46 @@ impl Interpreter {
             .collect();
         let packing = Packing::new(&layout);
         debug_assert_eq!(packing.slots(), tables.slots.len());
+        let freed = |freeing: ir::Freeing| {
+            let slots = |owner: Owner, len: usize| {
+                let first = slot_of(owner);
+                (first..first + len).collect::<Vec<_>>()
+            };
+            Freed {
+                locals: freeing
+                    .locals
+                    .iter()
+                    .flat_map(|(owner, init)| {
+                        slots(*owner, init.len()).into_iter().zip(init.clone())
+                    })
+                    .collect(),
+                status: (slot_of(freeing.status), freeing.free),
+                tid: freeing.tid,
+                tids: freeing
+                    .tids
+                    .iter()
+                    .flat_map(|(owner, len)| slots(*owner, *len as usize))
+                    .collect(),
+            }
+        };
+        let frees = system
+            .transitions()
+            .map(|transition| {
+                system
+                    .freed_by(&transition)
+                    .into_iter()
+                    .filter_map(|instance| system.freeing(instance))
+                    .map(freed)
+                    .collect()
+            })
+            .collect();
         let plan = Plan {
             initial: packing.pack(&tables.initial_state()),
             packing,
             globals,
             instances,
             transitions: tables.transitions,
+            frees,
         };
         Interpreter {
             program: Arc::new(Program::new(system)),
@@ -163,6 +213,23 @@ impl Interpreter {
             safe: por::safe_transitions(system, &access::of_system(system)).into(),
             atoms,
             symmetry: Arc::new(symmetry_info(&tables.symmetry)),
+        }
+    }
+
+    /// Rule: frees the pool instances a step ended, at its end: their locals back to their
+    /// initial values, their statuses free, every `tid` naming them `null`.
+    fn free(&self, next: &mut State, frees: &[Freed]) {
+        let packing = &self.plan.packing;
+        for freed in frees {
+            for &(slot, value) in &freed.locals {
+                packing.set(next, slot, value);
+            }
+            packing.set(next, freed.status.0, freed.status.1);
+            for &slot in &freed.tids {
+                if packing.get(next, slot) == freed.tid {
+                    packing.set(next, slot, 0);
+                }
+            }
         }
     }
 
@@ -196,7 +263,10 @@ impl Model for Interpreter {
 
     fn successors(&self, state: &State, out: &mut Vec<Successor<State>>) {
         for (id, row) in self.plan.transitions.iter().enumerate() {
-            if let Some(outcome) = self.execute(state, row) {
+            if let Some(mut outcome) = self.execute(state, row) {
+                if let Outcome::Next(next) = &mut outcome {
+                    self.free(next, &self.plan.frees[id]);
+                }
                 out.push(Successor {
                     transition: id as u32,
                     outcome,

@@ -149,6 +149,17 @@ reference!(
     0
 );
 reference!(
+    a_pool_frees_its_instances_and_nulls_their_tids,
+    pool_tids,
+    PoolTids,
+    "../../models/v3/pool_tids.bir",
+    "v3/pool_tids.bir",
+    8,
+    8,
+    0,
+    1
+);
+reference!(
     a_rendezvous_is_one_transition,
     rdv_pair,
     RdvPair,

@@ -537,6 +537,9 @@ impl Checker<'_> {
             );
             return (Expr::Bool(false), Kind::Error);
         }
+        if builtin == Builtin::ThreadTerminated {
+            return self.thread_terminated(name, operand, scope);
+        }
         let locks = builtin.needs_instance();
         let Some(operand) = self.operand(operand, locks, scope) else {
             return (Expr::Bool(false), Kind::Error);

@@ -13,6 +13,7 @@ mod functions;
 mod funs;
 mod inline;
 mod names;
+mod pools;
 mod properties;
 mod refs;
 mod suggest;
@@ -50,6 +51,7 @@ pub fn check_with(
     checker.check_enums();
     checker.check_consts();
     checker.check_aliases();
+    checker.check_thread_kinds();
     checker.check_globals();
     checker.check_thread_signatures();
     checker.check_function_signatures();
@@ -133,6 +135,10 @@ enum Kind {
     Bool,
     Int,
     Enum(ir::EnumId),
+    /// A `tid` (version 3).
+    Tid,
+    /// `null`: a `tid` that names no instance (and, with records, a reference to none).
+    Null,
     /// The expression had an error, already reported: accept it anywhere.
     Error,
 }
@@ -142,7 +148,7 @@ enum Kind {
 struct ThreadSig {
     kind: ir::ThreadKind,
     index_param: Option<String>,
-    start_param: Option<ir::LocalId>,
+    start_params: Vec<ir::LocalId>,
     locals: ir::IdVec<ir::LocalId, ir::Var>,
     /// False for locals whose type had an error.
     local_ok: ir::IdVec<ir::LocalId, bool>,
@@ -170,6 +176,10 @@ struct Checker<'a> {
     /// False for globals whose type had an error: their uses are not reported again.
     global_ok: ir::IdVec<ir::GlobalId, bool>,
     thread_decls: Vec<&'a ast::Thread>,
+    /// The kind of each thread declaration (`threads::check_thread_kinds`).
+    kinds: Vec<ir::ThreadKind>,
+    /// The model's number of thread instances, which the type `tid` needs.
+    tid_instances: u32,
     channel_decls: Vec<&'a ast::ChannelDecl>,
     lock_decls: Vec<&'a ast::LockDecl>,
     function_decls: Vec<&'a ast::Function>,
@@ -234,6 +244,8 @@ impl<'a> Checker<'a> {
             globals: ir::IdVec::new(),
             global_ok: ir::IdVec::new(),
             thread_decls: Vec::new(),
+            kinds: Vec::new(),
+            tid_instances: 0,
             channel_decls: Vec::new(),
             lock_decls: Vec::new(),
             function_decls: Vec::new(),

@@ -16,6 +16,7 @@ impl<'a> Checker<'a> {
         match base {
             ast::BaseType::Boolean(_) => Some(Scalar::Bool),
             ast::BaseType::Byte(_) => Some(Scalar::BYTE),
+            ast::BaseType::Tid(_) => Some(self.tid_scalar()),
             ast::BaseType::Int { range: None, .. } => Some(Scalar::INT),
             ast::BaseType::Int {
                 range: Some(range), ..
@@ -240,7 +241,10 @@ impl<'a> Checker<'a> {
     pub(super) fn assignable(&self, scalar: Scalar, kind: Kind) -> bool {
         matches!(
             (scalar, kind),
-            (_, Kind::Error) | (Scalar::Bool, Kind::Bool) | (Scalar::Int { .. }, Kind::Int)
+            (_, Kind::Error)
+                | (Scalar::Bool, Kind::Bool)
+                | (Scalar::Int { .. }, Kind::Int)
+                | (Scalar::Tid { .. }, Kind::Tid | Kind::Null)
         ) || matches!((scalar, kind), (Scalar::Enum(a), Kind::Enum(b)) if a == b)
     }
 
@@ -254,6 +258,7 @@ impl<'a> Checker<'a> {
                 format!("int {}({lo}, {hi})", if wrap { "wrap " } else { "" })
             }
             Scalar::Enum(id) => format!("enum `{}`", self.enums[id].name),
+            Scalar::Tid { .. } => "tid".into(),
         }
     }
 
@@ -263,6 +268,8 @@ impl<'a> Checker<'a> {
             Kind::Bool => "boolean".into(),
             Kind::Int => "int".into(),
             Kind::Enum(id) => format!("enum `{}`", self.enums[id].name),
+            Kind::Tid => "tid".into(),
+            Kind::Null => "`null`".into(),
             Kind::Error => "an erroneous expression".into(),
         }
     }

@@ -36,6 +36,15 @@ impl Gen<'_> {
                     &[#(::std::borrow::Cow::Borrowed(#names)),*];
             }
         });
+        let instance_names = self
+            .system
+            .threads
+            .iter()
+            .flat_map(|t| (0..t.instances()).map(|index| t.instance_name(index)));
+        let instances = quote! {
+            const INSTANCE_NAMES: &[::std::borrow::Cow<'static, ::core::primitive::str>] =
+                &[#(::std::borrow::Cow::Borrowed(#instance_names)),*];
+        };
         let transitions = tables.transitions.iter().map(transition_info);
         let faults = tables.fault_sites.iter().map(|site| {
             let kind = match site.kind {
@@ -77,6 +86,7 @@ impl Gen<'_> {
             return quote! {
                 #(#enums)*
                 #(#locations)*
+                #instances
                 static INFO: ::bir::model::ModelInfo = ::bir::model::ModelInfo {
                     name: ::std::borrow::Cow::Borrowed(#name),
                     slots: ::std::borrow::Cow::Borrowed(&[#(#slots),*]),
@@ -105,6 +115,7 @@ impl Gen<'_> {
         quote! {
             #(#enums)*
             #(#locations)*
+            #instances
             static INFO: ::std::sync::LazyLock<::bir::model::ModelInfo> =
                 ::std::sync::LazyLock::new(|| {
                     let mut slots = ::std::vec::Vec::with_capacity(#total);
@@ -146,6 +157,9 @@ impl Gen<'_> {
                     locations: ::std::borrow::Cow::Borrowed(#ident)
                 })
             }
+            SlotKind::Tid => quote!(::bir::model::SlotKind::Tid {
+                instances: ::std::borrow::Cow::Borrowed(INSTANCE_NAMES)
+            }),
         };
         quote! {
             ::bir::model::SlotInfo {

@@ -105,6 +105,9 @@ pub enum SlotKind {
     Enum(EnumId),
     /// The status of an instance of this thread (see `ir::Thread::ended_status`).
     Status(ThreadId),
+    /// A `tid`: 0 is `null`, `g + 1` the instance of global number `g`
+    /// (the names of the instances in global order: `ir::Thread::instance_name`).
+    Tid,
 }
 
 /// One transition: a transformation of one instance.
@@ -402,6 +405,7 @@ fn slot_name_and_kind(system: &ir::System, owner: Owner, scalar: ir::Scalar) -> 
         ir::Scalar::Bool => SlotKind::Bool,
         ir::Scalar::Int { .. } => SlotKind::Int,
         ir::Scalar::Enum(id) => SlotKind::Enum(id),
+        ir::Scalar::Tid { .. } => SlotKind::Tid,
     };
     match owner {
         Owner::Global(id) => (system.globals[id].name.clone(), value_kind),
@@ -436,7 +440,7 @@ fn initial_values(system: &ir::System, owner: Owner) -> Vec<i64> {
             let thread = &system.threads[thread];
             let status = match thread.kind {
                 ThreadKind::Active { .. } => 0,
-                ThreadKind::Started => thread.not_started_status(),
+                ThreadKind::Started | ThreadKind::Pool { .. } => thread.not_started_status(),
             };
             vec![status]
         }

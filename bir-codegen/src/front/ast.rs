@@ -432,6 +432,8 @@ pub enum BaseType {
         /// The range, if given.
         range: Option<Box<IntRange>>,
     },
+    /// `tid`: null or a thread instance (version 3).
+    Tid(Span),
     /// A typealias or an enum.
     Named(Name),
 }
@@ -449,7 +451,7 @@ pub struct IntRange {
     pub spans: Spans,
 }
 
-/// `[active [k]] thread Name([type name]) { locals locations }`
+/// `[active [k]] thread [[k]] Name([type name {, type name}]) { locals locations }`
 #[derive(Clone, Debug)]
 pub struct Thread {
     /// Doc comments before the thread.
@@ -458,10 +460,12 @@ pub struct Thread {
     pub active: Option<Active>,
     /// The `thread` keyword.
     pub keyword: Span,
+    /// `thread[k]`: the size of a pool of instances created at run time (version 3).
+    pub pool: Option<Expr>,
     /// The thread's name.
     pub name: Name,
-    /// The parameter, if declared.
-    pub param: Option<Param>,
+    /// The parameters, in order (an active thread takes at most one).
+    pub params: Vec<Param>,
     /// The parenthesised parameter list.
     pub param_spans: Spans,
     /// Its locals and its body (locations, or statements that the `steps` stage translates
@@ -579,11 +583,13 @@ pub enum Action {
         /// The whole statement.
         spans: Spans,
     },
-    /// `start T(args);`
+    /// `[target :=] start T(args);`
     Start {
+        /// Where the started instance's `tid` goes, if anywhere (version 3).
+        target: Option<Box<Expr>>,
         /// The thread to start.
         thread: Name,
-        /// The arguments (at most one is valid).
+        /// The arguments, one per parameter.
         args: Vec<Expr>,
         /// The whole statement.
         spans: Spans,
@@ -898,13 +904,20 @@ pub enum Expr {
         /// The parentheses.
         spans: Spans,
     },
+    /// `null`: the `tid` that names no instance (version 3).
+    Null {
+        /// The keyword.
+        span: Span,
+    },
 }
 
 impl Expr {
     /// The expression's first and last tokens.
     pub fn spans(&self) -> Spans {
         match self {
-            Expr::Int { span, .. } | Expr::Bool { span, .. } => Spans::one(*span),
+            Expr::Int { span, .. } | Expr::Bool { span, .. } | Expr::Null { span } => {
+                Spans::one(*span)
+            }
             Expr::Name(name) => name.spans(),
             Expr::Member { scope, member } => scope.spans().to(member.spans()),
             Expr::Index { spans, .. }
@@ -940,6 +953,8 @@ pub enum Builtin {
     /// `wasNotified(l)`: this instance was taken out of `l`'s wait set and has not yet
     /// re-acquired it.
     WasNotified,
+    /// `threadTerminated(t)`: the `tid` `t` is `null` or names an ended instance.
+    ThreadTerminated,
 }
 
 impl Builtin {
@@ -952,6 +967,7 @@ impl Builtin {
             "lockAvailable" => Builtin::LockAvailable,
             "hasLock" => Builtin::HasLock,
             "wasNotified" => Builtin::WasNotified,
+            "threadTerminated" => Builtin::ThreadTerminated,
             _ => return None,
         })
     }

@@ -62,6 +62,7 @@ impl Display for Expr {
                 otherwise,
             } => write!(f, "{cond} ? {then} : {otherwise}"),
             Expr::Paren { expr, .. } => write!(f, "({expr})"),
+            Expr::Null { .. } => f.write_str("null"),
         }
     }
 }
@@ -88,7 +89,15 @@ impl Display for Action {
             Action::Assign { target, value, .. } => write!(f, "{target} := {value};"),
             Action::Assert { expr, .. } => write!(f, "assert ({expr});"),
             Action::Assume { expr, .. } => write!(f, "assume ({expr});"),
-            Action::Start { thread, args, .. } => {
+            Action::Start {
+                target,
+                thread,
+                args,
+                ..
+            } => {
+                if let Some(target) = target {
+                    write!(f, "{target} := ")?;
+                }
                 write!(f, "start {}(", thread.text)?;
                 list(f, args)?;
                 f.write_str(");")
@@ -268,6 +277,7 @@ impl Display for Type {
         match &self.base {
             BaseType::Boolean(_) => f.write_str("boolean")?,
             BaseType::Byte(_) => f.write_str("byte")?,
+            BaseType::Tid(_) => f.write_str("tid")?,
             BaseType::Int { range: None, .. } => f.write_str("int")?,
             BaseType::Int {
                 range: Some(range), ..

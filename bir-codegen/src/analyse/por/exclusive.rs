@@ -101,6 +101,7 @@ fn values(system: &ir::System, scalar: Scalar) -> Option<(i64, i64)> {
         Scalar::Bool => (0, 1),
         Scalar::Int { lo, hi, .. } => (lo, hi),
         Scalar::Enum(id) => (0, system.enums[id].variants.len() as i64 - 1),
+        Scalar::Tid { instances } => (0, i64::from(instances)),
     };
     (hi.checked_sub(lo)? < MAX_ASSIGNMENTS as i64).then_some((lo, hi))
 }

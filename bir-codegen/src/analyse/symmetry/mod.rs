@@ -327,11 +327,24 @@ impl<'s> Classes<'s> {
                 let value = self.expr(cond);
                 self.taint(value, "is a condition");
             }
-            Action::Start { thread, arg, .. } => {
-                if let (Some(arg), Some(param)) = (arg, self.system.threads[*thread].start_param) {
+            Action::Start {
+                thread,
+                args,
+                result,
+                ..
+            } => {
+                let params = self.system.threads[*thread].start_params.clone();
+                for (arg, param) in args.iter().zip(params) {
                     let value = self.expr(arg);
                     let local = self.node(Node::Var(Holder::Local(*thread, param)));
                     self.unify(Val::Node(local), value);
+                }
+                if let Some(place) = result {
+                    if let Some((index, _)) = &place.index {
+                        self.index(place.var, index);
+                    }
+                    let var = self.node(Node::Var(self.holder(place.var)));
+                    self.taint(Val::Node(var), "holds a `tid`");
                 }
             }
             Action::Exit => {}

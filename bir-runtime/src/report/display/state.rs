@@ -234,6 +234,10 @@ pub(super) enum ValueText<'a> {
     Location(&'a str),
     Ended,
     NotStarted,
+    /// A `tid` that names an instance (`W[0]`).
+    Instance(&'a str),
+    /// A `tid` that names none.
+    Null,
     Invalid(i64),
 }
 
@@ -256,6 +260,11 @@ pub(super) fn value_text(kind: &SlotKind, value: i64) -> ValueText<'_> {
             (None, Some(i)) if i == locations.len() + 1 => ValueText::NotStarted,
             _ => ValueText::Invalid(value),
         },
+        SlotKind::Tid { .. } => match (value, kind.instance(value)) {
+            (0, _) => ValueText::Null,
+            (_, Some(instance)) => ValueText::Instance(instance),
+            _ => ValueText::Invalid(value),
+        },
     }
 }
 
@@ -268,6 +277,8 @@ impl fmt::Display for ValueText<'_> {
             ValueText::Location(location) => f.write_str(location),
             ValueText::Ended => f.write_str("ended"),
             ValueText::NotStarted => f.write_str("not started"),
+            ValueText::Instance(instance) => f.write_str(instance),
+            ValueText::Null => f.write_str("null"),
             ValueText::Invalid(value) => write!(f, "?{value}"),
         }
     }
