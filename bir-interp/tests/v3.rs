@@ -160,6 +160,30 @@ reference!(
     1
 );
 reference!(
+    a_pool_of_two_workers_serves_three_requests,
+    thread_pool,
+    ThreadPool,
+    "../../models/thread_pool.bir",
+    "thread_pool.bir",
+    52,
+    88,
+    0,
+    0
+);
+#[test]
+fn a_pool_started_past_its_bound_is_a_start_error() {
+    // models/thread_pool.bir with `P.WAIT = false`: the third start can find both workers
+    // running (examples/thread_pool.rs checks the generated checker of the same model).
+    let path = format!("{}/../models/thread_pool.bir", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut overrides = bir_interp::Overrides::default();
+    overrides.push(bir_interp::Override::parse("P.WAIT=false").expect("an override"));
+    let model = Interpreter::from_source_with(&text, &overrides).expect("the model checks");
+    let (states, transitions, deadlocks, errors, verdict, _) = summary(model);
+    assert_eq!((states, transitions, deadlocks, errors), (60, 108, 0, 1));
+    assert_eq!(verdict, "Found(Start)");
+}
+reference!(
     a_rendezvous_is_one_transition,
     rdv_pair,
     RdvPair,

@@ -82,7 +82,8 @@ const BEEM_MODELS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The models of `models/*.bir`: the version-1 reference models and the version-3 protocols.
+/// The models of `models/*.bir`: the version-1 reference models, the version-3 protocols
+/// and the pool of workers.
 const V1_MODELS: &[(&str, &str)] = &[
     (
         "alternating_bit",
@@ -91,6 +92,10 @@ const V1_MODELS: &[(&str, &str)] = &[
     (
         "leader_election",
         include_str!("../../../../../models/leader_election.bir"),
+    ),
+    (
+        "thread_pool",
+        include_str!("../../../../../models/thread_pool.bir"),
     ),
     (
         "bounded_buffer",
