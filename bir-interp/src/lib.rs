@@ -99,6 +99,11 @@ struct Freed {
     tid: i64,
     /// Every slot that holds a `tid`.
     tids: Vec<usize>,
+    /// Every slot of a lock's owner, the instance's number there, and the owner of a lock
+    /// held by no instance.
+    owners: (Vec<usize>, i64, i64),
+    /// Its slots of the wait arrays, with their initial values.
+    waits: Vec<(usize, i64)>,
 }
 
 /// The slots of one thread instance.
@@ -184,6 +189,20 @@ impl Interpreter {
                     .iter()
                     .flat_map(|(owner, len)| slots(*owner, *len as usize))
                     .collect(),
+                owners: (
+                    freeing
+                        .owners
+                        .iter()
+                        .flat_map(|(owner, len)| slots(*owner, *len as usize))
+                        .collect(),
+                    freeing.number,
+                    freeing.nobody,
+                ),
+                waits: freeing
+                    .waits
+                    .iter()
+                    .map(|(owner, element, init)| (slot_of(*owner) + *element as usize, *init))
+                    .collect(),
             }
         };
         let frees = system
@@ -229,6 +248,15 @@ impl Interpreter {
                 if packing.get(next, slot) == freed.tid {
                     packing.set(next, slot, 0);
                 }
+            }
+            let (owners, number, nobody) = &freed.owners;
+            for &slot in owners {
+                if packing.get(next, slot) == *number {
+                    packing.set(next, slot, *nobody);
+                }
+            }
+            for &(slot, init) in &freed.waits {
+                packing.set(next, slot, init);
             }
         }
     }

@@ -326,3 +326,49 @@ fn an_exit_in_a_rendezvous_block_ends_its_instance() {
     let interpreter = Interpreter::from_source(exit_in_rendezvous::SOURCE).expect("it compiles");
     assert_eq!(summary(interpreter), compiled, "the interpreter");
 }
+
+/// A pool instance that ends holding a lock: the lock stays held, by no instance, so the
+/// instance that reuses the slot does not hold it (LANGUAGE.md, "Locks").
+const POOL_LOCK: &str = "system PoolLock {
+    lock m;
+    tid t;
+    thread[1] W() {
+        loc take: lock(m);
+    }
+    active thread Main() {
+        t := start W();
+        choose when threadTerminated(t) do skip; end
+        start W();
+    }
+}";
+
+mod pool_lock {
+    bir::bir! {
+        system PoolLock {
+            lock m;
+            tid t;
+            thread[1] W() {
+                loc take: lock(m);
+            }
+            active thread Main() {
+                t := start W();
+                choose when threadTerminated(t) do skip; end
+                start W();
+            }
+        }
+    }
+}
+
+#[test]
+fn a_lock_held_by_a_freed_pool_instance_stays_held_by_none() {
+    // Main starts W[0], which ends holding m; once freed, its slot serves the second start,
+    // whose lock(m) waits forever: 5 states, 4 transitions, a deadlock (the reused slot
+    // taking m again, reentrantly, would make 6 states and no deadlock).
+    let compiled = summary(pool_lock::PoolLock);
+    assert_eq!(
+        (compiled.0, compiled.1, compiled.2, compiled.3),
+        (5, 4, 1, 0)
+    );
+    let interpreted = Interpreter::from_source(POOL_LOCK).expect("the model checks");
+    assert_eq!(summary(interpreted), compiled);
+}

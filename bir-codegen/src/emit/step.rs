@@ -352,10 +352,42 @@ impl Gen<'_> {
                 }
             }
         });
+        let (number, nobody) = (lit_i64(freeing.number), lit_i64(freeing.nobody));
+        let owners = freeing.owners.iter().map(|(owner, len)| {
+            let (get, set) = self.accessor_names(*owner);
+            if self.is_array(*owner) {
+                let len = *len as usize;
+                quote! {
+                    for index in 0..#len {
+                        if next.#get(index) == #number {
+                            next.#set(index, #nobody);
+                        }
+                    }
+                }
+            } else {
+                quote! {
+                    if next.#get() == #number {
+                        next.#set(#nobody);
+                    }
+                }
+            }
+        });
+        let waits = freeing.waits.iter().map(|(owner, element, init)| {
+            let (_, set) = self.accessor_names(*owner);
+            let init = lit_i64(*init);
+            if self.is_array(*owner) {
+                let element = *element as usize;
+                quote!(next.#set(#element, #init);)
+            } else {
+                quote!(next.#set(#init);)
+            }
+        });
         quote! {
             #(#locals)*
             #status
             #(#tids)*
+            #(#owners)*
+            #(#waits)*
         }
     }
 

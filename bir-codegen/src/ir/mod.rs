@@ -759,6 +759,17 @@ pub struct Freeing {
     pub locals: Vec<(Owner, Vec<i64>)>,
     /// Every stored `tid` with its number of elements ([`System::tid_slots`]).
     pub tids: Vec<(Owner, u32)>,
+    /// The owner array of every lock declaration, with its number of elements: an element
+    /// equal to `number` (a lock the instance held) becomes `nobody`, so that the lock
+    /// stays held, by no instance.
+    pub owners: Vec<(Owner, u32)>,
+    /// The instance's global number, as a lock's owner holds it.
+    pub number: i64,
+    /// The owner of a lock that a freed instance held: the number past the last instance.
+    pub nobody: i64,
+    /// The instance's element of each per-instance wait array (its wait mark and the count
+    /// its `wait` released), with the initial value it takes again.
+    pub waits: Vec<(Owner, u32, i64)>,
 }
 
 /// A declared invariant.
@@ -969,7 +980,8 @@ impl System {
 
     /// Rule: what freeing pool instance `instance` writes at the end of the step that ends
     /// it, in this order: its locals take their initial values again, its status becomes
-    /// free (its "not started" value), and every stored `tid` that names it becomes `null`
+    /// free (its "not started" value), every stored `tid` that names it becomes `null`,
+    /// every lock it held stays held by no instance, and its wait mark is cleared
     /// (`None` for an instance that is not a pool's). Both engines free by this
     /// description; a later pass over the state (the heap's collection) comes after it.
     pub fn freeing(&self, instance: InstanceId) -> Option<Freeing> {
@@ -999,6 +1011,32 @@ impl System {
             tid: System::tid_of(instance),
             locals,
             tids: self.tid_slots(),
+            owners: self
+                .hidden
+                .locks
+                .iter()
+                .map(|lock| {
+                    (
+                        Owner::Global(lock.owner),
+                        self.globals[lock.owner].ty.elements(),
+                    )
+                })
+                .collect(),
+            number: i64::from(instance.0),
+            nobody: i64::from(self.instance_count()),
+            waits: self
+                .hidden
+                .waits
+                .iter()
+                .flat_map(|waits| [waits.mark, waits.count])
+                .map(|global| {
+                    (
+                        Owner::Global(global),
+                        instance.0,
+                        self.globals[global].init[instance.0 as usize],
+                    )
+                })
+                .collect(),
         })
     }
 
