@@ -436,6 +436,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_tid_reads_as_the_instance_it_names_or_null() {
+        let source = "system S { tid t; thread[2] W() { loc body: do { } return; }
+            active thread M() { loc l: do { t := start W(); } goto m;
+                                loc m: do { assert (t == null); } return; } }";
+        let model = Interpreter::from_source(source).unwrap();
+        let report = Checker::new(model).progress(false).run();
+        let json = serde_json::to_value(JsonReport::new(&report, "s.bir")).unwrap();
+        let found = &json["counterexamples"][0];
+        assert_eq!(found["kind"], "assertion");
+        assert_eq!(
+            found["steps"][0]["changes"][0],
+            serde_json::json!({"variable": "t", "old": "null", "new": "W[0]"})
+        );
+    }
+
+    #[test]
     fn a_counterexample_has_steps_changes_and_states_in_model_terms() {
         let source = "system S { enum C { R, G } C c; boolean b; int (0, 3) n;
             active thread T() { loc l: do { c := C.G; b := true; n := 2; } goto m;

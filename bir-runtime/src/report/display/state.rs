@@ -376,6 +376,12 @@ mod tests {
         };
         assert_eq!(value_text(&status, 2).to_string(), "not started");
         assert_eq!(value_text(&SlotKind::Bool, 7).to_string(), "?7");
+        let tid = SlotKind::Tid {
+            instances: vec!["Main".into(), "W[0]".into(), "W[1]".into()].into(),
+        };
+        assert_eq!(value_text(&tid, 0).to_string(), "null");
+        assert_eq!(value_text(&tid, 2).to_string(), "W[0]");
+        assert_eq!(value_text(&tid, 4).to_string(), "?4");
     }
 
     #[test]
