@@ -160,12 +160,12 @@ impl Walk<'_> {
                 let target = &self.system.threads[*thread];
                 for ((arg, local), site) in args.iter().zip(&target.start_params).zip(arg_sites) {
                     let scalar = target.locals[*local].ty.scalar;
+                    let wraps =
+                        target.is_pool() && matches!(scalar, Scalar::Int { wrap: true, .. });
                     match self.expr(arg) {
                         Outcome::Fault(site, value) => return Continue::Fault(site, value),
                         Outcome::Value(value)
-                            if !scalar.contains(value, &self.system.enums)
-                                && !(target.is_pool()
-                                    && matches!(scalar, Scalar::Int { wrap: true, .. })) =>
+                            if !wraps && !scalar.contains(value, &self.system.enums) =>
                         {
                             return Continue::Fault(*site, value)
                         }

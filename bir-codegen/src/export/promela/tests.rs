@@ -201,3 +201,32 @@ fn negative_numbers_are_subtractions_and_a_write_outside_an_array_an_assertion()
         );
     }
 }
+
+#[test]
+fn pools_and_tids_are_refused() {
+    let pool = checked(
+        "system S {
+            thread[2] W() { loc w: do { } return; }
+            active thread M() { loc m: do { start W(); } return; }
+        }",
+    );
+    let refused = promela(&pool);
+    assert!(
+        matches!(&refused, Err(Unsupported(why)) if why.contains("the pool `thread[2] W`")),
+        "{refused:?}"
+    );
+    let tid = checked(
+        "system S {
+            thread W() { loc w: do { } return; }
+            tid t;
+            active thread M() { loc m: do { t := start W(); } return; }
+        }",
+    );
+    let refused = promela(&tid);
+    assert!(
+        matches!(&refused, Err(Unsupported(why)) if why.contains("a `tid`")),
+        "{refused:?}"
+    );
+    let refused = crate::export::murphi::murphi(&pool, crate::export::murphi::Errors::Stop);
+    assert!(refused.is_err(), "{refused:?}");
+}
