@@ -175,6 +175,12 @@ fn mistakes_with_pools_and_tids_are_reported() {
             "",
             "at most one parameter",
         ),
+        ("const K { X = null; }", "", "not `null`"),
+        (
+            "thread[2] W() { skip; }",
+            "x := null;",
+            "cannot assign `null` to `x`",
+        ),
     ];
     for (pool, step, expected) in cases {
         let source = format!(
