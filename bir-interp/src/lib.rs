@@ -235,6 +235,15 @@ impl Interpreter {
         }
     }
 
+    /// What comes at the end of the step of transition `id`, on the state it made, before
+    /// the state is stored: the freeing of the pool instances it ended; a pass over the
+    /// whole state (the heap's collection, with records) is to come after it, so that the
+    /// tids the freeing nulled are no roots. The generated checker does the same at the end
+    /// of each transition's function (`emit::step`).
+    fn end_of_step(&self, next: &mut State, id: usize) {
+        self.free(next, &self.plan.frees[id]);
+    }
+
     /// Rule: frees the pool instances a step ended, at its end: their locals back to their
     /// initial values, their statuses free, every `tid` naming them `null`.
     fn free(&self, next: &mut State, frees: &[Freed]) {
@@ -293,7 +302,7 @@ impl Model for Interpreter {
         for (id, row) in self.plan.transitions.iter().enumerate() {
             if let Some(mut outcome) = self.execute(state, row) {
                 if let Outcome::Next(next) = &mut outcome {
-                    self.free(next, &self.plan.frees[id]);
+                    self.end_of_step(next, id);
                 }
                 out.push(Successor {
                     transition: id as u32,

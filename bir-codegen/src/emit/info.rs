@@ -41,10 +41,14 @@ impl Gen<'_> {
             .threads
             .iter()
             .flat_map(|t| (0..t.instances()).map(|index| t.instance_name(index)));
-        let instances = quote! {
-            const INSTANCE_NAMES: &[::std::borrow::Cow<'static, ::core::primitive::str>] =
-                &[#(::std::borrow::Cow::Borrowed(#instance_names)),*];
-        };
+        // The names a `tid` slot reads its values by (only a model with tids has them).
+        let has_tids = tables.slots.iter().any(|slot| slot.kind == SlotKind::Tid);
+        let instances = has_tids.then(|| {
+            quote! {
+                const INSTANCE_NAMES: &[::std::borrow::Cow<'static, ::core::primitive::str>] =
+                    &[#(::std::borrow::Cow::Borrowed(#instance_names)),*];
+            }
+        });
         let transitions = tables.transitions.iter().map(transition_info);
         let faults = tables.fault_sites.iter().map(|site| {
             let kind = match site.kind {

@@ -89,6 +89,9 @@ impl Gen<'_> {
                 match t.quiet {
                     None => {
                         let stmts = t.body.iter().map(|stmt| self.stmt(&next, stmt));
+                        // The body ends with the freeing of the pool instances the step ended
+                        // (`Stmt::Free`); a pass over the whole state at the end of the step
+                        // (the heap's collection, with records) is to come after it.
                         quote! {
                             #disabled
                             let mut next = *state;
