@@ -15,6 +15,7 @@ include!("src/v3.rs");
 include!("src/v3_stmt.rs");
 include!("src/v3_steps.rs");
 include!("src/symmetric.rs");
+include!("src/pools.rs");
 
 /// The defaults keep `cargo test --workspace` quick: every model is compiled in debug mode
 /// with each search the test runs monomorphised for it, a few seconds of rustc apiece.
@@ -25,15 +26,18 @@ fn main() {
     println!("cargo:rerun-if-changed=src/v3_stmt.rs");
     println!("cargo:rerun-if-changed=src/v3_steps.rs");
     println!("cargo:rerun-if-changed=src/symmetric.rs");
+    println!("cargo:rerun-if-changed=src/pools.rs");
+    println!("cargo:rerun-if-env-changed=BIR_DIFF_POOLS");
     println!("cargo:rerun-if-env-changed=BIR_DIFF_SYMMETRIC");
     println!("cargo:rerun-if-env-changed=BIR_DIFF_SEED");
     println!("cargo:rerun-if-env-changed=BIR_DIFF_MODELS");
     let seed: u64 = env_number("BIR_DIFF_SEED").unwrap_or(1);
     let count: u64 = env_number("BIR_DIFF_MODELS").unwrap_or(24);
     let symmetric: u64 = env_number("BIR_DIFF_SYMMETRIC").unwrap_or(6);
+    let pools: u64 = env_number("BIR_DIFF_POOLS").unwrap_or(4);
     let out_dir = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
     for (part, name) in [(0, "even"), (1, "odd")] {
-        let text = part_of_the_run(seed, count, symmetric, part);
+        let text = part_of_the_run(seed, (count, symmetric, pools), part);
         let path = std::path::Path::new(&out_dir).join(format!("models_{name}.rs"));
         if let Err(error) = std::fs::write(&path, text) {
             panic!("cannot write {}: {error}", path.display());
@@ -44,7 +48,7 @@ fn main() {
 /// The models numbered `part` modulo 2 of the run (random and symmetric alike), with the
 /// constants and the `run_all` of their test binary. A model's seed depends on its number
 /// only, so the two parts together are the whole run.
-fn part_of_the_run(seed: u64, count: u64, symmetric: u64, part: u64) -> String {
+fn part_of_the_run(seed: u64, (count, symmetric, pools): (u64, u64, u64), part: u64) -> String {
     let mine = |n: u64| (0..n).filter(|i| i % 2 == part);
     let mut out = String::new();
     let _ = writeln!(
@@ -60,6 +64,11 @@ fn part_of_the_run(seed: u64, count: u64, symmetric: u64, part: u64) -> String {
         out,
         "/// The number of symmetric models of this part of the run.\npub const SYMMETRIC: usize = {};",
         mine(symmetric).count()
+    );
+    let _ = writeln!(
+        out,
+        "/// The number of models with pools of this part of the run.\npub const POOLS: usize = {};",
+        mine(pools).count()
     );
     let mut calls = String::new();
     for i in mine(count) {
@@ -84,6 +93,18 @@ fn part_of_the_run(seed: u64, count: u64, symmetric: u64, part: u64) -> String {
         let _ = writeln!(
             calls,
             "    differ.check_symmetric(s{i}::S{i}::checker(), s{i}::SOURCE, {model_seed});"
+        );
+    }
+    for i in mine(pools) {
+        let model_seed = seed.wrapping_mul(1_000_037).wrapping_add(i);
+        let source = generate_pools(&format!("P{i}"), model_seed);
+        let _ = writeln!(
+            out,
+            "mod p{i} {{\n    #![allow(deprecated)]\n    bir::bir! {{\n{source}    }}\n    pub const SOURCE: &str = {source:?};\n}}"
+        );
+        let _ = writeln!(
+            calls,
+            "    differ.check_symmetric(p{i}::P{i}::checker(), p{i}::SOURCE, {model_seed});"
         );
     }
     let _ = writeln!(

@@ -120,9 +120,10 @@ fn every_reference_model_gets_its_exit_status() {
         assert!(stdout.contains("\nstates: "), "{stdout}");
         seen += 1;
     }
-    // The seven reference models, `peterson_local.bir`, `toggle_bits.bir` and the two
-    // version-3 protocols, `alternating_bit.bir` and `leader_election.bir`.
-    assert_eq!(seen, 11);
+    // The seven reference models, `peterson_local.bir`, `toggle_bits.bir`, the two
+    // version-3 protocols, `alternating_bit.bir` and `leader_election.bir`, and the pool of
+    // `thread_pool.bir`.
+    assert_eq!(seen, 12);
 }
 
 #[test]

@@ -405,7 +405,7 @@ pub fn slot_name(slot: &SlotInfo) -> String {
 }
 
 /// A value in the model's terms: a boolean, a number, `"Enum.Variant"`, or for a status the
-/// location's name, `"ended"` or `"not started"`. A value outside its slot's kind (which a
+/// location's name, `"ended"` or `"not started"`, for a tid `"null"` or the instance (`"W[0]"`). A value outside its slot's kind (which a
 /// correct model never produces) is its number.
 pub fn value(slot: &SlotInfo, v: i64) -> Value {
     let index = usize::try_from(v).ok();
@@ -423,6 +423,11 @@ pub fn value(slot: &SlotInfo, v: i64) -> Value {
         },
         SlotKind::Reference { .. } if v == 0 => Value::Null,
         SlotKind::Reference { record } => Value::String(format!("{record}#{v}")),
+        SlotKind::Tid { .. } if v == 0 => Value::String("null".to_string()),
+        SlotKind::Tid { .. } => match slot.kind.instance(v) {
+            Some(instance) => Value::String(instance.to_string()),
+            None => Value::from(v),
+        },
         _ => Value::from(v),
     }
 }
@@ -433,6 +438,22 @@ mod tests {
     use bir_runtime::Checker;
 
     use super::*;
+
+    #[test]
+    fn a_tid_reads_as_the_instance_it_names_or_null() {
+        let source = "system S { tid t; thread[2] W() { loc body: do { } return; }
+            active thread M() { loc l: do { t := start W(); } goto m;
+                                loc m: do { assert (t == null); } return; } }";
+        let model = Interpreter::from_source(source).unwrap();
+        let report = Checker::new(model).progress(false).run();
+        let json = serde_json::to_value(JsonReport::new(&report, "s.bir")).unwrap();
+        let found = &json["counterexamples"][0];
+        assert_eq!(found["kind"], "assertion");
+        assert_eq!(
+            found["steps"][0]["changes"][0],
+            serde_json::json!({"variable": "t", "old": "null", "new": "W[0]"})
+        );
+    }
 
     #[test]
     fn a_counterexample_has_steps_changes_and_states_in_model_terms() {

@@ -5,7 +5,7 @@
 
 use bir_codegen::emit::tables::TransitionRow;
 use bir_codegen::ir::eval::{self, Env, EvalError, Evaluator};
-use bir_codegen::ir::{Action, Expr, InstanceId, Jump, Scalar, SiteId, ThreadId, VarRef};
+use bir_codegen::ir::{self, Action, Expr, InstanceId, Jump, Scalar, SiteId, ThreadId, VarRef};
 use std::cell::RefCell;
 
 use bir_runtime::model::{Fault, Operand, Outcome};
@@ -183,10 +183,26 @@ impl Interpreter {
                 }
                 Action::Start {
                     thread: target,
-                    arg,
+                    args,
                     site,
-                    arg_site,
-                } => self.start(next, *target, arg.as_ref(), *site, *arg_site, instance)?,
+                    arg_sites,
+                    result,
+                } => {
+                    let tid = self.start(next, *target, args, *site, arg_sites, instance)?;
+                    if let Some(place) = result {
+                        // Rule: the target's index is evaluated once the instance is bound.
+                        let element = match &place.index {
+                            Some((index, index_site)) => {
+                                let len = self.len(thread_id, place.var);
+                                let index = self.eval(index, next, instance)?;
+                                checked_index(index, len, *index_site)?
+                            }
+                            None => 0,
+                        };
+                        let slot = self.slot(place.var, instance) + element;
+                        packing.set(next, slot, tid);
+                    }
+                }
                 Action::Exit => {
                     // Rule: `exit` ends the instance; the rest of the block is not executed.
                     packing.set(next, status, thread.ended_status());
@@ -197,35 +213,59 @@ impl Interpreter {
         Ok(None)
     }
 
-    /// `start T(arg);`: a start error unless T has not started yet; then the argument is
-    /// evaluated and stored in T's parameter (outside its type it is a range error, never
-    /// wrapped), and T goes to its first location.
+    /// `start T(args);`, giving the started instance's `tid`. A thread: a start error
+    /// unless T has not started yet; then each argument is evaluated and stored in its
+    /// parameter (outside its type a range error, never wrapped). A pool: the arguments are
+    /// evaluated first, then the free instance of lowest index is taken (none: a start
+    /// error) and the arguments converted as assignments convert (wrap, or range error).
+    /// Either way the instance goes to its first location.
     fn start(
         &self,
         next: &mut State,
         target: ThreadId,
-        arg: Option<&Expr>,
+        args: &[Expr],
         site: SiteId,
-        arg_site: SiteId,
+        arg_sites: &[SiteId],
         instance: Option<InstanceId>,
-    ) -> Result<(), Fault> {
+    ) -> Result<i64, Fault> {
         let thread = &self.program.threads[target];
-        let target_instance = &self.plan.instances[thread.first_instance];
         let packing = &self.plan.packing;
-        if packing.get(next, target_instance.status) != thread.not_started_status() {
-            return Err(Fault {
-                site: site.0,
-                value: 0,
-            });
-        }
-        if let (Some(arg), Some(param)) = (arg, thread.start_param) {
-            let value = self.eval(arg, next, instance)?;
-            let scalar = thread.locals[param].scalar;
-            let stored = store(value, scalar, arg_site, false)?;
-            packing.set(next, target_instance.locals[param], stored);
-        }
-        packing.set(next, target_instance.status, 0);
-        Ok(())
+        let start_error = Fault {
+            site: site.0,
+            value: 0,
+        };
+        let is_free = |state: &State, id: InstanceId| {
+            packing.get(state, self.plan.instances[id].status) == thread.not_started_status()
+        };
+        let params = thread.start_params.iter().zip(arg_sites);
+        let chosen = if thread.pool {
+            let values = args
+                .iter()
+                .map(|arg| self.eval(arg, next, instance))
+                .collect::<Result<Vec<i64>, Fault>>()?;
+            let chosen = (0..thread.instances)
+                .map(|index| thread.instance_id(index))
+                .find(|&id| is_free(next, id))
+                .ok_or(start_error)?;
+            for (value, (&param, &arg_site)) in values.into_iter().zip(params) {
+                let stored = store(value, thread.locals[param].scalar, arg_site, true)?;
+                packing.set(next, self.plan.instances[chosen].locals[param], stored);
+            }
+            chosen
+        } else {
+            let chosen = thread.first_instance;
+            if !is_free(next, chosen) {
+                return Err(start_error);
+            }
+            for (arg, (&param, &arg_site)) in args.iter().zip(params) {
+                let value = self.eval(arg, next, instance)?;
+                let stored = store(value, thread.locals[param].scalar, arg_site, false)?;
+                packing.set(next, self.plan.instances[chosen].locals[param], stored);
+            }
+            chosen
+        };
+        packing.set(next, self.plan.instances[chosen].status, 0);
+        Ok(ir::System::tid_of(chosen))
     }
 
     /// The value of `expr` in `state`, executed by `instance` (`None` for invariants).

@@ -41,6 +41,16 @@ pub(crate) fn model_info(system: &ir::System, tables: &Tables) -> ModelInfo {
                         locations: names(&locations),
                     }
                 }
+                tables::SlotKind::Tid => {
+                    let instances: Vec<String> = system
+                        .threads
+                        .iter()
+                        .flat_map(|t| (0..t.instances()).map(|index| t.instance_name(index)))
+                        .collect();
+                    SlotKind::Tid {
+                        instances: names(&instances),
+                    }
+                }
             },
         })
         .collect();

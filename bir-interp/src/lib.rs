@@ -88,6 +88,27 @@ struct Plan {
     heap: HeapLayout,
     /// How the walk numbers the objects that remain after a step.
     heap_order: HeapOrder,
+    /// Per transition, the pool instances its step frees at its end (`ir::System::freeing`),
+    /// as slots.
+    frees: Vec<Vec<Freed>>,
+}
+
+/// The slots that freeing one pool instance writes (`ir::System::freeing`).
+#[derive(Clone, Debug)]
+struct Freed {
+    /// Each slot of its locals with its initial value.
+    locals: Vec<(usize, i64)>,
+    /// The slot of its status, and the value meaning free.
+    status: (usize, i64),
+    /// The `tid` naming it.
+    tid: i64,
+    /// Every slot that holds a `tid`.
+    tids: Vec<usize>,
+    /// Every slot of a lock's owner, the instance's number there, and the owner of a lock
+    /// held by no instance.
+    owners: (Vec<usize>, i64, i64),
+    /// Its slots of the wait arrays, with their initial values.
+    waits: Vec<(usize, i64)>,
 }
 
 /// The slots of one thread instance.
@@ -153,6 +174,53 @@ impl Interpreter {
             .collect();
         let packing = Packing::new(&layout);
         debug_assert_eq!(packing.slots(), tables.slots.len());
+        let freed = |freeing: ir::Freeing| {
+            let slots = |owner: Owner, len: usize| {
+                let first = slot_of(owner);
+                (first..first + len).collect::<Vec<_>>()
+            };
+            Freed {
+                locals: freeing
+                    .locals
+                    .iter()
+                    .flat_map(|(owner, init)| {
+                        slots(*owner, init.len()).into_iter().zip(init.clone())
+                    })
+                    .collect(),
+                status: (slot_of(freeing.status), freeing.free),
+                tid: freeing.tid,
+                tids: freeing
+                    .tids
+                    .iter()
+                    .flat_map(|(owner, len)| slots(*owner, *len as usize))
+                    .collect(),
+                owners: (
+                    freeing
+                        .owners
+                        .iter()
+                        .flat_map(|(owner, len)| slots(*owner, *len as usize))
+                        .collect(),
+                    freeing.number,
+                    freeing.nobody,
+                ),
+                waits: freeing
+                    .waits
+                    .iter()
+                    .map(|(owner, element, init)| (slot_of(*owner) + *element as usize, *init))
+                    .collect(),
+            }
+        };
+        let frees = system
+            .transitions()
+            .map(|transition| {
+                system
+                    .freed_by(&transition)
+                    .into_iter()
+                    .filter_map(|instance| system.freeing(instance))
+                    .map(freed)
+                    .collect()
+            })
+            .collect();
         let plan = Plan {
             initial: packing.pack(&tables.initial_state()),
             packing,
@@ -161,6 +229,7 @@ impl Interpreter {
             transitions: tables.transitions,
             heap: tables.heap,
             heap_order: HeapOrder::Canonical,
+            frees,
         };
         Interpreter {
             program: Arc::new(Program::new(system)),
@@ -181,6 +250,49 @@ impl Interpreter {
         let plan = Arc::make_mut(&mut self.plan);
         plan.heap_order = order;
         self
+    }
+
+    /// What comes at the end of the step of transition `id`, on the state it made, before
+    /// the state is stored: the freeing of the pool instances it ended, then the heap's walk
+    /// when the step needs it, so that the references the freeing reset are no roots. The
+    /// generated checker does the same at the end of each transition's function
+    /// (`emit::step`).
+    fn end_of_step(&self, next: &mut State, id: usize) {
+        self.free(next, &self.plan.frees[id]);
+        if self.plan.transitions[id].walks_heap {
+            let packing = &self.plan.packing;
+            let mut slots = state::Slots {
+                packing,
+                state: next,
+            };
+            self.plan.heap.collect(&mut slots, self.plan.heap_order);
+        }
+    }
+
+    /// Rule: frees the pool instances a step ended, at its end: their locals back to their
+    /// initial values, their statuses free, every `tid` naming them `null`.
+    fn free(&self, next: &mut State, frees: &[Freed]) {
+        let packing = &self.plan.packing;
+        for freed in frees {
+            for &(slot, value) in &freed.locals {
+                packing.set(next, slot, value);
+            }
+            packing.set(next, freed.status.0, freed.status.1);
+            for &slot in &freed.tids {
+                if packing.get(next, slot) == freed.tid {
+                    packing.set(next, slot, 0);
+                }
+            }
+            let (owners, number, nobody) = &freed.owners;
+            for &slot in owners {
+                if packing.get(next, slot) == *number {
+                    packing.set(next, slot, *nobody);
+                }
+            }
+            for &(slot, init) in &freed.waits {
+                packing.set(next, slot, init);
+            }
+        }
     }
 
     /// Tokenizes, parses and checks BIR source text (the body of a `bir!` invocation, or a
@@ -214,13 +326,8 @@ impl Model for Interpreter {
     fn successors(&self, state: &State, out: &mut Vec<Successor<State>>) {
         for (id, row) in self.plan.transitions.iter().enumerate() {
             if let Some(mut outcome) = self.execute(state, row) {
-                if let (Outcome::Next(next), true) = (&mut outcome, row.walks_heap) {
-                    let packing = &self.plan.packing;
-                    let mut slots = state::Slots {
-                        packing,
-                        state: next,
-                    };
-                    self.plan.heap.collect(&mut slots, self.plan.heap_order);
+                if let Outcome::Next(next) = &mut outcome {
+                    self.end_of_step(next, id);
                 }
                 out.push(Successor {
                     transition: id as u32,

@@ -32,8 +32,11 @@ pub(crate) struct ThreadCode {
     /// The number of locations; statuses at or above it mean ended (and, one above, not
     /// started).
     pub locations: usize,
-    /// The parameter of a started thread, a local.
-    pub start_param: Option<LocalId>,
+    /// The parameters of a started thread or pool, locals.
+    pub start_params: Vec<LocalId>,
+    /// True for a pool (`thread[k]`): `start` takes its free instance of lowest index, and
+    /// its arguments convert as assignments do.
+    pub pool: bool,
     /// The type of each local.
     pub locals: IdVec<LocalId, Ty>,
     /// Its transformations in source order.
@@ -86,7 +89,8 @@ impl Program {
                     instances: t.instances(),
                     first_instance: t.first_instance,
                     locations: t.locations.len(),
-                    start_param: t.start_param,
+                    start_params: t.start_params.clone(),
+                    pool: t.is_pool(),
                     locals: t.locals.iter().map(|v| v.ty).collect(),
                     transforms: t
                         .transforms

@@ -149,6 +149,41 @@ reference!(
     0
 );
 reference!(
+    a_pool_frees_its_instances_and_nulls_their_tids,
+    pool_tids,
+    PoolTids,
+    "../../models/v3/pool_tids.bir",
+    "v3/pool_tids.bir",
+    8,
+    8,
+    0,
+    1
+);
+reference!(
+    a_pool_of_two_workers_serves_three_requests,
+    thread_pool,
+    ThreadPool,
+    "../../models/thread_pool.bir",
+    "thread_pool.bir",
+    52,
+    88,
+    0,
+    0
+);
+#[test]
+fn a_pool_started_past_its_bound_is_a_start_error() {
+    // models/thread_pool.bir with `P.WAIT = false`: the third start can find both workers
+    // running (examples/thread_pool.rs checks the generated checker of the same model).
+    let path = format!("{}/../models/thread_pool.bir", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut overrides = bir_interp::Overrides::default();
+    overrides.push(bir_interp::Override::parse("P.WAIT=false").expect("an override"));
+    let model = Interpreter::from_source_with(&text, &overrides).expect("the model checks");
+    let (states, transitions, deadlocks, errors, verdict, _) = summary(model);
+    assert_eq!((states, transitions, deadlocks, errors), (60, 108, 0, 1));
+    assert_eq!(verdict, "Found(Start)");
+}
+reference!(
     a_rendezvous_is_one_transition,
     rdv_pair,
     RdvPair,
@@ -313,4 +348,50 @@ fn an_exit_in_a_rendezvous_block_ends_its_instance() {
     );
     let interpreter = Interpreter::from_source(exit_in_rendezvous::SOURCE).expect("it compiles");
     assert_eq!(summary(interpreter), compiled, "the interpreter");
+}
+
+/// A pool instance that ends holding a lock: the lock stays held, by no instance, so the
+/// instance that reuses the slot does not hold it (LANGUAGE.md, "Locks").
+const POOL_LOCK: &str = "system PoolLock {
+    lock m;
+    tid t;
+    thread[1] W() {
+        loc take: lock(m);
+    }
+    active thread Main() {
+        t := start W();
+        choose when threadTerminated(t) do skip; end
+        start W();
+    }
+}";
+
+mod pool_lock {
+    bir::bir! {
+        system PoolLock {
+            lock m;
+            tid t;
+            thread[1] W() {
+                loc take: lock(m);
+            }
+            active thread Main() {
+                t := start W();
+                choose when threadTerminated(t) do skip; end
+                start W();
+            }
+        }
+    }
+}
+
+#[test]
+fn a_lock_held_by_a_freed_pool_instance_stays_held_by_none() {
+    // Main starts W[0], which ends holding m; once freed, its slot serves the second start,
+    // whose lock(m) waits forever: 5 states, 4 transitions, a deadlock (the reused slot
+    // taking m again, reentrantly, would make 6 states and no deadlock).
+    let compiled = summary(pool_lock::PoolLock);
+    assert_eq!(
+        (compiled.0, compiled.1, compiled.2, compiled.3),
+        (5, 4, 1, 0)
+    );
+    let interpreted = Interpreter::from_source(POOL_LOCK).expect("the model checks");
+    assert_eq!(summary(interpreted), compiled);
 }

@@ -79,9 +79,26 @@ pub enum SlotKind {
         /// The thread's locations in declaration order.
         locations: Cow<'static, [Cow<'static, str>]>,
     },
+    /// A `tid` (version 3): 0 is `null`, `g + 1` names the instance of global number `g`.
+    Tid {
+        /// The name of every instance (`Main`, `W[0]`), by global number.
+        instances: Cow<'static, [Cow<'static, str>]>,
+    },
 }
 
 impl SlotKind {
+    /// For a `tid`, the instance a value names (`W[0]`): `None` for `null` (or when the
+    /// slot is not a tid, or the value is out of range).
+    pub fn instance(&self, value: i64) -> Option<&str> {
+        match self {
+            SlotKind::Tid { instances } => {
+                let index = usize::try_from(value.checked_sub(1)?).ok()?;
+                instances.get(index).map(|instance| &**instance)
+            }
+            _ => None,
+        }
+    }
+
     /// For a thread status, the location a value means: `None` when the instance has ended
     /// or not started (or the slot is not a status, or the value is out of range).
     pub fn location(&self, value: i64) -> Option<&str> {

@@ -25,6 +25,12 @@
 //! work: [`generate_local_work`]) with
 //! partial-order reduction (`tests/interpreted.rs`).
 //!
+//! Pools of threads created at run time have a generator of their own ([`generate_pools`]):
+//! `BIR_DIFF_POOLS` of its models (default 4) are compiled and compared as the symmetric
+//! ones are (every search, partial-order reduction, and symmetry reduction of the clients'
+//! family beside the pool against the brute-force orbits), from a stream of seeds of their
+//! own, so that the other generators' models stay as they were.
+//!
 //! Models carry `ltl` properties and `reachable` checks, compared like the rest; every
 //! `ltl` verdict is also held against the whole product's strongly connected components
 //! (`bir::oracle::ltl_violated`). Through the interpreter alone, `BIR_DIFF_LTL_INTERPRETED`
@@ -51,8 +57,10 @@ mod generate {
     include!("v3_steps.rs");
     include!("symmetric.rs");
     include!("fairness.rs");
+    include!("pools.rs");
 }
 
 pub use generate::{
-    generate, generate_fairness, generate_local_work, generate_symmetric, generate_v3, Rng,
+    generate, generate_fairness, generate_local_work, generate_pools, generate_symmetric,
+    generate_v3, Rng,
 };

@@ -27,6 +27,31 @@ fn two_thousand_symmetric_models_pass_the_front_end() {
     }
 }
 
+/// The pool generator's models too, with each of its constructs somewhere.
+#[test]
+fn two_thousand_models_with_pools_pass_the_front_end() {
+    let mut all = String::new();
+    for seed in 0..2_000u64 {
+        let source = bir_difftest::generate_pools("P", seed);
+        accept(&source, seed);
+        all.push_str(&source);
+    }
+    for construct in [
+        "thread[1]",
+        "thread[3]",
+        "channel (tid)",
+        "lock(m)",
+        "threadTerminated(",
+        ":= start W(",
+        ":= start S(",
+        "exit;",
+        "invariant",
+        "assert(",
+    ] {
+        assert!(all.contains(construct), "no model has `{construct}`");
+    }
+}
+
 /// One seed in four gives a model of version 3 (every one declares a channel, which no
 /// model of version 1 can: `channel` is a reserved word), and its constructs all appear.
 #[test]

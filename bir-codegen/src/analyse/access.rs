@@ -220,12 +220,20 @@ impl Walk<'_> {
                 self.write(place);
             }
             ir::Action::Assert { cond, .. } | ir::Action::Assume(cond) => self.expr(cond, false),
-            ir::Action::Start { thread, arg, .. } => {
-                if let Some(arg) = arg {
+            ir::Action::Start {
+                thread,
+                args,
+                result,
+                ..
+            } => {
+                for arg in args {
                     self.expr(arg, false);
                 }
                 self.reads.push(Access::Status(*thread));
                 self.writes.push(Access::Status(*thread));
+                if let Some(place) = result {
+                    self.write(place);
+                }
             }
             ir::Action::Exit => {}
         }

@@ -6,7 +6,8 @@
 //!
 //! Rule: a step needs the walk when it writes a reference (a variable, a field, a message
 //! slot or a receive target of a record type, a popped frame's reference reset to
-//! `null`) or allocates (writes a record's live flags). A step that writes no reference
+//! `null`, a freed pool instance's), allocates (writes a record's live flags) or ends a
+//! pool instance. A step that writes no reference
 //! changes no reachability and no object's number, so its successor is canonical when
 //! its state is. Decided here, at compile time, from the step's writes.
 
@@ -96,6 +97,11 @@ pub fn roots(system: &ir::System) -> Vec<Root> {
 pub fn needs_walk(system: &ir::System, thread: ThreadId, transform: &ir::Transform) -> bool {
     if !system.hidden.has_heap() {
         return false;
+    }
+    // A pool instance that ends is freed at the end of its step: its references become
+    // `null` again (before the walk, which then finds what they held garbage).
+    if system.threads[thread].is_pool() && transform.destination() == ir::Jump::Return {
+        return true;
     }
     let writes = |var: VarRef| match var {
         VarRef::Global(id) => {

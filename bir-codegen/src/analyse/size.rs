@@ -104,7 +104,16 @@ fn transform_size(transform: &ir::Transform) -> u64 {
             .map_or(1, |(index, _)| lowered_size(index))
             .saturating_add(lowered_size(value)),
         ir::Action::Assert { cond, .. } | ir::Action::Assume(cond) => lowered_size(cond),
-        ir::Action::Start { arg, .. } => arg.as_ref().map_or(1, lowered_size),
+        ir::Action::Start { args, result, .. } => args
+            .iter()
+            .map(lowered_size)
+            .fold(1, u64::saturating_add)
+            .saturating_add(result.as_ref().map_or(0, |place| {
+                place
+                    .index
+                    .as_ref()
+                    .map_or(1, |(index, _)| lowered_size(index))
+            })),
         ir::Action::Exit => 1,
     });
     actions.fold(TRANSITION_SIZE.saturating_add(guard), u64::saturating_add)

@@ -104,6 +104,14 @@ impl Checker<'_> {
             .map(|sig| i64::from(sig.kind.instances()))
             .sum();
         let mut first = 0u32;
+        // Rule: a lock held by a pool instance that is freed stays held, by no instance:
+        // its owner becomes the number past the last instance (`ir::System::freeing`).
+        let pools = self
+            .sigs
+            .iter()
+            .take(self.real_threads)
+            .any(|sig| matches!(sig.kind, ir::ThreadKind::Pool { .. }));
+        let nobody = if pools { instances } else { instances - 1 };
         for decl in self.lock_decls.clone() {
             let len = self.comm_len(decl.len.as_ref(), "an array of locks");
             let elements = len.unwrap_or(1);
@@ -112,7 +120,7 @@ impl Checker<'_> {
                 decl.name.span,
                 Scalar::Int {
                     lo: -1,
-                    hi: instances - 1,
+                    hi: nobody,
                     wrap: false,
                 },
                 len,
@@ -542,6 +550,9 @@ impl Checker<'_> {
                 ),
             );
             return (Expr::Bool(false), Kind::Error);
+        }
+        if builtin == Builtin::ThreadTerminated {
+            return self.thread_terminated(name, operand, scope);
         }
         let locks = builtin.needs_instance();
         let Some(operand) = self.operand(operand, locks, scope) else {

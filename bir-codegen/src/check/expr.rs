@@ -155,10 +155,17 @@ impl<'a> Checker<'a> {
     ) -> (Expr, bool) {
         let (ir, kind) = self.expr(expr, scope);
         if kind != want && kind != Kind::Error {
+            // Rule: a `tid` is not a number (no arithmetic, no order, no int variable).
+            let hint = match (kind, want) {
+                (Kind::Tid | Kind::Null, Kind::Int) => {
+                    " (a `tid` names a thread instance, it is not a number)"
+                }
+                _ => "",
+            };
             self.diags.error(
                 expr.spans(),
                 format!(
-                    "mismatched types: {context} must be {}, found {}",
+                    "mismatched types: {context} must be {}, found {}{hint}",
                     self.kind_name(want),
                     self.kind_name(kind)
                 ),
@@ -172,8 +179,8 @@ impl<'a> Checker<'a> {
         match expr {
             ast::Expr::Int { value, .. } => (Expr::Int(*value), Kind::Int),
             ast::Expr::Bool { value, .. } => (Expr::Bool(*value), Kind::Bool),
-            ast::Expr::Paren { expr, .. } => self.expr(expr, scope),
             ast::Expr::Null { .. } => (Expr::Int(0), Kind::Null),
+            ast::Expr::Paren { expr, .. } => self.expr(expr, scope),
             ast::Expr::Field { base, field } => self.field_read(base, field, scope),
             ast::Expr::Member {
                 scope: owner,
@@ -298,6 +305,8 @@ impl<'a> Checker<'a> {
                 );
                 Kind::Error
             }
+            // Rule: `null` is a `tid` where one is expected.
+            (Kind::Null, Kind::Tid) | (Kind::Tid, Kind::Null) => Kind::Tid,
             (a, b) => {
                 self.diags.error(
                     spans,
@@ -359,7 +368,11 @@ impl<'a> Checker<'a> {
                 let (r, rk) = self.expr(rhs, scope);
                 let l_ok = self.ordered_operand(lhs, lk, symbol, false);
                 // `a < b` on two enum values is one mistake, reported on `a`.
-                let both_enums = matches!((lk, rk), (Kind::Enum(_), Kind::Enum(_)));
+                let both_enums = matches!(
+                    (lk, rk),
+                    (Kind::Enum(_), Kind::Enum(_))
+                        | (Kind::Tid | Kind::Null, Kind::Tid | Kind::Null)
+                );
                 let r_ok = self.ordered_operand(rhs, rk, symbol, both_enums);
                 let op = match op {
                     BinOp::Lt => CmpOp::Lt,
@@ -427,6 +440,13 @@ impl<'a> Checker<'a> {
             Kind::Enum(_) => self.diags.error(
                 expr.spans(),
                 format!("`{symbol}` does not apply to enum values; only `==` and `!=` do"),
+            ),
+            Kind::Tid | Kind::Null => self.diags.error(
+                expr.spans(),
+                format!(
+                    "`{symbol}` does not apply to a `tid`: it names a thread instance, it is \
+                     not a number; only `==` and `!=` compare tids"
+                ),
             ),
             other => self.diags.error(
                 expr.spans(),
@@ -555,6 +575,7 @@ pub(super) fn scalar_kind(scalar: Scalar) -> Kind {
         Scalar::Int { .. } => Kind::Int,
         Scalar::Enum(id) => Kind::Enum(id),
         Scalar::Ref { record, .. } => Kind::Ref(record),
+        Scalar::Tid { .. } => Kind::Tid,
     }
 }
 

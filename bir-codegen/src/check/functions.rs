@@ -80,7 +80,8 @@ pub(super) fn function_threads(system: &ast::System) -> Vec<ast::Thread> {
                 active: None,
                 keyword: function.keyword,
                 name: function.name.clone(),
-                param: None,
+                pool: None,
+                params: Vec::new(),
                 param_spans: function.param_spans,
                 body,
             }

@@ -531,14 +531,16 @@ fn remap_action(action: &Action, frame: &Frame, this: &Expr) -> Action {
         Action::Assume(cond) => Action::Assume(remap_expr(cond, frame, this)),
         Action::Start {
             thread,
-            arg,
+            args,
             site,
-            arg_site,
+            arg_sites,
+            result,
         } => Action::Start {
             thread: *thread,
-            arg: arg.as_ref().map(|a| remap_expr(a, frame, this)),
+            args: args.iter().map(|a| remap_expr(a, frame, this)).collect(),
             site: *site,
-            arg_site: *arg_site,
+            arg_sites: arg_sites.clone(),
+            result: result.as_ref().map(|place| remap_place(place, frame, this)),
         },
         Action::Exit => Action::Exit,
     }
@@ -659,9 +661,10 @@ fn each_action_expr(actions: &mut [Action], f: &mut dyn FnMut(&mut Expr)) {
                 f(value);
             }
             Action::Assert { cond, .. } | Action::Assume(cond) => f(cond),
-            Action::Start { arg, .. } => {
-                if let Some(arg) = arg {
-                    f(arg);
+            Action::Start { args, result, .. } => {
+                args.iter_mut().for_each(&mut *f);
+                if let Some((index, _)) = result.as_mut().and_then(|place| place.index.as_mut()) {
+                    f(index);
                 }
             }
             Action::Exit => {}

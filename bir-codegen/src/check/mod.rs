@@ -13,6 +13,7 @@ mod functions;
 mod funs;
 mod inline;
 mod names;
+mod pools;
 mod properties;
 mod records;
 mod refs;
@@ -52,6 +53,7 @@ pub fn check_with(
     checker.check_consts();
     checker.check_aliases();
     checker.check_record_bounds();
+    checker.check_thread_kinds();
     checker.check_globals();
     checker.check_records();
     checker.check_thread_signatures();
@@ -141,7 +143,9 @@ enum Kind {
     Enum(ir::EnumId),
     /// A reference to an object of this record type (version 3).
     Ref(ir::RecordId),
-    /// `null`, which every reference type holds.
+    /// A `tid` (version 3).
+    Tid,
+    /// `null`: a reference to no object, or a `tid` that names no instance.
     Null,
     /// The expression had an error, already reported: accept it anywhere.
     Error,
@@ -152,7 +156,7 @@ enum Kind {
 struct ThreadSig {
     kind: ir::ThreadKind,
     index_param: Option<String>,
-    start_param: Option<ir::LocalId>,
+    start_params: Vec<ir::LocalId>,
     locals: ir::IdVec<ir::LocalId, ir::Var>,
     /// False for locals whose type had an error.
     local_ok: ir::IdVec<ir::LocalId, bool>,
@@ -180,6 +184,10 @@ struct Checker<'a> {
     /// False for globals whose type had an error: their uses are not reported again.
     global_ok: ir::IdVec<ir::GlobalId, bool>,
     thread_decls: Vec<&'a ast::Thread>,
+    /// The kind of each thread declaration (`threads::check_thread_kinds`).
+    kinds: Vec<ir::ThreadKind>,
+    /// The model's number of thread instances, which the type `tid` needs.
+    tid_instances: u32,
     channel_decls: Vec<&'a ast::ChannelDecl>,
     lock_decls: Vec<&'a ast::LockDecl>,
     function_decls: Vec<&'a ast::Function>,
@@ -249,6 +257,8 @@ impl<'a> Checker<'a> {
             globals: ir::IdVec::new(),
             global_ok: ir::IdVec::new(),
             thread_decls: Vec::new(),
+            kinds: Vec::new(),
+            tid_instances: 0,
             channel_decls: Vec::new(),
             lock_decls: Vec::new(),
             function_decls: Vec::new(),

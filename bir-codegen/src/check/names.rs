@@ -229,6 +229,13 @@ impl<'a> Checker<'a> {
                         );
                         None
                     }
+                    Some((_, Kind::Null | Kind::Tid)) => {
+                        self.diags.error(
+                            expr.spans(),
+                            "a constant is an int or a boolean, not `null`",
+                        );
+                        None
+                    }
                     other => other,
                 };
                 if !matches!(self.consts.get(&(block, entry)), Some(Lazy::Done(None))) {

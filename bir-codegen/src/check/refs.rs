@@ -188,7 +188,7 @@ impl<'a> Checker<'a> {
                     .locals
                     .iter()
                     .position(|local| local.name.text == text);
-                let what = if thread.param.as_ref().is_some_and(|p| p.name.text == text) {
+                let what = if thread.params.iter().any(|p| p.name.text == text) {
                     "the parameter"
                 } else {
                     match position? {
@@ -375,8 +375,9 @@ impl<'a> Checker<'a> {
             ThreadKind::Active {
                 replicated: true,
                 ..
-            }
+            } | ThreadKind::Pool { .. }
         );
+        let is_pool = matches!(sig.kind, ThreadKind::Pool { .. });
         let count = sig.kind.instances();
         let Some(mut location_id) = location_id else {
             let hint = self.unknown_location_hint(owner, &location.text);
@@ -413,10 +414,15 @@ impl<'a> Checker<'a> {
             }
             (false, None) => None,
             (true, None) => {
+                let declared = if is_pool {
+                    format!("a pool (`thread[{count}]`)")
+                } else {
+                    format!("replicated (`active [{count}]`)")
+                };
                 self.diags.error(
                     whole.spans(),
                     format!(
-                        "`{}` is replicated (`active [{count}]`); say which instance: `{}[i]@{}`",
+                        "`{}` is {declared}; say which instance: `{}[i]@{}`",
                         thread.text, thread.text, location.text
                     ),
                 );
@@ -475,7 +481,7 @@ impl<'a> Checker<'a> {
         } else if let Some(thread) = scope.thread {
             let sig = &self.sigs[thread];
             let decl = self.thread_decls[thread.index()];
-            let param = decl.param.as_ref().filter(|param| param.name.text == text);
+            let param = decl.params.iter().find(|param| param.name.text == text);
             let local = decl
                 .body
                 .locals

@@ -252,7 +252,7 @@ fn started_threads_store_their_parameter_as_a_local() {
     );
     let worker = &system.threads[ir::ThreadId(0)];
     assert_eq!(worker.kind, ThreadKind::Started);
-    assert_eq!(worker.start_param, Some(ir::LocalId(0)));
+    assert_eq!(worker.start_params, vec![ir::LocalId(0)]);
     assert_eq!(worker.locals[ir::LocalId(0)].name, "job");
     assert_eq!(worker.locals[ir::LocalId(1)].name, "count");
     assert_eq!(worker.status_count(), 3);
@@ -508,4 +508,5 @@ fn a_transformation_that_exits_needs_no_jump() {
     assert!(found[0].contains("has no jump"), "{found:?}");
 }
 
+mod pools;
 mod v3;

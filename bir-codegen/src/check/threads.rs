@@ -6,7 +6,7 @@ use super::comm::Communication;
 use super::expr::Scope;
 use super::refs::Resolved;
 use super::{line_of, Checker, Kind, Symbol, ThreadSig};
-use crate::front::ast::{self, Name};
+use crate::front::ast;
 use crate::ir::{self, FaultKind, Id as _, Place, Scalar, ThreadKind};
 
 /// The most instances bir accepts in one model.
@@ -23,18 +23,29 @@ impl<'a> Checker<'a> {
     /// What other threads and invariants see of each thread: its instances, parameter,
     /// locals and location names.
     pub(super) fn check_thread_signatures(&mut self) {
-        for decl in self.thread_decls.clone() {
-            let kind = self.thread_kind(decl);
+        for (index, decl) in self.thread_decls.clone().into_iter().enumerate() {
+            let kind = match self.kinds.get(index) {
+                Some(&kind) => kind,
+                None => self.thread_kind(decl),
+            };
             let id = self.sigs.push(ThreadSig {
                 kind,
                 index_param: None,
-                start_param: None,
+                start_params: Vec::new(),
                 locals: ir::IdVec::new(),
                 local_ok: ir::IdVec::new(),
                 locations: HashMap::new(),
                 location_names: Vec::new(),
             });
-            if let Some(param) = &decl.param {
+            for (position, param) in decl.params.iter().enumerate() {
+                if position > 0 && !kind.is_started() {
+                    // Rule: an active thread has at most one parameter, its index.
+                    self.diags.error(
+                        param.name.spans(),
+                        "an active thread takes at most one parameter, its instance index",
+                    );
+                    continue;
+                }
                 self.param(id, param);
             }
             for local in &decl.body.locals {
@@ -113,8 +124,27 @@ impl<'a> Checker<'a> {
         );
     }
 
-    /// Rule: `active [k]` takes a constant k >= 1.
+    /// The kind of every thread declaration, in order, before the globals are checked:
+    /// the type `tid` needs the model's number of instances.
+    pub(super) fn check_thread_kinds(&mut self) {
+        for decl in self.thread_decls.clone() {
+            let kind = self.thread_kind(decl);
+            self.kinds.push(kind);
+        }
+        self.tid_instances = self
+            .kinds
+            .iter()
+            .take(self.real_threads)
+            .map(|kind| kind.instances())
+            .sum();
+    }
+
+    /// Rule: `active [k]` and `thread[k]` take a constant k >= 1.
     fn thread_kind(&mut self, decl: &ast::Thread) -> ThreadKind {
+        if let (None, Some(size)) = (&decl.active, &decl.pool) {
+            let count = self.instance_count(size, "a pool size");
+            return ThreadKind::Pool { count };
+        }
         match &decl.active {
             None => ThreadKind::Started,
             Some(ast::Active { count: None, .. }) => ThreadKind::Active {
@@ -123,33 +153,35 @@ impl<'a> Checker<'a> {
             },
             Some(ast::Active {
                 count: Some(expr), ..
-            }) => {
-                let count = match self.const_int(expr, "a replication count") {
-                    Some(count) if count < 1 => {
-                        self.diags.error(
-                            expr.spans(),
-                            format!("a thread needs at least 1 instance; the count is {count}"),
-                        );
-                        1
-                    }
-                    Some(count) if count > MAX_INSTANCES => {
-                        self.diags.error(
-                            expr.spans(),
-                            format!(
-                                "too many instances: {count} (bir runs at most {MAX_INSTANCES})"
-                            ),
-                        );
-                        1
-                    }
-                    Some(count) => count,
-                    None => 1,
-                };
-                ThreadKind::Active {
-                    count: count as u32,
-                    replicated: true,
-                }
-            }
+            }) => ThreadKind::Active {
+                count: self.instance_count(expr, "a replication count"),
+                replicated: true,
+            },
         }
+    }
+
+    /// A replication count or pool size: a constant from 1 to [`MAX_INSTANCES`] (1 after
+    /// an error, reported).
+    fn instance_count(&mut self, expr: &ast::Expr, what: &'static str) -> u32 {
+        let count = match self.const_int(expr, what) {
+            Some(count) if count < 1 => {
+                self.diags.error(
+                    expr.spans(),
+                    format!("a thread needs at least 1 instance; the count is {count}"),
+                );
+                1
+            }
+            Some(count) if count > MAX_INSTANCES => {
+                self.diags.error(
+                    expr.spans(),
+                    format!("too many instances: {count} (bir runs at most {MAX_INSTANCES})"),
+                );
+                1
+            }
+            Some(count) => count,
+            None => 1,
+        };
+        count as u32
     }
 
     /// Rule: the parameter of an active thread is an int type containing 0..k-1 (it is the
@@ -182,7 +214,7 @@ impl<'a> Checker<'a> {
                     self.sigs[id].index_param = Some(param.name.text.clone());
                 }
             }
-            ThreadKind::Started => {
+            ThreadKind::Started | ThreadKind::Pool { .. } => {
                 let scalar = ty.map_or(Scalar::INT, |ty| ty.scalar);
                 let var = ir::Var {
                     name: if fresh {
@@ -196,7 +228,8 @@ impl<'a> Checker<'a> {
                     init: vec![scalar.default_value()],
                 };
                 let sig = &mut self.sigs[id];
-                sig.start_param = Some(sig.locals.push(var));
+                let local = sig.locals.push(var);
+                sig.start_params.push(local);
                 sig.local_ok.push(ty.is_some());
             }
         }
@@ -268,7 +301,7 @@ impl<'a> Checker<'a> {
                 doc: decl.doc.clone(),
                 kind: sig.kind,
                 index_param: sig.index_param.clone(),
-                start_param: sig.start_param,
+                start_params: sig.start_params.clone(),
                 locals: sig.locals.clone(),
                 locations,
                 transforms,
@@ -559,9 +592,10 @@ impl<'a> Checker<'a> {
                     self.diags.error(
                         value.spans(),
                         format!(
-                            "mismatched types: cannot assign {} to `{target}` of type {}",
+                            "mismatched types: cannot assign {} to `{target}` of type {}{}",
                             self.kind_name(kind),
-                            self.scalar_name(scalar)
+                            self.scalar_name(scalar),
+                            super::pools::tid_hint(kind, scalar)
                         ),
                     );
                 }
@@ -595,10 +629,11 @@ impl<'a> Checker<'a> {
                 Some(ir::Action::Assume(cond))
             }
             ast::Action::Start {
-                thread: target,
+                target,
+                thread,
                 args,
                 spans,
-            } => self.start(target, args, *spans, &mut scope),
+            } => self.start(target.as_deref(), thread, args, *spans, &mut scope),
             ast::Action::Exit { .. } => Some(ir::Action::Exit),
         }
     }
@@ -694,93 +729,6 @@ impl<'a> Checker<'a> {
                 None
             }
         }
-    }
-
-    /// `start T(arg);`: rule: T is a thread declared without `active`, and the argument
-    /// count and type match its parameter.
-    fn start(
-        &mut self,
-        target: &Name,
-        args: &[ast::Expr],
-        spans: ast::Spans,
-        scope: &mut Scope,
-    ) -> Option<ir::Action> {
-        let checked: Vec<_> = args
-            .iter()
-            .map(|arg| (arg, self.expr(arg, scope)))
-            .collect();
-        let id = self.thread_named(target)?;
-        let sig = &self.sigs[id];
-        if let ThreadKind::Active { .. } = sig.kind {
-            self.diags.error(
-                target.spans(),
-                format!(
-                    "cannot start `{}`: it is `active`, so it runs from the initial state; \
-                     declare it without `active` to start it",
-                    target.text
-                ),
-            );
-            return None;
-        }
-        let param = sig
-            .start_param
-            .map(|local| (sig.locals[local].ty.scalar, sig.local_ok[local]));
-        let expected = usize::from(param.is_some());
-        if checked.len() != expected {
-            let plural = |n: usize| if n == 1 { "argument" } else { "arguments" };
-            self.diags.error(
-                spans,
-                format!(
-                    "`{}` takes {expected} {} but {} {} given",
-                    target.text,
-                    plural(expected),
-                    checked.len(),
-                    if checked.len() == 1 { "was" } else { "were" }
-                ),
-            );
-            return None;
-        }
-        let mut arg = None;
-        let arg_spans = checked.first().map(|(expr, _)| expr.spans());
-        if let (Some((scalar, ok)), Some((expr, (ir, kind)))) = (param, checked.into_iter().next())
-        {
-            if ok && !self.assignable(scalar, kind) {
-                self.diags.error(
-                    expr.spans(),
-                    format!(
-                        "mismatched types: `{}` takes {}, found {}",
-                        target.text,
-                        self.scalar_name(scalar),
-                        self.kind_name(kind)
-                    ),
-                );
-            }
-            arg = Some(ir);
-        }
-        let param_type = param
-            .map(|(scalar, _)| self.scalar_name(scalar))
-            .unwrap_or_default();
-        let site = self.site(
-            FaultKind::Start,
-            format!("cannot start `{}`: it has already started", target.text),
-            spans.first,
-            spans,
-        );
-        let arg_site = self.site(
-            FaultKind::Range,
-            format!(
-                "`start {}(..)` passes {{value}}, outside the parameter's type {param_type}",
-                target.text
-            ),
-            spans.first,
-            arg_spans.unwrap_or(spans),
-        );
-        Some(ir::Action::Start {
-            thread: id,
-            arg,
-            site,
-            arg_site,
-        })
     }
 
     /// Rule: invariants have distinct names and are boolean expressions over globals,

@@ -16,6 +16,7 @@ impl<'a> Checker<'a> {
         match base {
             ast::BaseType::Boolean(_) => Some(Scalar::Bool),
             ast::BaseType::Byte(_) => Some(Scalar::BYTE),
+            ast::BaseType::Tid(_) => Some(self.tid_scalar()),
             ast::BaseType::Int { range: None, .. } => Some(Scalar::INT),
             ast::BaseType::Int {
                 range: Some(range), ..
@@ -241,7 +242,10 @@ impl<'a> Checker<'a> {
     pub(super) fn assignable(&self, scalar: Scalar, kind: Kind) -> bool {
         matches!(
             (scalar, kind),
-            (_, Kind::Error) | (Scalar::Bool, Kind::Bool) | (Scalar::Int { .. }, Kind::Int)
+            (_, Kind::Error)
+                | (Scalar::Bool, Kind::Bool)
+                | (Scalar::Int { .. }, Kind::Int)
+                | (Scalar::Tid { .. }, Kind::Tid | Kind::Null)
         ) || matches!((scalar, kind), (Scalar::Enum(a), Kind::Enum(b)) if a == b)
             || matches!((scalar, kind), (Scalar::Ref { record, .. }, Kind::Ref(b)) if record == b)
             || matches!((scalar, kind), (Scalar::Ref { .. }, Kind::Null))
@@ -258,6 +262,7 @@ impl<'a> Checker<'a> {
             }
             Scalar::Enum(id) => format!("enum `{}`", self.enums[id].name),
             Scalar::Ref { record, .. } => format!("`{}`", self.record_name(record)),
+            Scalar::Tid { .. } => "tid".into(),
         }
     }
 
@@ -268,6 +273,7 @@ impl<'a> Checker<'a> {
             Kind::Int => "int".into(),
             Kind::Enum(id) => format!("enum `{}`", self.enums[id].name),
             Kind::Ref(id) => format!("a reference to `{}`", self.record_name(id)),
+            Kind::Tid => "tid".into(),
             Kind::Null => "`null`".into(),
             Kind::Error => "an erroneous expression".into(),
         }

@@ -36,6 +36,19 @@ impl Gen<'_> {
                     &[#(::std::borrow::Cow::Borrowed(#names)),*];
             }
         });
+        let instance_names = self
+            .system
+            .threads
+            .iter()
+            .flat_map(|t| (0..t.instances()).map(|index| t.instance_name(index)));
+        // The names a `tid` slot reads its values by (only a model with tids has them).
+        let has_tids = tables.slots.iter().any(|slot| slot.kind == SlotKind::Tid);
+        let instances = has_tids.then(|| {
+            quote! {
+                const INSTANCE_NAMES: &[::std::borrow::Cow<'static, ::core::primitive::str>] =
+                    &[#(::std::borrow::Cow::Borrowed(#instance_names)),*];
+            }
+        });
         let transitions = tables.transitions.iter().map(transition_info);
         let faults = tables.fault_sites.iter().map(|site| {
             let kind = match site.kind {
@@ -79,6 +92,7 @@ impl Gen<'_> {
             return quote! {
                 #(#enums)*
                 #(#locations)*
+                #instances
                 static INFO: ::bir::model::ModelInfo = ::bir::model::ModelInfo {
                     name: ::std::borrow::Cow::Borrowed(#name),
                     slots: ::std::borrow::Cow::Borrowed(&[#(#slots),*]),
@@ -107,6 +121,7 @@ impl Gen<'_> {
         quote! {
             #(#enums)*
             #(#locations)*
+            #instances
             static INFO: ::std::sync::LazyLock<::bir::model::ModelInfo> =
                 ::std::sync::LazyLock::new(|| {
                     let mut slots = ::std::vec::Vec::with_capacity(#total);
@@ -154,6 +169,9 @@ impl Gen<'_> {
                     locations: ::std::borrow::Cow::Borrowed(#ident)
                 })
             }
+            SlotKind::Tid => quote!(::bir::model::SlotKind::Tid {
+                instances: ::std::borrow::Cow::Borrowed(INSTANCE_NAMES)
+            }),
         };
         quote! {
             ::bir::model::SlotInfo {

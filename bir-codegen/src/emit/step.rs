@@ -5,9 +5,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::expr::ExprPrinter;
-use super::{doc, lit_i64, lit_u32, Gen};
-use crate::ir::Owner;
-use crate::lower::{Expr, Stmt, Stored, Transition};
+use super::{doc, lit_i64, lit_u32, prim, Gen};
+use crate::ir::{Freeing, Owner};
+use crate::lower::{Conversion, Expr, Index, StartPool, Stmt, Stored, Transition};
 
 /// The most transitions whose functions are inlined into the successor function. Inlining
 /// lets the compiler share a state's loads across its transitions, 5–15% of a search's
@@ -90,6 +90,9 @@ impl Gen<'_> {
                 match t.quiet {
                     None => {
                         let stmts = t.body.iter().map(|stmt| self.stmt(&next, stmt));
+                        // The body ends with the freeing of the pool instances the step ended
+                        // (`Stmt::Free`); the heap's walk, when the step needs it, comes
+                        // after, so that the references the freeing reset are no roots.
                         quote! {
                             #disabled
                             let mut next = *state;
@@ -204,25 +207,32 @@ impl Gen<'_> {
                 status,
                 not_started,
                 site,
-                argument,
+                arguments,
+                result,
             } => {
                 let get_status = next.get(*status);
                 let not_started = lit_i64(*not_started);
                 let site = lit_u32(site.0);
-                let argument = argument.as_ref().map(|(param, value)| {
+                let arguments = arguments.iter().map(|(param, value)| {
                     let value = self.stored(next, value);
                     let (_, set) = self.accessor_names(*param);
                     quote!(next.#set(#value);)
                 });
                 let go = self.set_status(*status, 0);
+                let result = result.as_ref().map(|(target, element, tid)| {
+                    self.store_tid(next, *target, element.as_ref(), lit_i64(*tid))
+                });
                 quote! {
                     if #get_status != #not_started {
                         return ::core::result::Result::Err(::bir::model::Fault { site: #site, value: 0 });
                     }
-                    #argument
+                    #(#arguments)*
                     #go
+                    #result
                 }
             }
+            Stmt::StartPool(start) => self.start_pool(next, start),
+            Stmt::Free(freeing) => self.free(freeing),
             Stmt::Check(value) => {
                 let value = self.stored(&self.printer("state"), value);
                 quote!(let _ = #value;)
@@ -242,6 +252,157 @@ impl Gen<'_> {
             }
             Stmt::SetStatus { status, value } => self.set_status(*status, *value),
         }
+    }
+
+    /// `target[element] := tid;`: the element is computed (and checked) on the next state.
+    fn store_tid(
+        &self,
+        next: &ExprPrinter,
+        target: Owner,
+        element: Option<&Index>,
+        tid: TokenStream,
+    ) -> TokenStream {
+        let (_, set) = self.accessor_names(target);
+        let element = element.map(|index| {
+            let index = next.index(index);
+            quote!(#index,)
+        });
+        quote!(next.#set(#element #tid);)
+    }
+
+    /// A pool's `start`: the arguments into temporaries, then the free instance of lowest
+    /// index bound (the chain's value is its `tid`), or the start error.
+    fn start_pool(&self, next: &ExprPrinter, start: &StartPool) -> TokenStream {
+        let i64 = prim("i64");
+        let temps: Vec<syn::Ident> = (0..start.args.len())
+            .map(|n| format_ident!("__arg{}", n))
+            .collect();
+        let evaluate = start.args.iter().zip(&temps).map(|((value, _), temp)| {
+            let value = next.expr(value);
+            quote!(let #temp: #i64 = #value;)
+        });
+        let free = lit_i64(start.free);
+        let site = lit_u32(start.site.0);
+        let arms = start
+            .instances
+            .iter()
+            .enumerate()
+            .map(|(index, (status, params))| {
+                let get_status = next.get(*status);
+                let binds = params.iter().zip(&start.args).zip(&temps).map(
+                    |((param, (_, conversion)), temp)| {
+                        let value = converted(quote!(#temp), *conversion);
+                        let (_, set) = self.accessor_names(*param);
+                        quote!(next.#set(#value);)
+                    },
+                );
+                let go = self.set_status(*status, 0);
+                let tid = lit_i64(start.first_tid + index as i64);
+                quote! {
+                    if #get_status == #free {
+                        #(#binds)*
+                        #go
+                        #tid
+                    } else
+                }
+            });
+        let result = match &start.result {
+            Some((target, element)) => {
+                self.store_tid(next, *target, element.as_ref(), quote!(__tid))
+            }
+            None => quote!(let _ = __tid;),
+        };
+        quote! {
+            #(#evaluate)*
+            let __tid: #i64 = #(#arms)* {
+                return ::core::result::Result::Err(::bir::model::Fault { site: #site, value: 0 });
+            };
+            #result
+        }
+    }
+
+    /// Frees a pool instance (`ir::System::freeing`): its locals back to their initial
+    /// values, its status free, every `tid` naming it `null`.
+    fn free(&self, freeing: &Freeing) -> TokenStream {
+        let locals = freeing.locals.iter().map(|(owner, init)| {
+            let (_, set) = self.accessor_names(*owner);
+            if self.is_array(*owner) {
+                let sets = init.iter().enumerate().map(|(index, value)| {
+                    let value = lit_i64(*value);
+                    quote!(next.#set(#index, #value);)
+                });
+                quote!(#(#sets)*)
+            } else {
+                let value = lit_i64(init.first().copied().unwrap_or(0));
+                quote!(next.#set(#value);)
+            }
+        });
+        let status = self.set_status(freeing.status, freeing.free);
+        let tid = lit_i64(freeing.tid);
+        let tids = freeing.tids.iter().map(|(owner, len)| {
+            let (get, set) = self.accessor_names(*owner);
+            if self.is_array(*owner) {
+                let len = *len as usize;
+                quote! {
+                    for index in 0..#len {
+                        if next.#get(index) == #tid {
+                            next.#set(index, 0);
+                        }
+                    }
+                }
+            } else {
+                quote! {
+                    if next.#get() == #tid {
+                        next.#set(0);
+                    }
+                }
+            }
+        });
+        let (number, nobody) = (lit_i64(freeing.number), lit_i64(freeing.nobody));
+        let owners = freeing.owners.iter().map(|(owner, len)| {
+            let (get, set) = self.accessor_names(*owner);
+            if self.is_array(*owner) {
+                let len = *len as usize;
+                quote! {
+                    for index in 0..#len {
+                        if next.#get(index) == #number {
+                            next.#set(index, #nobody);
+                        }
+                    }
+                }
+            } else {
+                quote! {
+                    if next.#get() == #number {
+                        next.#set(#nobody);
+                    }
+                }
+            }
+        });
+        let waits = freeing.waits.iter().map(|(owner, element, init)| {
+            let (_, set) = self.accessor_names(*owner);
+            let init = lit_i64(*init);
+            if self.is_array(*owner) {
+                let element = *element as usize;
+                quote!(next.#set(#element, #init);)
+            } else {
+                quote!(next.#set(#init);)
+            }
+        });
+        quote! {
+            #(#locals)*
+            #status
+            #(#tids)*
+            #(#owners)*
+            #(#waits)*
+        }
+    }
+
+    /// True when the stored value `owner` is an array (its accessors take an index).
+    fn is_array(&self, owner: Owner) -> bool {
+        self.layout
+            .fields
+            .iter()
+            .any(|field| field.owner == owner && field.is_array)
     }
 
     fn set_status(&self, status: Owner, value: i64) -> TokenStream {
@@ -270,6 +431,22 @@ impl Gen<'_> {
                 let site = lit_u32(site.0);
                 quote!(::bir::__private::in_range(#value, #lo, #hi, #site)?)
             }
+        }
+    }
+}
+
+/// An already computed `value` converted as `conversion` says.
+fn converted(value: TokenStream, conversion: Conversion) -> TokenStream {
+    match conversion {
+        Conversion::Plain => value,
+        Conversion::Wrap { lo, hi } => {
+            let (lo, hi) = (lit_i64(lo), lit_i64(hi));
+            quote!(::bir::__private::wrap(#value, #lo, #hi))
+        }
+        Conversion::InRange { lo, hi, site } => {
+            let (lo, hi) = (lit_i64(lo), lit_i64(hi));
+            let site = lit_u32(site.0);
+            quote!(::bir::__private::in_range(#value, #lo, #hi, #site)?)
         }
     }
 }

@@ -114,6 +114,9 @@ pub enum SlotKind {
     Status(ThreadId),
     /// A reference to an object of this record type: 0 is `null`, `j + 1` object `j`.
     Ref(ir::RecordId),
+    /// A `tid`: 0 is `null`, `g + 1` the instance of global number `g`
+    /// (the names of the instances in global order: `ir::Thread::instance_name`).
+    Tid,
 }
 
 /// One transition: a transformation of one instance.
@@ -465,6 +468,7 @@ fn slot_name_and_kind(system: &ir::System, owner: Owner, scalar: ir::Scalar) -> 
         ir::Scalar::Int { .. } => SlotKind::Int,
         ir::Scalar::Enum(id) => SlotKind::Enum(id),
         ir::Scalar::Ref { record, .. } => SlotKind::Ref(record),
+        ir::Scalar::Tid { .. } => SlotKind::Tid,
     };
     match owner {
         Owner::Global(id) => (system.globals[id].name.clone(), value_kind),
@@ -499,7 +503,7 @@ fn initial_values(system: &ir::System, owner: Owner) -> Vec<i64> {
             let thread = &system.threads[thread];
             let status = match thread.kind {
                 ThreadKind::Active { .. } => 0,
-                ThreadKind::Started => thread.not_started_status(),
+                ThreadKind::Started | ThreadKind::Pool { .. } => thread.not_started_status(),
             };
             vec![status]
         }

@@ -26,6 +26,41 @@ fn refuse_heap(system: &crate::ir::System, peer: &str) -> Result<(), Unsupported
     }
 }
 
+/// Refuses a model with threads created at run time (a pool `thread[k]`, a `tid`, or a
+/// `start` whose `tid` is kept): neither writer encodes the freeing of a pool's instances
+/// and the nulling of the tids that named them, so their counts would not be bir's.
+pub fn refuse_pools(system: &crate::ir::System) -> Result<(), Unsupported> {
+    if let Some(pool) = system.threads.iter().find(|thread| thread.is_pool()) {
+        return Err(Unsupported(format!(
+            "the pool `thread[{}] {}`: threads created at run time (pools and `tid`s) are \
+             not written for other checkers yet",
+            pool.instances(),
+            pool.name
+        )));
+    }
+    let kept = system.threads.iter().any(|thread| {
+        thread.transforms.iter().any(|t| {
+            t.actions.iter().any(|a| {
+                matches!(
+                    a,
+                    crate::ir::Action::Start {
+                        result: Some(_),
+                        ..
+                    }
+                )
+            })
+        })
+    });
+    if kept || !system.tid_slots().is_empty() {
+        return Err(Unsupported(
+            "a `tid`: threads created at run time (pools and `tid`s) are not written for \
+             other checkers yet"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
 /// `name` if it is a plain ASCII identifier, else a name made of `fallback`'s id: a
 /// variable's or thread's name as both peers' languages accept it.
 fn ident(name: &str, fallback: impl FnOnce() -> String) -> String {

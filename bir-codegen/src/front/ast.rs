@@ -452,6 +452,8 @@ pub enum BaseType {
         /// The range, if given.
         range: Option<Box<IntRange>>,
     },
+    /// `tid`: null or a thread instance (version 3).
+    Tid(Span),
     /// A typealias or an enum.
     Named(Name),
 }
@@ -469,7 +471,7 @@ pub struct IntRange {
     pub spans: Spans,
 }
 
-/// `[active [k]] thread Name([type name]) { locals locations }`
+/// `[active [k]] thread [[k]] Name([type name {, type name}]) { locals locations }`
 #[derive(Clone, Debug)]
 pub struct Thread {
     /// Doc comments before the thread.
@@ -478,10 +480,12 @@ pub struct Thread {
     pub active: Option<Active>,
     /// The `thread` keyword.
     pub keyword: Span,
+    /// `thread[k]`: the size of a pool of instances created at run time (version 3).
+    pub pool: Option<Expr>,
     /// The thread's name.
     pub name: Name,
-    /// The parameter, if declared.
-    pub param: Option<Param>,
+    /// The parameters, in order (an active thread takes at most one).
+    pub params: Vec<Param>,
     /// The parenthesised parameter list.
     pub param_spans: Spans,
     /// Its locals and its body (locations, or statements that the `steps` stage translates
@@ -599,11 +603,13 @@ pub enum Action {
         /// The whole statement.
         spans: Spans,
     },
-    /// `start T(args);`
+    /// `[target :=] start T(args);`
     Start {
+        /// Where the started instance's `tid` goes, if anywhere (version 3).
+        target: Option<Box<Expr>>,
         /// The thread to start.
         thread: Name,
-        /// The arguments (at most one is valid).
+        /// The arguments, one per parameter.
         args: Vec<Expr>,
         /// The whole statement.
         spans: Spans,
@@ -921,7 +927,7 @@ pub enum Expr {
         /// The value otherwise.
         otherwise: Box<Expr>,
     },
-    /// `null`: the reference to no object (version 3).
+    /// `null`: the reference to no object, and the `tid` that names no instance (version 3).
     Null {
         /// The keyword.
         span: Span,
@@ -987,6 +993,8 @@ pub enum Builtin {
     /// `wasNotified(l)`: this instance was taken out of `l`'s wait set and has not yet
     /// re-acquired it.
     WasNotified,
+    /// `threadTerminated(t)`: the `tid` `t` is `null` or names an ended instance.
+    ThreadTerminated,
 }
 
 impl Builtin {
@@ -999,6 +1007,7 @@ impl Builtin {
             "lockAvailable" => Builtin::LockAvailable,
             "hasLock" => Builtin::HasLock,
             "wasNotified" => Builtin::WasNotified,
+            "threadTerminated" => Builtin::ThreadTerminated,
             _ => return None,
         })
     }

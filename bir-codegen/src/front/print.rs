@@ -90,7 +90,15 @@ impl Display for Action {
             Action::Assign { target, value, .. } => write!(f, "{target} := {value};"),
             Action::Assert { expr, .. } => write!(f, "assert ({expr});"),
             Action::Assume { expr, .. } => write!(f, "assume ({expr});"),
-            Action::Start { thread, args, .. } => {
+            Action::Start {
+                target,
+                thread,
+                args,
+                ..
+            } => {
+                if let Some(target) = target {
+                    write!(f, "{target} := ")?;
+                }
                 write!(f, "start {}(", thread.text)?;
                 list(f, args)?;
                 f.write_str(");")
@@ -271,6 +279,7 @@ impl Display for Type {
         match &self.base {
             BaseType::Boolean(_) => f.write_str("boolean")?,
             BaseType::Byte(_) => f.write_str("byte")?,
+            BaseType::Tid(_) => f.write_str("tid")?,
             BaseType::Int { range: None, .. } => f.write_str("int")?,
             BaseType::Int {
                 range: Some(range), ..

@@ -93,7 +93,8 @@ pub struct HiddenLock {
     /// names).
     pub first: u32,
     /// The owner of each element: the global number of the holding instance (instances
-    /// numbered over the threads in declaration order), or -1.
+    /// numbered over the threads in declaration order), or -1; in a model with pools, the
+    /// number of instances for a lock that a freed pool instance held.
     pub owner: GlobalId,
     /// The hold count of each element, 0 to 3.
     pub count: GlobalId,

@@ -109,6 +109,13 @@ pub enum Scalar {
         /// Its bound: the most live objects of the type.
         bound: u32,
     },
+    /// A `tid` (version 3): 0 is `null`, `g + 1` names the instance of global number `g`
+    /// (instances numbered over the threads in declaration order), so the values are
+    /// `0..=instances`.
+    Tid {
+        /// The model's number of thread instances.
+        instances: u32,
+    },
 }
 
 /// The smallest and greatest value of BIR's `int` (32-bit signed).
@@ -137,6 +144,7 @@ impl Scalar {
             Scalar::Bool => (0, 1),
             Scalar::Int { lo, hi, .. } => (lo, hi),
             Scalar::Enum(id) => (0, enums[id].variants.len() as i64 - 1),
+            Scalar::Tid { instances } => (0, i64::from(instances)),
             Scalar::Ref { bound, .. } => (0, i64::from(bound)),
         }
     }
@@ -227,15 +235,27 @@ pub enum ThreadKind {
     },
     /// `thread T(..)`: one instance, not running until `start T(..)`.
     Started,
+    /// `thread[k] T(..)` (version 3): a pool of `k` instances, each free (its "not
+    /// started" status) until a `start T(..)` takes it, and freed again at the end of the
+    /// step that ends it ([`System::freeing`]).
+    Pool {
+        /// The number of instances.
+        count: u32,
+    },
 }
 
 impl ThreadKind {
     /// Number of instances: `k` for `active [k]`, otherwise one.
     pub fn instances(self) -> u32 {
         match self {
-            ThreadKind::Active { count, .. } => count,
+            ThreadKind::Active { count, .. } | ThreadKind::Pool { count } => count,
             ThreadKind::Started => 1,
         }
+    }
+
+    /// True for the kinds that `start` starts (`thread T` and `thread[k] T`).
+    pub fn is_started(self) -> bool {
+        matches!(self, ThreadKind::Started | ThreadKind::Pool { .. })
     }
 }
 
@@ -252,9 +272,10 @@ pub struct Thread {
     pub kind: ThreadKind,
     /// The parameter of an active thread: read-only, equal to the instance index, not stored.
     pub index_param: Option<String>,
-    /// The parameter of a started thread: the local it initialises (always local 0).
-    pub start_param: Option<LocalId>,
-    /// Locals of each instance (a started thread's parameter first).
+    /// The parameters of a started thread or pool, in order: the locals they initialise
+    /// (always the first locals).
+    pub start_params: Vec<LocalId>,
+    /// Locals of each instance (a started thread's parameters first).
     pub locals: IdVec<LocalId, Var>,
     /// Locations; the first is the initial one.
     pub locations: IdVec<LocationId, Location>,
@@ -272,15 +293,20 @@ impl Thread {
         self.kind.instances()
     }
 
-    /// True for `active [k]` threads, whose instances are written `T[i]`.
+    /// True for `active [k]` threads and pools, whose instances are written `T[i]`.
     pub fn is_replicated(&self) -> bool {
         matches!(
             self.kind,
             ThreadKind::Active {
                 replicated: true,
                 ..
-            }
+            } | ThreadKind::Pool { .. }
         )
+    }
+
+    /// True for a pool (`thread[k] T`), whose instances are freed when they end.
+    pub fn is_pool(&self) -> bool {
+        matches!(self.kind, ThreadKind::Pool { .. })
     }
 
     /// The status value meaning "ended" (statuses below it are locations).
@@ -288,17 +314,19 @@ impl Thread {
         self.locations.len() as i64
     }
 
-    /// The status value meaning "not started yet".
+    /// The status value meaning "not started yet" (for a pool: free).
     pub fn not_started_status(&self) -> i64 {
         self.locations.len() as i64 + 1
     }
 
     /// How many status values instances of this thread can take: the locations, plus
-    /// "ended" if some transformation can end it, plus "not started" for started threads.
-    /// The encoding leaves out statuses that can never occur, so they cost no bits.
+    /// "ended" if some transformation can end it, plus "not started" for started threads
+    /// (a pool's "ended" lasts only until the end of the step, where the instance is freed,
+    /// but the step writes it first). The encoding leaves out statuses that can never
+    /// occur, so they cost no bits.
     pub fn status_count(&self) -> u64 {
         match self.kind {
-            ThreadKind::Started => self.locations.len() as u64 + 2,
+            ThreadKind::Started | ThreadKind::Pool { .. } => self.locations.len() as u64 + 2,
             ThreadKind::Active { .. } => self.locations.len() as u64 + u64::from(self.can_end),
         }
     }
@@ -471,16 +499,25 @@ pub enum Action {
     },
     /// `assume (cond);`: a false condition discards the step.
     Assume(Expr),
-    /// `start T(arg);`
+    /// `[result :=] start T(args);`. For a thread `thread T`: a start error at `site`
+    /// unless T has not started; then each argument is evaluated and stored in its
+    /// parameter, never wrapped (a range error at its site outside the type). For a pool
+    /// `thread[k] T`: the arguments are evaluated first, then the free instance of lowest
+    /// index is taken (none: a start error at `site`), the arguments are converted as an
+    /// assignment converts (range error, or wrap) and bound. Either way the instance goes
+    /// to its first location, and its `tid` is written to `result`.
     Start {
         /// The started (non-active) thread.
         thread: ThreadId,
-        /// The argument, if the thread has a parameter.
-        arg: Option<Expr>,
-        /// Fault site when the instance has already started.
+        /// The arguments, one per parameter (`Thread::start_params`).
+        args: Vec<Expr>,
+        /// Fault site when no instance can be started.
         site: SiteId,
-        /// Fault site when the argument lies outside the parameter's type.
-        arg_site: SiteId,
+        /// Per argument, the fault site when it lies outside its parameter's type.
+        arg_sites: Vec<SiteId>,
+        /// Where the started instance's `tid` goes (its index, if any, is evaluated after
+        /// the instance is bound).
+        result: Option<Place>,
     },
     /// `exit;`: the instance ends; the rest of the block is skipped.
     Exit,
@@ -726,6 +763,32 @@ impl Expr {
     }
 }
 
+/// What freeing a pool instance writes ([`System::freeing`]).
+#[derive(Clone, Debug)]
+pub struct Freeing {
+    /// The instance's status, which becomes `free`.
+    pub status: Owner,
+    /// The status value meaning free ("not started").
+    pub free: i64,
+    /// The `tid` that names the instance: every stored `tid` equal to it becomes 0.
+    pub tid: i64,
+    /// Each local of the instance with its initial value per element.
+    pub locals: Vec<(Owner, Vec<i64>)>,
+    /// Every stored `tid` with its number of elements ([`System::tid_slots`]).
+    pub tids: Vec<(Owner, u32)>,
+    /// The owner array of every lock declaration, with its number of elements: an element
+    /// equal to `number` (a lock the instance held) becomes `nobody`, so that the lock
+    /// stays held, by no instance.
+    pub owners: Vec<(Owner, u32)>,
+    /// The instance's global number, as a lock's owner holds it.
+    pub number: i64,
+    /// The owner of a lock that a freed instance held: the number past the last instance.
+    pub nobody: i64,
+    /// The instance's element of each per-instance wait array (its wait mark and the count
+    /// its `wait` released), with the initial value it takes again.
+    pub waits: Vec<(Owner, u32, i64)>,
+}
+
 /// A declared invariant.
 #[derive(Clone, Debug)]
 pub struct Invariant {
@@ -873,6 +936,125 @@ impl System {
                         .map(move |(transform, _)| (thread_id, instance, transform))
                 })
             })
+    }
+
+    /// The value of the `tid` that names `instance`: its global number plus one (0 is
+    /// `null`).
+    pub fn tid_of(instance: InstanceId) -> i64 {
+        i64::from(instance.0) + 1
+    }
+
+    /// The instance a `tid` value names: `None` for `null` (or a value out of range).
+    pub fn tid_instance(&self, tid: i64) -> Option<InstanceId> {
+        let number = u32::try_from(tid.checked_sub(1)?).ok()?;
+        (number < self.instance_count()).then_some(InstanceId(number))
+    }
+
+    /// True when the model has a pool (`thread[k] T`), so that steps free instances.
+    pub fn has_pools(&self) -> bool {
+        self.threads.iter().any(Thread::is_pool)
+    }
+
+    /// Every stored `tid`, in state order (globals, the hidden ones included, then each
+    /// instance's locals), with its number of elements.
+    pub fn tid_slots(&self) -> Vec<(Owner, u32)> {
+        let is_tid = |var: &Var| matches!(var.ty.scalar, Scalar::Tid { .. });
+        let mut slots: Vec<(Owner, u32)> = self
+            .globals
+            .iter_enumerated()
+            .filter(|(_, var)| is_tid(var))
+            .map(|(id, var)| (Owner::Global(id), var.ty.elements()))
+            .collect();
+        for (thread, t) in self.threads.iter_enumerated() {
+            for instance in t.instance_ids() {
+                for (local, var) in t.locals.iter_enumerated().filter(|(_, var)| is_tid(var)) {
+                    let owner = Owner::Local {
+                        thread,
+                        instance,
+                        local,
+                    };
+                    slots.push((owner, var.ty.elements()));
+                }
+            }
+        }
+        slots
+    }
+
+    /// The pool instances that the step of `transition` ends, which are freed at its end
+    /// (the executing instance, then a rendezvous partner): those whose transformation's
+    /// [`Transform::destination`] is `return`.
+    pub fn freed_by(&self, transition: &TransitionRef) -> Vec<InstanceId> {
+        let own = (transition.thread, transition.instance, transition.transform);
+        std::iter::once(own)
+            .chain(transition.partner)
+            .filter(|&(thread, _, transform)| {
+                let t = &self.threads[thread];
+                t.is_pool() && t.transforms[transform].destination() == Jump::Return
+            })
+            .map(|(_, instance, _)| instance)
+            .collect()
+    }
+
+    /// Rule: what freeing pool instance `instance` writes at the end of the step that ends
+    /// it, in this order: its locals take their initial values again, its status becomes
+    /// free (its "not started" value), every stored `tid` that names it becomes `null`,
+    /// every lock it held stays held by no instance, and its wait mark is cleared
+    /// (`None` for an instance that is not a pool's). Both engines free by this
+    /// description; a later pass over the state (the heap's collection) comes after it.
+    pub fn freeing(&self, instance: InstanceId) -> Option<Freeing> {
+        let (thread_id, _) = self.instance(instance);
+        let thread = &self.threads[thread_id];
+        if !thread.is_pool() {
+            return None;
+        }
+        let locals = thread
+            .locals
+            .iter_enumerated()
+            .map(|(local, var)| {
+                let owner = Owner::Local {
+                    thread: thread_id,
+                    instance,
+                    local,
+                };
+                (owner, var.init.clone())
+            })
+            .collect();
+        Some(Freeing {
+            status: Owner::Status {
+                thread: thread_id,
+                instance,
+            },
+            free: thread.not_started_status(),
+            tid: System::tid_of(instance),
+            locals,
+            tids: self.tid_slots(),
+            owners: self
+                .hidden
+                .locks
+                .iter()
+                .map(|lock| {
+                    (
+                        Owner::Global(lock.owner),
+                        self.globals[lock.owner].ty.elements(),
+                    )
+                })
+                .collect(),
+            number: i64::from(instance.0),
+            nobody: i64::from(self.instance_count()),
+            waits: self
+                .hidden
+                .waits
+                .iter()
+                .flat_map(|waits| [waits.mark, waits.count])
+                .map(|global| {
+                    (
+                        Owner::Global(global),
+                        instance.0,
+                        self.globals[global].init[instance.0 as usize],
+                    )
+                })
+                .collect(),
+        })
     }
 
     /// The domain of a variable as seen from `thread`.

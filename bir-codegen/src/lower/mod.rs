@@ -90,8 +90,9 @@ pub enum Stmt {
     },
     /// `assume (cond);`: the step is discarded when this, the negated condition, holds.
     Assume(Expr),
-    /// `start T(arg);`: a start error at `site` unless `status` is `not_started`; then the
-    /// argument is stored and the instance goes to its first location.
+    /// `[result :=] start T(args);` of a thread: a start error at `site` unless `status`
+    /// is `not_started`; then the arguments are stored in order, the instance goes to its
+    /// first location and its `tid` is written to `result`.
     Start {
         /// The started instance's status.
         status: Owner,
@@ -99,9 +100,19 @@ pub enum Stmt {
         not_started: i64,
         /// The start error's site.
         site: SiteId,
-        /// The parameter and the value it takes.
-        argument: Option<(Owner, Stored)>,
+        /// Each parameter and the value it takes.
+        arguments: Vec<(Owner, Stored)>,
+        /// Where the `tid` goes, and its value.
+        result: Option<(Owner, Option<Index>, i64)>,
     },
+    /// `[result :=] start T(args);` of a pool: the arguments are evaluated in order, then
+    /// the first instance whose status is `free` is taken (none: a start error at `site`),
+    /// the arguments converted and bound, its status set to its first location, and its
+    /// `tid` written to `result`.
+    StartPool(Box<StartPool>),
+    /// The freeing of a pool instance the step ended (`ir::System::freeing`), after its
+    /// last status write.
+    Free(Box<ir::Freeing>),
     /// A value a rendezvous sends, evaluated in the state before the step and checked
     /// against its field's type, for its faults alone.
     Check(Stored),
@@ -122,6 +133,63 @@ pub enum Stmt {
         /// Its new value.
         value: i64,
     },
+}
+
+/// A pool's `start` ([`Stmt::StartPool`]).
+#[derive(Clone, Debug)]
+pub struct StartPool {
+    /// The arguments, evaluated on the next state in order, each with its conversion to
+    /// its parameter's type.
+    pub args: Vec<(Expr, Conversion)>,
+    /// The pool's instances by index: each one's status and parameters.
+    pub instances: Vec<(Owner, Vec<Owner>)>,
+    /// The status meaning free.
+    pub free: i64,
+    /// The start error's site (every instance running).
+    pub site: SiteId,
+    /// The `tid` of the pool's first instance (the others follow).
+    pub first_tid: i64,
+    /// Where the `tid` goes.
+    pub result: Option<(Owner, Option<Index>)>,
+}
+
+/// How a value already computed is converted to the type it is stored in.
+#[derive(Clone, Copy, Debug)]
+pub enum Conversion {
+    /// It is in the type.
+    Plain,
+    /// Reduced into `lo..=hi`.
+    Wrap {
+        /// Least value of the type.
+        lo: i64,
+        /// Greatest value of the type.
+        hi: i64,
+    },
+    /// A range error at `site` outside `lo..=hi`.
+    InRange {
+        /// Least value of the type.
+        lo: i64,
+        /// Greatest value of the type.
+        hi: i64,
+        /// The range error's site.
+        site: SiteId,
+    },
+}
+
+impl Stored {
+    /// The value and how it is converted.
+    pub fn split(self) -> (Expr, Conversion) {
+        match self {
+            Stored::Plain(value) => (value, Conversion::Plain),
+            Stored::Wrap { value, lo, hi } => (value, Conversion::Wrap { lo, hi }),
+            Stored::InRange {
+                value,
+                lo,
+                hi,
+                site,
+            } => (value, Conversion::InRange { lo, hi, site }),
+        }
+    }
 }
 
 /// A value written to a variable of a range type, as written.

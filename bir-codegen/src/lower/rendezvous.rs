@@ -134,6 +134,12 @@ pub(super) fn pair(
         };
         body.push(Stmt::SetStatus { status, value });
     }
+    // Rule: a pool instance that the step ends is freed at its end.
+    let whole = ir::TransitionRef {
+        partner: Some((receiver_thread, receiver_instance, receiver_transform)),
+        ..*sender
+    };
+    body.extend(super::step::frees(system, &whole));
     Transition {
         thread: sender.thread,
         instance: sender.instance,

@@ -7,7 +7,7 @@ use super::expr::ExprLowerer;
 use super::rewrite::specialize;
 use super::simplify::not;
 use super::Expr;
-use super::{Code, Dispatch, EndState, Stmt, Stored, Transition};
+use super::{Code, Dispatch, EndState, StartPool, Stmt, Stored, Transition};
 use crate::analyse::interval::{within, Ranges};
 use crate::analyse::Analysis;
 use crate::ir::{self, Action, Id as _, Jump, Owner, Scalar, SiteId, ThreadId, ThreadKind};
@@ -130,6 +130,14 @@ fn transition(
         Jump::Return => thread.ended_status(),
     };
     body.push(Stmt::SetStatus { status, value });
+    // Rule: a pool instance that the step ends is freed at its end.
+    let own = ir::TransitionRef {
+        thread: thread_id,
+        instance,
+        transform: transform_id,
+        partner: None,
+    };
+    body.extend(frees(system, &own));
     Transition {
         thread: thread_id,
         instance,
@@ -164,38 +172,85 @@ pub(super) fn action(exprs: &mut ExprLowerer, action: &Action, index: i64) -> Op
         Action::Assume(cond) => Stmt::Assume(not(exprs.boolean(&specialize(cond, index)))),
         Action::Start {
             thread,
-            arg,
+            args,
             site,
-            arg_site,
+            arg_sites,
+            result,
         } => {
             let target = &exprs.system.threads[*thread];
-            debug_assert_eq!(target.kind, ThreadKind::Started);
-            let instance = target.first_instance;
-            let argument = match (arg, target.start_param) {
-                (Some(arg), Some(local)) => {
-                    let scalar = target.locals[local].ty.scalar;
-                    let value = stored(exprs, &specialize(arg, index), scalar, *arg_site, false);
-                    let param = Owner::Local {
-                        thread: *thread,
-                        instance,
-                        local,
-                    };
-                    Some((param, value))
-                }
-                _ => None,
+            let result = result.as_ref().map(|place| {
+                let element = place.index.as_ref().map(|(i, index_site)| {
+                    let len = exprs.len(place.var);
+                    exprs.index(&specialize(i, index), len, *index_site)
+                });
+                (exprs.owner(place.var), element)
+            });
+            let pool = target.is_pool();
+            let mut converted = Vec::new();
+            for ((arg, &local), &arg_site) in args.iter().zip(&target.start_params).zip(arg_sites) {
+                let scalar = target.locals[local].ty.scalar;
+                // Rule: a pool's arguments convert as an assignment does (wrap or range
+                // error); a thread's never wrap.
+                let value = stored(exprs, &specialize(arg, index), scalar, arg_site, pool);
+                converted.push((local, value));
+            }
+            let param = |instance, local| Owner::Local {
+                thread: *thread,
+                instance,
+                local,
             };
+            let status = |instance| Owner::Status {
+                thread: *thread,
+                instance,
+            };
+            if pool {
+                return Some(Stmt::StartPool(Box::new(StartPool {
+                    instances: target
+                        .instance_ids()
+                        .map(|instance| {
+                            let params = target
+                                .start_params
+                                .iter()
+                                .map(|&local| param(instance, local))
+                                .collect();
+                            (status(instance), params)
+                        })
+                        .collect(),
+                    args: converted
+                        .into_iter()
+                        .map(|(_, value)| value.split())
+                        .collect(),
+                    free: target.not_started_status(),
+                    site: *site,
+                    first_tid: ir::System::tid_of(target.first_instance),
+                    result,
+                })));
+            }
+            let instance = target.first_instance;
             Stmt::Start {
-                status: Owner::Status {
-                    thread: *thread,
-                    instance,
-                },
+                status: status(instance),
                 not_started: target.not_started_status(),
                 site: *site,
-                argument,
+                arguments: converted
+                    .into_iter()
+                    .map(|(local, value)| (param(instance, local), value))
+                    .collect(),
+                result: result
+                    .map(|(owner, element)| (owner, element, ir::System::tid_of(instance))),
             }
         }
         Action::Exit => return None,
     })
+}
+
+/// The freeing of each pool instance the step of `transition` ends.
+pub(super) fn frees(system: &ir::System, transition: &ir::TransitionRef) -> Vec<Stmt> {
+    system
+        .freed_by(transition)
+        .into_iter()
+        .filter_map(|instance| system.freeing(instance))
+        .map(|freeing| Stmt::Free(Box::new(freeing)))
+        .collect()
 }
 
 /// The value to store in a variable of type `scalar`: range-checked, or wrapped for a

@@ -194,6 +194,11 @@ impl StateParts {
         })
     }
 
+    /// The number of thread instances of the model.
+    pub fn instance_count(&self) -> usize {
+        self.instances.len()
+    }
+
     /// The name of the instance numbered `number` (threads in declaration order, instances
     /// by index: what a lock's owner holds), if there is one.
     pub fn instance_name(&self, number: i64) -> Option<&str> {

@@ -148,25 +148,32 @@ impl Walk<'_> {
             },
             Action::Start {
                 thread,
-                arg,
-                arg_site,
+                args,
+                arg_sites,
                 ..
             } => {
-                // The argument is evaluated after the check that the thread has not
-                // started, and refused outside the parameter's type (never wrapped).
+                // The arguments are evaluated after the check that the thread has not
+                // started (for a pool: before the free instance is taken) and refused
+                // outside the parameter's type (never wrapped, except by a pool's wrap
+                // parameter). A pool's start error depends on the state, so only the
+                // arguments' faults are certain; the first one met is reported.
                 let target = &self.system.threads[*thread];
-                let param = target
-                    .start_param
-                    .map(|local| target.locals[local].ty.scalar);
-                match (arg.as_ref().map(|arg| self.expr(arg)), param) {
-                    (Some(Outcome::Fault(site, value)), _) => Continue::Fault(site, value),
-                    (Some(Outcome::Value(value)), Some(scalar))
-                        if !scalar.contains(value, &self.system.enums) =>
-                    {
-                        Continue::Fault(*arg_site, value)
+                for ((arg, local), site) in args.iter().zip(&target.start_params).zip(arg_sites) {
+                    let scalar = target.locals[*local].ty.scalar;
+                    let wraps =
+                        target.is_pool() && matches!(scalar, Scalar::Int { wrap: true, .. });
+                    match self.expr(arg) {
+                        Outcome::Fault(site, value) => return Continue::Fault(site, value),
+                        Outcome::Value(value)
+                            if !wraps && !scalar.contains(value, &self.system.enums) =>
+                        {
+                            return Continue::Fault(*site, value)
+                        }
+                        Outcome::Value(_) => {}
+                        Outcome::Unknown => return Continue::Next,
                     }
-                    _ => Continue::Next,
                 }
+                Continue::Next
             }
             Action::Exit => Continue::Stop,
         }

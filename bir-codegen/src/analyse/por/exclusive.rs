@@ -102,6 +102,7 @@ fn values(system: &ir::System, scalar: Scalar) -> Option<(i64, i64)> {
         Scalar::Int { lo, hi, .. } => (lo, hi),
         Scalar::Enum(id) => (0, system.enums[id].variants.len() as i64 - 1),
         Scalar::Ref { bound, .. } => (0, i64::from(bound)),
+        Scalar::Tid { instances } => (0, i64::from(instances)),
     };
     (hi.checked_sub(lo)? < MAX_ASSIGNMENTS as i64).then_some((lo, hi))
 }

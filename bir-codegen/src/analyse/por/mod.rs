@@ -30,6 +30,10 @@
 //! walk after a step renumbers the objects every instance's references name
 //! (`super::heap::touches_heap`).
 //!
+//! With pools (`thread[k]`), a step that reads or writes a `tid`, or that ends a pool
+//! instance (whose freeing writes the `tid`s naming it, anywhere), is never independent; a
+//! `start` reads and writes its thread's statuses like any other.
+//!
 //! A transformation is invisible when it writes nothing an invariant or a property (an
 //! `ltl` predicate, a `reachable` check) reads, and the properties and invariants name no
 //! location of its thread (`T@loc`), since its step changes one.
@@ -86,11 +90,27 @@ pub fn safe_locations(
             _ => None,
         })
         .collect();
+    // Rule: with pools, the end of a pool instance's step frees it, writing every `tid`
+    // that names it, in globals and in any instance's locals; so a step that reads or
+    // writes a `tid`, or that ends a pool instance, is never independent.
+    let pools = system.has_pools();
+    let tid_scalar = |var: &ir::Var| matches!(var.ty.scalar, ir::Scalar::Tid { .. });
     system
         .threads
         .iter_enumerated()
         .map(|(thread_id, thread)| {
             let single = thread.instances() == 1;
+            let touches_tid = |access: &Accesses| {
+                pools
+                    && access.reads.iter().chain(&access.writes).any(|a| match a {
+                        Access::Local(local) => tid_scalar(&thread.locals[*local]),
+                        Access::Global { var, .. } => tid_scalar(&system.globals[*var]),
+                        Access::Status(_) => false,
+                    })
+            };
+            let frees = |id: TransformId| {
+                thread.is_pool() && thread.transforms[id].destination() == ir::Jump::Return
+            };
             thread
                 .locations
                 .ids()
@@ -102,6 +122,8 @@ pub fn safe_locations(
                             let access = &accesses[thread_id][id];
                             thread.transforms[id].rendezvous.is_none()
                                 && !super::heap::touches_heap(system, thread_id, access)
+                                && !frees(id)
+                                && !touches_tid(access)
                                 && safe_transform(&uses, thread_id, single, access)
                                 && access
                                     .channels

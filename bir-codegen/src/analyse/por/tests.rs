@@ -299,3 +299,29 @@ fn elements_that_two_instances_name_are_shared() {
         [[false, true]]
     );
 }
+
+#[test]
+fn steps_that_end_a_pool_instance_or_touch_a_tid_are_unsafe() {
+    let safe = safe(
+        "system S {
+            thread[2] W() {
+                int (0, 3) n;
+                loc count: do { n := 1; } goto last;
+                loc last: do { } return;
+            }
+            active thread M() {
+                tid t;
+                int (0, 3) k;
+                loc mine: do { k := 1; } goto peek;
+                loc peek: when t == null do { k := 2; } goto begin;
+                loc begin: do { t := start W(); } goto mine;
+            }
+        }",
+    );
+    // W: a start reads its statuses, so none of its steps is safe (and the one that ends an
+    // instance frees it, writing the tids that name it, wherever they are).
+    assert_eq!(safe[0], [false, false]);
+    // M: its local work is safe; reading its tid is not (a freeing may null it), nor is a
+    // start (it reads and writes W's statuses).
+    assert_eq!(safe[1], [true, false, false]);
+}

@@ -1,5 +1,6 @@
 //! Which permutations of an `active [N]` family's instances the model cannot tell apart:
-//! the symmetry group that symmetry reduction may use.
+//! the symmetry group that symmetry reduction may use. A pool (`thread[k]`) is a family
+//! without symmetry, with a note that says why.
 //!
 //! Values that are instance indices ("pids") are found by unification: `index`, every
 //! variable a pid is copied into (`victim[l] := index`), every quantified variable compared
@@ -94,8 +95,32 @@ pub fn families(system: &ir::System) -> Vec<Family> {
         .threads
         .iter_enumerated()
         .filter(|(_, t)| t.is_replicated() && t.instances() >= 2)
-        .map(|(id, _)| classes.family(id))
+        .map(|(id, t)| {
+            if t.is_pool() {
+                return pool_family(id, &t.name);
+            }
+            classes.family(id)
+        })
         .collect()
+}
+
+/// A pool's family: bir does not permute a pool's instances (yet), whatever the model.
+fn pool_family(thread: ThreadId, name: &str) -> Family {
+    Family {
+        thread,
+        permuted: Vec::new(),
+        indexed: Vec::new(),
+        strided: Vec::new(),
+        windows: Vec::new(),
+        pid_globals: Vec::new(),
+        instance_globals: Vec::new(),
+        pid_locals: Vec::new(),
+        note: format!(
+            "`{name}`: no symmetry: it is a pool (`thread[k]`), whose instances bir does not \
+             permute (a `start` takes the free instance of lowest index, and the `tid`s that \
+             name its instances would need renaming)"
+        ),
+    }
 }
 
 /// A node of the unification: something that holds values.
@@ -354,11 +379,24 @@ impl<'s> Classes<'s> {
                 let value = self.expr(cond);
                 self.taint(value, "is a condition");
             }
-            Action::Start { thread, arg, .. } => {
-                if let (Some(arg), Some(param)) = (arg, self.system.threads[*thread].start_param) {
+            Action::Start {
+                thread,
+                args,
+                result,
+                ..
+            } => {
+                let params = self.system.threads[*thread].start_params.clone();
+                for (arg, param) in args.iter().zip(params) {
                     let value = self.expr(arg);
                     let local = self.node(Node::Var(Holder::Local(*thread, param)));
                     self.unify(Val::Node(local), value);
+                }
+                if let Some(place) = result {
+                    if let Some((index, _)) = &place.index {
+                        self.index(place.var, index);
+                    }
+                    let var = self.node(Node::Var(self.holder(place.var)));
+                    self.taint(Val::Node(var), "holds a `tid`");
                 }
             }
             Action::Exit => {}

@@ -335,3 +335,24 @@ fn what_channels_cannot_permute_is_said() {
         longer[0].note
     );
 }
+
+#[test]
+fn a_pool_is_left_unpermuted_and_an_active_family_beside_it_is_not() {
+    let found = families_of(
+        "system S {
+            thread[2] W() { loc w: skip; }
+            tid[2] started;
+            active [2] thread C(int index) {
+                loc go: started[index] := start W();
+            }
+        }",
+    );
+    let [pool, clients] = &found[..] else {
+        panic!("{found:?}")
+    };
+    assert!(pool.permuted.is_empty());
+    assert!(pool.note.contains("it is a pool"), "{}", pool.note);
+    // The tids the clients keep name the pool's instances, which no permutation of the
+    // clients renames; the array they are kept in moves with the clients.
+    assert_eq!(clients.permuted, [0, 1], "{}", clients.note);
+}

@@ -130,7 +130,7 @@ impl Writer<'_> {
             }
             Action::Start {
                 thread: target,
-                arg,
+                args,
                 ..
             } => {
                 let started = &self.system.threads[*target];
@@ -139,7 +139,7 @@ impl Writer<'_> {
                     out,
                     Some(format!("{status}[0] != {}", started.not_started_status())),
                 );
-                if let (Some(arg), Some(param)) = (arg, started.start_param) {
+                for (arg, &param) in args.iter().zip(&started.start_params) {
                     fault(out, self.faults(arg, scope));
                     let scalar = started.locals[param].ty.scalar;
                     // Rule: an argument outside the parameter's type is a range error,

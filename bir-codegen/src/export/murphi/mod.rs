@@ -55,6 +55,7 @@ pub enum Errors {
 /// is for the parts of version 3 that the checker does not take yet, records and pools).
 pub fn murphi(system: &System, errors: Errors) -> Result<String, super::Unsupported> {
     super::refuse_heap(system, "Murphi")?;
+    super::refuse_pools(system)?;
     let mut out = String::new();
     let mut writer = Writer {
         system,
@@ -274,7 +275,7 @@ impl Writer<'_> {
         for (id, thread) in system.threads.iter_enumerated() {
             let status = match thread.kind {
                 ThreadKind::Active { .. } => 0,
-                ThreadKind::Started => thread.not_started_status(),
+                ThreadKind::Started | ThreadKind::Pool { .. } => thread.not_started_status(),
             };
             for instance in 0..thread.instances() {
                 let _ = writeln!(out, "  {}[{instance}] := {status};", self.status(id));
@@ -408,7 +409,7 @@ impl Writer<'_> {
                 }
                 Action::Start { thread, .. } => {
                     written.insert(self.status(*thread));
-                    if let Some(param) = self.system.threads[*thread].start_param {
+                    for &param in &self.system.threads[*thread].start_params {
                         written.insert(self.local(*thread, param));
                     }
                 }
@@ -505,7 +506,7 @@ impl Writer<'_> {
             }
             Action::Start {
                 thread: target,
-                arg,
+                args,
                 site,
                 ..
             } => {
@@ -525,7 +526,7 @@ impl Writer<'_> {
                         "{indent}if {status}[0] != {not_started} then error \"{message}\"; endif;"
                     );
                 }
-                if let (Some(arg), Some(param)) = (arg, started.start_param) {
+                for (arg, &param) in args.iter().zip(&started.start_params) {
                     let value =
                         self.expr(arg, scope, started.locals[param].ty.scalar == Scalar::Bool);
                     let local = scope.var(self.local(*target, param));

@@ -41,6 +41,7 @@ pub use super::Unsupported;
 /// The Promela model of `system` with the `ltl` blocks that SPIN can read.
 pub fn promela(system: &System) -> Result<String, Unsupported> {
     super::refuse_heap(system, "Promela")?;
+    super::refuse_pools(system)?;
     let writer = Writer {
         system,
         channels: rendezvous::channels(system),
@@ -185,7 +186,7 @@ impl Writer<'_> {
         for (id, thread) in system.threads.iter_enumerated() {
             let status = match thread.kind {
                 ThreadKind::Active { .. } => 0,
-                ThreadKind::Started => thread.not_started_status(),
+                ThreadKind::Started | ThreadKind::Pool { .. } => thread.not_started_status(),
             };
             for instance in 0..thread.instances() {
                 let _ = writeln!(out, "int {} = {status};", self.status(id, instance));

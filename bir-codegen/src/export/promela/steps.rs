@@ -128,7 +128,7 @@ impl Writer<'_> {
             }
             Action::Start { thread, .. } => {
                 into.insert(self.status(*thread, 0));
-                if let Some(param) = self.system.threads[*thread].start_param {
+                for &param in &self.system.threads[*thread].start_params {
                     into.insert(self.local(*thread, 0, param));
                 }
             }
@@ -152,11 +152,11 @@ impl Writer<'_> {
                 Action::Assume(_) => {}
                 Action::Start {
                     thread: target,
-                    arg,
+                    args,
                     ..
                 } => {
                     let started = &self.system.threads[*target];
-                    if let (Some(arg), Some(param)) = (arg, started.start_param) {
+                    for (arg, &param) in args.iter().zip(&started.start_params) {
                         let value = self.expr(arg, scope).unwrap_or_default();
                         let _ = write!(out, "; {} = {value}", self.local(*target, 0, param));
                     }

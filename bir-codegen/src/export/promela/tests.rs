@@ -211,3 +211,32 @@ fn a_model_with_records_is_refused_with_the_reason() {
         .expect_err("Murphi has no heap");
     assert!(refused.0.contains("Murphi has no heap"), "{refused:?}");
 }
+
+#[test]
+fn pools_and_tids_are_refused() {
+    let pool = checked(
+        "system S {
+            thread[2] W() { loc w: do { } return; }
+            active thread M() { loc m: do { start W(); } return; }
+        }",
+    );
+    let refused = promela(&pool);
+    assert!(
+        matches!(&refused, Err(Unsupported(why)) if why.contains("the pool `thread[2] W`")),
+        "{refused:?}"
+    );
+    let tid = checked(
+        "system S {
+            thread W() { loc w: do { } return; }
+            tid t;
+            active thread M() { loc m: do { t := start W(); } return; }
+        }",
+    );
+    let refused = promela(&tid);
+    assert!(
+        matches!(&refused, Err(Unsupported(why)) if why.contains("a `tid`")),
+        "{refused:?}"
+    );
+    let refused = crate::export::murphi::murphi(&pool, crate::export::murphi::Errors::Stop);
+    assert!(refused.is_err(), "{refused:?}");
+}

@@ -4,14 +4,14 @@
 use syn::parse::ParseStream;
 use syn::{bracketed, parenthesized, Token};
 
-use super::{end_of_group, expr, name, not_yet, ty, Parser};
+use super::{end_of_group, expr, name, ty, Parser};
 use crate::front::ast::*;
 use crate::front::kw;
 
 impl Parser {
-    /// `thread = [ "active" [ "[" cexpr "]" ] ] "thread" IDENT "(" [ type IDENT ] ")"
-    ///            "{" body "}"`. A broken replication count, name or parameter is reported
-    /// and the body still parsed; so is a pool (`thread[k]`), which is not parsed yet.
+    /// `thread = [ "active" [ "[" cexpr "]" ] ] "thread" [ "[" cexpr "]" ] IDENT
+    ///            "(" [ param { "," param } ] ")" "{" body "}"`. A broken replication count,
+    /// pool size, name or parameter is reported and the body still parsed.
     pub(super) fn thread(&mut self, input: ParseStream, doc: String) -> syn::Result<Thread> {
         let active = match kw::parse_if(input, "active")? {
             Some(keyword) => {
@@ -21,29 +21,38 @@ impl Parser {
             None => None,
         };
         let keyword = kw::parse(input, "thread")?;
-        if input.peek(syn::token::Bracket) {
-            self.record(not_yet(input.span(), "a pool of threads (`thread[k]`)"));
-            self.bracketed_expr(input, "the pool's size")?;
-        }
+        let pool = if input.peek(syn::token::Bracket) {
+            let bracket = input.span();
+            let size = self.bracketed_expr(input, "the pool's size")?;
+            if active.is_some() && size.is_some() {
+                self.record(syn::Error::new(
+                    bracket,
+                    "a pool `thread[k]` is not active: its instances are created by `start`; \
+                     write `active [k] thread` for instances that run from the start",
+                ));
+            }
+            size
+        } else {
+            None
+        };
         let name = self.name(input)?;
-        let (param, param_spans) = if input.peek(syn::token::Paren) {
-            let params;
-            let parens = parenthesized!(params in input);
-            let param = param(&params)
+        let (params, param_spans) = if input.peek(syn::token::Paren) {
+            let content;
+            let parens = parenthesized!(content in input);
+            let params = params(&content)
                 .map_err(|error| self.record(error))
-                .ok()
-                .flatten();
+                .unwrap_or_default();
             let spans = Spans {
                 first: parens.span.open(),
                 last: parens.span.close(),
             };
-            (param, spans)
+            (params, spans)
         } else {
             self.record(input.error(format!(
                 "expected `(`: a thread declares its parameter in parentheses, `thread {}()`",
                 name.text
             )));
-            (None, name.spans())
+            (Vec::new(), name.spans())
         };
         let content;
         syn::braced!(content in input);
@@ -61,8 +70,9 @@ impl Parser {
             doc,
             active,
             keyword,
+            pool,
             name,
-            param,
+            params,
             param_spans,
             body,
         })
@@ -306,20 +316,6 @@ impl Parser {
             .unwrap_or_default();
         Ok((params, spans))
     }
-}
-
-/// The inside of a thread's parentheses: `[ type IDENT ]`.
-fn param(params: ParseStream) -> syn::Result<Option<Param>> {
-    if params.is_empty() {
-        return Ok(None);
-    }
-    let ty = ty(params)?;
-    let name = name(params)?;
-    if params.peek(Token![,]) {
-        return Err(params.error("a thread takes at most one parameter"));
-    }
-    end_of_group(params, "the parameter")?;
-    Ok(Some(Param { ty, name }))
 }
 
 /// The inside of a function's parentheses: `[ param { "," param } ]`, `param = type IDENT`.

@@ -1,7 +1,7 @@
 //! Expressions: precedence climbing over the binary operators, then unary operators and
 //! primaries, with the nesting depth of every node bounded by [`MAX_EXPR_DEPTH`].
 
-use proc_macro2::{Delimiter, Span, TokenTree};
+use proc_macro2::{Span, TokenTree};
 use syn::ext::IdentExt;
 use syn::parse::ParseStream;
 use syn::{bracketed, parenthesized, Ident, LitInt, Token};
@@ -230,7 +230,7 @@ fn primary(input: ParseStream, depth: usize) -> syn::Result<Nested> {
     if input.cursor().ident().is_none() {
         return Err(input.error("expected an expression"));
     }
-    if let Some((ident, rest)) = input.cursor().ident() {
+    if let Some((ident, _)) = input.cursor().ident() {
         let text = ident.to_string();
         if text == "null" {
             let span = ident.span();
@@ -244,11 +244,8 @@ fn primary(input: ParseStream, depth: usize) -> syn::Result<Nested> {
                  an expression",
             ));
         }
-        if text == "threadTerminated" && rest.group(Delimiter::Parenthesis).is_some() {
-            return Err(not_yet(
-                ident.span(),
-                "`threadTerminated` (threads created at run time)",
-            ));
+        if text == "new" {
+            return Err(not_yet(ident.span(), "`new` (records and the heap)"));
         }
         if kw::is_reserved_since_v3(&text) && !starts_block(&text) {
             return Err(input.error(format!(

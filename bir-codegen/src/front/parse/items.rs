@@ -5,7 +5,7 @@ use syn::parse::ParseStream;
 use syn::{bracketed, parenthesized, Token};
 
 use super::stmt::assign_op;
-use super::{end_of_group, expr, name, not_yet};
+use super::{end_of_group, expr, name};
 use crate::front::ast::*;
 use crate::front::kw;
 
@@ -98,7 +98,10 @@ fn init(input: ParseStream) -> syn::Result<Init> {
 pub(super) fn ty(input: ParseStream) -> syn::Result<Type> {
     let base = base_type(input)?;
     let first = match &base {
-        BaseType::Boolean(span) | BaseType::Byte(span) | BaseType::Int { span, .. } => *span,
+        BaseType::Boolean(span)
+        | BaseType::Byte(span)
+        | BaseType::Tid(span)
+        | BaseType::Int { span, .. } => *span,
         BaseType::Named(name) => name.span,
     };
     let mut last = match &base {
@@ -127,7 +130,7 @@ pub(super) fn ty(input: ParseStream) -> syn::Result<Type> {
     })
 }
 
-/// `base = "boolean" | "byte" | "int" [ ["wrap"] "(" cexpr "," cexpr ")" ] | IDENT`.
+/// `base = "boolean" | "byte" | "int" [ ["wrap"] "(" cexpr "," cexpr ")" ] | "tid" | IDENT`.
 fn base_type(input: ParseStream) -> syn::Result<BaseType> {
     if let Some(span) = kw::parse_if(input, "boolean")? {
         return Ok(BaseType::Boolean(span));
@@ -160,11 +163,8 @@ fn base_type(input: ParseStream) -> syn::Result<BaseType> {
             range: Some(Box::new(range)),
         });
     }
-    if kw::peek(input, "tid") {
-        return Err(not_yet(
-            input.span(),
-            "the type `tid` (threads created at run time)",
-        ));
+    if let Some(span) = kw::parse_if(input, "tid")? {
+        return Ok(BaseType::Tid(span));
     }
     if input.cursor().ident().is_some() && !kw::peek(input, "wrap") {
         return name(input).map(BaseType::Named);

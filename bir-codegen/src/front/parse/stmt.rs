@@ -132,19 +132,8 @@ pub(super) fn unterminated_action(input: ParseStream, place: Place) -> syn::Resu
             Action::Assume { expr, spans }
         });
     }
-    if let Some(first) = kw::parse_if(input, "start")? {
-        let thread = name(input)?;
-        let content;
-        let parens = parenthesized!(content in input);
-        let args = content.parse_terminated(expr, Token![,])?;
-        return Ok(Action::Start {
-            thread,
-            args: args.into_iter().collect(),
-            spans: Spans {
-                first,
-                last: parens.span.close(),
-            },
-        });
+    if kw::peek(input, "start") {
+        return start(input, None);
     }
     if let Some(first) = kw::parse_if(input, "exit")? {
         return Ok(Action::Exit {
@@ -189,10 +178,7 @@ pub(super) fn unterminated_action(input: ParseStream, place: Place) -> syn::Resu
     let (target, _) = unary(input, 1)?;
     assign_op(input)?;
     if kw::peek(input, "start") {
-        return Err(not_yet(
-            input.span(),
-            "a `start` whose `tid` is assigned (threads created at run time)",
-        ));
+        return start(input, Some(target));
     }
     if kw::peek(input, "new") {
         kw::parse(input, "new")?;
@@ -208,6 +194,28 @@ pub(super) fn unterminated_action(input: ParseStream, place: Place) -> syn::Resu
         spans: target.spans().to(value.spans()),
         target,
         value,
+    })
+}
+
+/// `[target :=] start T(args)` from `start` on; the target, parsed before, stands first in
+/// the spans.
+fn start(input: ParseStream, target: Option<Expr>) -> syn::Result<Action> {
+    let keyword = kw::parse(input, "start")?;
+    let thread = name(input)?;
+    let content;
+    let parens = parenthesized!(content in input);
+    let args = content.parse_terminated(expr, Token![,])?;
+    let first = target
+        .as_ref()
+        .map_or(keyword, |target| target.spans().first);
+    Ok(Action::Start {
+        target: target.map(Box::new),
+        thread,
+        args: args.into_iter().collect(),
+        spans: Spans {
+            first,
+            last: parens.span.close(),
+        },
     })
 }
 

@@ -8,6 +8,7 @@ mod v3;
 mod v3_comm;
 mod v3_errors;
 mod v3_models;
+mod v3_pools;
 
 fn system(source: &str) -> System {
     let tokens = TokenStream::from_str(source).expect("tokenizes");
@@ -266,7 +267,7 @@ fn an_error_in_braces_does_not_hide_the_next_declaration() {
 fn broken_headers_do_not_hide_their_bodies() {
     let errors = syntax_errors(
         "system S {
-            active [] thread T(int a, int b) {
+            active [] thread T(int a, int b c) {
                 loc a do { x = 1; } goto a;
                 loc b: when x > do { } goto b;
                        do { x := 1; } goto b;
@@ -276,7 +277,7 @@ fn broken_headers_do_not_hide_their_bodies() {
     );
     let expected = [
         "expected an expression",
-        "at most one parameter",
+        "expected `,` between the parameters",
         "expected `:` after the location's name: `loc a:`",
         "`:=`, not `=`",
         "expected an expression",

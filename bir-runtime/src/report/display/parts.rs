@@ -100,6 +100,10 @@ impl<'a> PartDisplay<'a> {
     fn instance(&self, f: &mut fmt::Formatter<'_>, number: i64) -> fmt::Result {
         match self.parts.instance_name(number) {
             Some(name) => f.write_str(name),
+            // The owner of a lock that a freed pool instance held (`ir::System::freeing`).
+            None if usize::try_from(number).ok() == Some(self.parts.instance_count()) => {
+                f.write_str("a freed instance")
+            }
             None => write!(f, "instance ?{number}"),
         }
     }

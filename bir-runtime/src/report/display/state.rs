@@ -238,11 +238,15 @@ pub(super) enum ValueText<'a> {
     Bool(bool),
     Int(i64),
     Enum(&'a str, &'a str),
-    Null,
+    /// A reference to an object (`Node#2`).
     Object(&'a str, i64),
     Location(&'a str),
     Ended,
     NotStarted,
+    /// A `tid` that names an instance (`W[0]`).
+    Instance(&'a str),
+    /// A reference to no object, or a `tid` that names no instance.
+    Null,
     Invalid(i64),
 }
 
@@ -270,6 +274,11 @@ pub(super) fn value_text(kind: &SlotKind, value: i64) -> ValueText<'_> {
             (None, Some(i)) if i == locations.len() + 1 => ValueText::NotStarted,
             _ => ValueText::Invalid(value),
         },
+        SlotKind::Tid { .. } => match (value, kind.instance(value)) {
+            (0, _) => ValueText::Null,
+            (_, Some(instance)) => ValueText::Instance(instance),
+            _ => ValueText::Invalid(value),
+        },
     }
 }
 
@@ -284,6 +293,7 @@ impl fmt::Display for ValueText<'_> {
             ValueText::Location(location) => f.write_str(location),
             ValueText::Ended => f.write_str("ended"),
             ValueText::NotStarted => f.write_str("not started"),
+            ValueText::Instance(instance) => f.write_str(instance),
             ValueText::Invalid(value) => write!(f, "?{value}"),
         }
     }
@@ -381,6 +391,12 @@ mod tests {
         };
         assert_eq!(value_text(&status, 2).to_string(), "not started");
         assert_eq!(value_text(&SlotKind::Bool, 7).to_string(), "?7");
+        let tid = SlotKind::Tid {
+            instances: vec!["Main".into(), "W[0]".into(), "W[1]".into()].into(),
+        };
+        assert_eq!(value_text(&tid, 0).to_string(), "null");
+        assert_eq!(value_text(&tid, 2).to_string(), "W[0]");
+        assert_eq!(value_text(&tid, 4).to_string(), "?4");
     }
 
     #[test]

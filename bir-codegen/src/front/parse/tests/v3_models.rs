@@ -46,32 +46,22 @@ const V3_MODELS: &[(&str, &str)] = &[
         include_str!("../../../../../models/v3/lock_notify.bir"),
     ),
     (
+        "pool_tids",
+        include_str!("../../../../../models/v3/pool_tids.bir"),
+    ),
+    (
         "rdv_pair",
         include_str!("../../../../../models/v3/rdv_pair.bir"),
     ),
 ];
 
-/// Version 3's reference models that use what comes later (records, pools, exceptions),
+/// Version 3's reference models that use what comes later (records, exceptions),
 /// with the errors that say so: nothing else in them is an error.
-const LATER_MODELS: &[(&str, &str, &[&str])] = &[
-    (
-        "exc_caller",
-        include_str!("../../../../../models/v3/exc_caller.bir"),
-        &["`throw`", "`try`", "`try`"],
-    ),
-    (
-        "pool_tids",
-        include_str!("../../../../../models/v3/pool_tids.bir"),
-        &[
-            "`thread[k]`",
-            "`tid`",
-            "`tid`",
-            "`start`",
-            "`threadTerminated`",
-            "`start`",
-        ],
-    ),
-];
+const LATER_MODELS: &[(&str, &str, &[&str])] = &[(
+    "exc_caller",
+    include_str!("../../../../../models/v3/exc_caller.bir"),
+    &["`throw`", "`try`", "`try`"],
+)];
 
 /// The BEEM protocols, version 1 with rendezvous channels.
 const BEEM_MODELS: &[(&str, &str)] = &[
@@ -89,7 +79,8 @@ const BEEM_MODELS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The models of `models/*.bir`: the version-1 reference models and the version-3 protocols.
+/// The models of `models/*.bir`: the version-1 reference models, the version-3 protocols
+/// and the pool of workers.
 const V1_MODELS: &[(&str, &str)] = &[
     (
         "alternating_bit",
@@ -98,6 +89,10 @@ const V1_MODELS: &[(&str, &str)] = &[
     (
         "leader_election",
         include_str!("../../../../../models/leader_election.bir"),
+    ),
+    (
+        "thread_pool",
+        include_str!("../../../../../models/thread_pool.bir"),
     ),
     (
         "bounded_buffer",

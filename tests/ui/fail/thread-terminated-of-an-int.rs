@@ -1,0 +1,16 @@
+use bir::bir;
+
+bir! {
+    system S {
+        thread[2] Worker() {
+            loc work: do {} return;
+        }
+        int x;
+
+        active thread Main() {
+            loc a: when threadTerminated(x) do {} return;
+        }
+    }
+}
+
+fn main() {}
