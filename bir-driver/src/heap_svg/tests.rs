@@ -1,7 +1,7 @@
 //! The heap graphs of small heap models' states, walked on the interpreter.
 
 use bir_interp::Interpreter;
-use bir_runtime::model::{Outcome, StateParts, Successor};
+use bir_runtime::model::{ModelInfo, Outcome, SlotKind, StateParts, Successor};
 use bir_runtime::Model;
 
 use super::*;
@@ -181,6 +181,92 @@ fn objects_no_drawn_root_reaches_are_drawn_in_a_last_column() {
     assert!(svg.contains(">unreachable from the roots</text>"), "{svg}");
     assert!(!svg.contains("class=\"heap-root\""), "{svg}");
     assert_eq!(svg.matches("class=\"heap-arrow\"").count(), 1, "{svg}");
+}
+
+/// A node sent in a message, and a node kept in a function's local.
+const MESSAGE: &str = "
+system ChanHeap {
+  record[2] Node { int (0, 3) value; }
+  channel (Node, int (0, 3)) buffer 2 c;
+  active thread P() {
+    Node n;
+    loc a: do { n := new Node; n.value := 3; } goto b;
+    loc b: do { c!(n, 1); n := null; } goto e;
+    loc e: do { } return;
+  }
+}";
+
+const LOCAL: &str = "
+system FunHeap {
+  record[2] Node { int (0, 3) value; }
+  int (0, 3) r;
+  function[1] make(int (0, 3) v) returns int (0, 3) {
+    Node m;
+    m := new Node;
+    m.value := v;
+    return m.value;
+  }
+  active thread T() {
+    r := make(2);
+  }
+}";
+
+#[test]
+fn a_message_in_a_channel_and_a_local_of_a_running_frame_are_roots() {
+    let (model, states) = run(MESSAGE);
+    let svg = svg_of(&model, &states[2]);
+    assert!(svg.contains("data-root=\"c⟨1⟩.0\">"), "{svg}");
+    assert!(
+        svg.contains("data-from=\"c⟨1⟩.0\" data-to=\"Node#1\""),
+        "{svg}"
+    );
+    assert!(!svg.contains("data-root=\"P.n\""), "{svg}");
+    assert!(!svg.contains("heap-object heap-unreachable"), "{svg}");
+    let (model, states) = run(LOCAL);
+    let svg = states
+        .iter()
+        .map(|values| svg_of(&model, values))
+        .find(|svg| svg.contains("class=\"heap-object\""))
+        .expect("a state with the node");
+    assert!(svg.contains("data-root=\"T.make@1.m\""), "{svg}");
+    assert!(!svg.contains("heap-object heap-unreachable"), "{svg}");
+}
+
+#[test]
+fn every_label_is_escaped() {
+    // Names no model has, in a model description made by hand: a record `A<B` with one
+    // object whose field `f'` is 1, and a root `x&y` that refers to it.
+    let slot = |name: &'static str, kind: SlotKind| bir_runtime::model::SlotInfo {
+        name: name.into(),
+        element: Some(0).filter(|_| name.starts_with("live") || name.contains('#')),
+        kind,
+    };
+    let reference = SlotKind::Reference {
+        record: "A<B".into(),
+    };
+    let slots = vec![
+        slot("x&y", reference.clone()),
+        slot("live(A<B)", SlotKind::Bool),
+        slot("A<B#f'", SlotKind::Int),
+        slot("A<B#\"g\"", reference),
+    ];
+    let info = ModelInfo {
+        name: "Escaped".into(),
+        slots: slots.into(),
+        transitions: Vec::new().into(),
+        fault_sites: Vec::new().into(),
+        invariants: Vec::new().into(),
+    };
+    let parts = StateParts::new(&info);
+    let svg = render(&info, &parts, &[1, 1, 1, 1]);
+    assert!(svg.contains("data-root=\"x&amp;y\""), "{svg}");
+    assert!(svg.contains(">A&lt;B#1</text>"), "{svg}");
+    assert!(svg.contains(">f&#39; = 1</text>"), "{svg}");
+    assert!(
+        svg.contains(">&quot;g&quot;</text>"),
+        "the self-loop's label: {svg}"
+    );
+    assert!(!svg.contains("A<B") && !svg.contains("x&y"), "{svg}");
 }
 
 #[test]
