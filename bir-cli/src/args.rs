@@ -50,7 +50,7 @@ pub enum Command {
     #[command(after_help = EXIT_STATUS, allow_negative_numbers = true)]
     Check(Box<CheckOptions>),
     /// Walk a model in the browser: states, steps, charts, checks, the state graph
-    #[command(allow_negative_numbers = true)]
+    #[command(after_help = EXPLORE_PAGE, allow_negative_numbers = true)]
     Explore(ExploreOptions),
     /// Write the state graph of a small model as DOT (or JSON)
     #[command(allow_negative_numbers = true)]
@@ -246,6 +246,13 @@ pub struct GraphOptions {
 }
 
 /// What `bir murphi --help` ends with.
+const EXPLORE_PAGE: &str = "\
+The page shows the current state, the enabled transitions (click one to take it), the path
+as a message-sequence chart, and, for a model with records, the heap of the current state
+as a graph: the reference variables on the left, each live object a box of its fields, an
+arrow per reference. Checks run with the limits of `bir check`; small models draw their
+state graph.";
+
 const MURPHI_USE: &str = "\
 Rumur's states and rules fired are bir's states and transitions on a model whose search
 meets no error (Rumur stops at the first), and on any model with --past-errors:

@@ -103,6 +103,53 @@ fn walk_to_the_deadlock_replay_check_and_open_the_report() {
     browser.close();
 }
 
+#[test]
+#[ignore = "needs chromium and chromium-driver (.ci/run installs them)"]
+fn the_heap_panel_draws_the_heap_of_a_model_with_records() {
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    std::fs::create_dir_all(&shots).expect("the screenshot folder");
+    let file = shots.join("heap_list.bir");
+    std::fs::write(
+        &file,
+        "system List {
+  record[3] Node { int (0, 3) value; Node next; }
+  Node head;
+  active thread T() {
+    Node n;
+    loc a: do { n := new Node; n.value := 1; head := n; } goto b;
+    loc b: do { n := new Node; n.value := 2; n.next := head; head := n; } goto c;
+    loc c: do { head := head.next; n := null; } goto d;
+    loc d: do { assert(head.value == 2); } return;
+  }
+}",
+    )
+    .expect("the model written");
+    let driver = Driver::start();
+    let browser = driver.session();
+    let server = Explorer::start(&file.display().to_string());
+    browser.go(&format!("{}/", server.url));
+    browser.wait_text("#model-name", "List");
+    browser.wait_text("#heap .heap-empty", "no objects");
+    assert_eq!(browser.count("#heap-panel[hidden]"), 0);
+    // One thread: its one enabled transition, twice (push 1, push 2).
+    browser.click("button.choice");
+    browser.wait_text("#step", "1");
+    browser.click("button.choice");
+    browser.wait_text("#step", "2");
+    browser.wait_count("#heap .heap-object", 2);
+    assert_eq!(browser.count("#heap .heap-root"), 2);
+    assert_eq!(browser.count("#heap .heap-arrow"), 3);
+    assert_eq!(browser.text("#heap .heap-label"), "next");
+    browser.screenshot(&shots.join("heap.png"));
+    // A model without records has no heap panel.
+    let plain = Explorer::start(&model("two_dining_philosophers.bir"));
+    browser.go(&format!("{}/", plain.url));
+    browser.wait_text("#model-name", "TwoDiningPhilosophers");
+    browser.wait_count("#heap-panel[hidden]", 1);
+    assert_eq!(browser.count("#heap svg"), 0);
+    browser.close();
+}
+
 /// chromedriver on a free port, stopped when dropped.
 struct Driver {
     child: Child,

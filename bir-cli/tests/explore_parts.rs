@@ -1,11 +1,12 @@
 //! `bir explore`'s state view of version-3 models, through its API: a buffered channel is
 //! listed as its messages, a lock as its holder and wait set, an instance inside a call as
 //! its call stack, each in place of the hidden slots it is kept in; the steps list what
-//! they changed in the same terms.
+//! they changed in the same terms; a model with records serves the heap of its state as a
+//! graph.
 
 mod common;
 
-use common::{json, model, Explorer};
+use common::{json, model, request, run_bir, Explorer};
 use serde_json::{json, Value};
 
 /// Takes the enabled transition of `thread` at `from`; the state view after it.
@@ -137,4 +138,74 @@ fn a_lock_is_listed_as_its_holder_and_who_waits() {
             &json!([{"instance": "W[0]", "holds": 1}])
         )
     );
+}
+
+/// A stack of nodes: push 1, push 2, pop (README, "Seeing the state space").
+const LIST: &str = "
+system List {
+  record[3] Node { int (0, 3) value; Node next; }
+  Node head;
+  active thread T() {
+    Node n;
+    loc a: do { n := new Node; n.value := 1; head := n; } goto b;
+    loc b: do { n := new Node; n.value := 2; n.next := head; head := n; } goto c;
+    loc c: do { head := head.next; n := null; } goto d;
+    loc d: do { assert(head.value == 2); } return;
+  }
+}";
+
+#[test]
+fn the_heap_of_the_current_state_is_served_as_a_graph() {
+    let file = concat!(env!("CARGO_TARGET_TMPDIR"), "/explore_heap_list.bir");
+    std::fs::write(file, LIST).expect("the model written");
+    let server = Explorer::start(file);
+    let a = &server.address;
+    assert_eq!(json(a, "GET", "/api/model", None).json()["heap"], true);
+    let state = json(a, "GET", "/api/state", None).json();
+    assert!(state["heap"]
+        .as_str()
+        .unwrap()
+        .contains(">no objects</text>"));
+    take(a, "T", "a");
+    let state = take(a, "T", "b");
+    let heap = state["heap"].as_str().expect("the heap's SVG");
+    assert!(heap.starts_with("<svg"), "{heap}");
+    assert_eq!(
+        heap.matches("<g class=\"heap-object\"").count(),
+        2,
+        "{heap}"
+    );
+    assert!(heap.contains("data-root=\"head\"") && heap.contains("data-root=\"T.n\""));
+    assert!(heap.contains(">Node#1</text>") && heap.contains(">value = 2</text>"));
+    assert!(
+        heap.contains("data-from=\"Node#1.next\" data-to=\"Node#2\""),
+        "{heap}"
+    );
+    assert!(heap.contains(">next</text>"), "{heap}");
+    let svg = request(a, "GET", "/api/heap.svg", &[], None);
+    assert_eq!(svg.header("content-type"), Some("image/svg+xml"));
+    assert_eq!(svg.text(), heap);
+    // The page has the panel, which its script shows for a model with records.
+    let page = request(a, "GET", "/", &[], None).text();
+    assert!(page.contains("<div id=\"heap-panel\" hidden>"), "{page}");
+    let script = request(a, "GET", "/page.js", &[], None).text();
+    assert!(script.contains("$(\"heap-panel\").hidden = !model.heap;"));
+}
+
+#[test]
+fn a_model_without_records_has_no_heap() {
+    let server = Explorer::start(&model("two_dining_philosophers.bir"));
+    let a = &server.address;
+    assert_eq!(json(a, "GET", "/api/model", None).json()["heap"], false);
+    assert_eq!(json(a, "GET", "/api/state", None).json()["heap"], "");
+    let svg = json(a, "GET", "/api/heap.svg", None);
+    assert_eq!(svg.status, 404);
+    assert!(svg.json()["error"].as_str().unwrap().contains("no records"));
+}
+
+#[test]
+fn the_help_of_explore_names_the_heap_panel() {
+    let (status, out, _) = run_bir(&["explore", "--help"], &[]);
+    assert_eq!(status, 0);
+    assert!(out.contains("the heap of the current state"), "{out}");
 }

@@ -1,8 +1,9 @@
 //! What the two engines of `bir check` share, so that every option means the same under
 //! both: the search options ([`SearchOptions`]), the [`Checker`] they configure
 //! ([`configure`]), the report as text, JSON or an HTML page ([`render`], [`json`], [`html`],
-//! with paths drawn as message-sequence charts by [`msc`], and a version-3 state's
-//! channels, locks and call stacks as JSON by [`parts`]) and the exit status
+//! with paths drawn as message-sequence charts by [`msc`], a version-3 state's
+//! channels, locks and call stacks as JSON by [`parts`], and its heap drawn as a graph by
+//! [`heap_svg`]) and the exit status
 //! ([`exit_status`]).
 //!
 //! The command line tool (`bir-cli`) checks a model either with the interpreter or, by
@@ -13,6 +14,7 @@
 //! lines on stderr, cancellation on stdin, the outcome as JSON on stdout.
 
 mod dist;
+pub mod heap_svg;
 pub mod html;
 pub mod json;
 pub mod msc;

@@ -131,6 +131,16 @@ impl App {
                 answer.download = Some("path.svg");
                 answer
             }
+            "/api/heap.svg" if self.parts.heaps().is_empty() => Answer::refusal(Refusal::new(
+                404,
+                "the model has no records: no heap to draw",
+            )),
+            "/api/heap.svg" => {
+                let current = self.session.values(self.session.state());
+                let mut answer = Answer::with(200, "image/svg+xml", self.heap(&current));
+                answer.download = Some("heap.svg");
+                answer
+            }
             "/api/graph" => self.graph_view(),
             "/api/check" => Answer::json(self.check_view()),
             "/api/check/report.html" => match self.check.as_ref().and_then(CheckRun::html) {
@@ -290,6 +300,7 @@ impl App {
             "transitions": model.info().transitions.len(),
             "properties": properties,
             "graph_limit": DEFAULT_MAX_STATES,
+            "heap": !self.parts.heaps().is_empty(),
             "engine": self.engine.state().name(),
         })
     }
@@ -383,6 +394,7 @@ impl App {
             "can_back": !session.path().is_empty(),
             "can_forward": session.can_forward(),
             "msc": self.chart(),
+            "heap": self.heap(&current),
             "graph": graph,
         })
     }
@@ -422,6 +434,11 @@ impl App {
         let session = &self.session;
         let initial = session.values(&session.states()[0]);
         bir_driver::msc::render(session.model().info(), &initial, &session.steps(), None)
+    }
+
+    /// The heap of the state `values` as a graph (empty for a model without records).
+    fn heap(&self, values: &[i64]) -> String {
+        bir_driver::heap_svg::render(self.session.model().info(), &self.parts, values)
     }
 
     fn graph_view(&mut self) -> Answer {

@@ -2,7 +2,9 @@
 //! request at a time; a check runs beside it) serves one page, embedded in the binary
 //! (`page.html`, `page.js`, `page.css`: nothing is fetched from elsewhere), and a JSON API
 //! the page drives: the guided simulation of [`crate::session`], the path as a
-//! message-sequence chart, the state graph of a small model, and checks with the same
+//! message-sequence chart, the heap of the current state as a graph (a model with records:
+//! the state view's `heap`, `GET /api/heap.svg`; the model view's `heap` says whether the
+//! page shows its panel), the state graph of a small model, and checks with the same
 //! engine and limits as `bir check`.
 //!
 //! The engine of checks ([`engine`]): at start the model's compiled checker is built, or
@@ -10,7 +12,7 @@
 //! on it, as `bir check` runs (in the driver's served mode, [`child`]: progress lines on its
 //! stderr, `cancel` on its stdin, the outcome as JSON on its stdout). Until then, with
 //! `--interpret`, or when it cannot be built, checks run on the interpreter ([`check`]).
-//! Stepping, the chart and the state graph always use the interpreter. The model view
+//! Stepping, the chart, the heap and the state graph always use the interpreter. The model view
 //! (`GET /api/model`) and the check view (`GET /api/check`) name the engine of the next
 //! check in `engine` (`compiled`, `building` or `interpreter (why)`, shown beside the
 //! check button), and the check view names the engine of the check it shows in

@@ -107,6 +107,8 @@ function render(state) {
 
   $("replay-current").textContent = state.replay;
   $("msc").innerHTML = state.msc; // SVG made by the server, every label escaped there
+  // The heap graph (empty for a model without records, whose panel stays hidden).
+  $("heap").innerHTML = state.heap || "";
   markGraph(state.graph);
 }
 
@@ -223,6 +225,7 @@ async function loadModel() {
   $("model-file").textContent = model.file;
   document.title = "bir explore: " + model.name;
   $("graph-limit").textContent = model.graph_limit.toLocaleString("en");
+  $("heap-panel").hidden = !model.heap;
   showEngine(model.engine);
   for (const p of model.properties) {
     if (p.kind !== "ltl") continue;
