@@ -126,7 +126,10 @@ mod tests {
     fn a_producer_that_writes_after_sending_breaks_the_order() {
         let report = WriteAfterSend::checker().bfs().run();
         let found = report.assert_assertion_failure();
-        assert!(found.message().contains("after[r.payload / P.ITEMS]"), "{report}");
+        assert!(
+            found.message().contains("after[r.payload / P.ITEMS]"),
+            "{report}"
+        );
         assert_eq!(found.len(), 19, "{report}");
     }
 }

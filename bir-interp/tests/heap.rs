@@ -229,8 +229,5 @@ fn measure() {
         );
         states.push(report.states());
     }
-    println!(
-        "factor {:.2}",
-        states[1] as f64 / states[0].max(1) as f64
-    );
+    println!("factor {:.2}", states[1] as f64 / states[0].max(1) as f64);
 }
