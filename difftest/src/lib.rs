@@ -25,6 +25,14 @@
 //! work: [`generate_local_work`]) with
 //! partial-order reduction (`tests/interpreted.rs`).
 //!
+//! Records and the heap have their own generator ([`generate_heap`], `heap.rs`: one or two
+//! record types with small bounds, threads that allocate, link, unlink and drop references,
+//! sometimes over a channel of references): `BIR_DIFF_HEAP` of those models (default 4) are
+//! compiled into the run too, and `tests/heap.rs` checks the canonical heap on
+//! `BIR_DIFF_HEAP_INTERPRETED` of them (default 300) through the interpreter alone, against
+//! a brute-force count of the classes of raw (allocation-order) states under renaming of
+//! the objects.
+//!
 //! Models carry `ltl` properties and `reachable` checks, compared like the rest; every
 //! `ltl` verdict is also held against the whole product's strongly connected components
 //! (`bir::oracle::ltl_violated`). Through the interpreter alone, `BIR_DIFF_LTL_INTERPRETED`
@@ -51,8 +59,10 @@ mod generate {
     include!("v3_steps.rs");
     include!("symmetric.rs");
     include!("fairness.rs");
+    include!("heap.rs");
 }
 
 pub use generate::{
-    generate, generate_fairness, generate_local_work, generate_symmetric, generate_v3, Rng,
+    generate, generate_fairness, generate_heap, generate_local_work, generate_symmetric,
+    generate_v3, Rng,
 };
