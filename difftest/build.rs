@@ -1,8 +1,9 @@
 //! Writes the models of one differential test run to `$OUT_DIR/models_even.rs` and
 //! `models_odd.rs` (by their number: two test binaries, `differential` and
 //! `differential_odd`, which cargo compiles in parallel): `BIR_DIFF_MODELS`
-//! random models (default 24) and `BIR_DIFF_SYMMETRIC` models with one or two symmetric
-//! families (default 6) from the seed `BIR_DIFF_SEED` (default 1), each as a module
+//! random models (default 24), `BIR_DIFF_SYMMETRIC` models with one or two symmetric
+//! families (default 6) and `BIR_DIFF_HEAP` models with records (default 4, the first ones
+//! `tests/heap.rs` checks by brute force) from the seed `BIR_DIFF_SEED` (default 1), each as a module
 //! holding its `bir!` expansion, its source text and its seed, and `run_all`, which hands
 //! every model to the test's `Differ`. The generators write run-time faults on purpose, some
 //! of them certain (`a[2]` on `boolean[2] a`), which `bir!` warns about: each module allows
@@ -16,6 +17,7 @@ include!("src/v3_stmt.rs");
 include!("src/v3_steps.rs");
 include!("src/symmetric.rs");
 include!("src/pools.rs");
+include!("src/heap.rs");
 
 /// The defaults keep `cargo test --workspace` quick: every model is compiled in debug mode
 /// with each search the test runs monomorphised for it, a few seconds of rustc apiece.
@@ -28,6 +30,8 @@ fn main() {
     println!("cargo:rerun-if-changed=src/symmetric.rs");
     println!("cargo:rerun-if-changed=src/pools.rs");
     println!("cargo:rerun-if-env-changed=BIR_DIFF_POOLS");
+    println!("cargo:rerun-if-changed=src/heap.rs");
+    println!("cargo:rerun-if-env-changed=BIR_DIFF_HEAP");
     println!("cargo:rerun-if-env-changed=BIR_DIFF_SYMMETRIC");
     println!("cargo:rerun-if-env-changed=BIR_DIFF_SEED");
     println!("cargo:rerun-if-env-changed=BIR_DIFF_MODELS");
@@ -35,9 +39,10 @@ fn main() {
     let count: u64 = env_number("BIR_DIFF_MODELS").unwrap_or(24);
     let symmetric: u64 = env_number("BIR_DIFF_SYMMETRIC").unwrap_or(6);
     let pools: u64 = env_number("BIR_DIFF_POOLS").unwrap_or(4);
+    let heap: u64 = env_number("BIR_DIFF_HEAP").unwrap_or(4);
     let out_dir = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
     for (part, name) in [(0, "even"), (1, "odd")] {
-        let text = part_of_the_run(seed, (count, symmetric, pools), part);
+        let text = part_of_the_run(seed, (count, symmetric, pools, heap), part);
         let path = std::path::Path::new(&out_dir).join(format!("models_{name}.rs"));
         if let Err(error) = std::fs::write(&path, text) {
             panic!("cannot write {}: {error}", path.display());
@@ -48,7 +53,11 @@ fn main() {
 /// The models numbered `part` modulo 2 of the run (random and symmetric alike), with the
 /// constants and the `run_all` of their test binary. A model's seed depends on its number
 /// only, so the two parts together are the whole run.
-fn part_of_the_run(seed: u64, (count, symmetric, pools): (u64, u64, u64), part: u64) -> String {
+fn part_of_the_run(
+    seed: u64,
+    (count, symmetric, pools, heap): (u64, u64, u64, u64),
+    part: u64,
+) -> String {
     let mine = |n: u64| (0..n).filter(|i| i % 2 == part);
     let mut out = String::new();
     let _ = writeln!(
@@ -57,8 +66,8 @@ fn part_of_the_run(seed: u64, (count, symmetric, pools): (u64, u64, u64), part: 
     );
     let _ = writeln!(
         out,
-        "/// The number of random models of this part of the run.\npub const COUNT: usize = {};",
-        mine(count).count()
+        "/// The number of random models of this part of the run (heap models among them).\npub const COUNT: usize = {};",
+        mine(count).count() + mine(heap).count()
     );
     let _ = writeln!(
         out,
@@ -105,6 +114,18 @@ fn part_of_the_run(seed: u64, (count, symmetric, pools): (u64, u64, u64), part: 
         let _ = writeln!(
             calls,
             "    differ.check_symmetric(p{i}::P{i}::checker(), p{i}::SOURCE, {model_seed});"
+        );
+    }
+    for i in mine(heap) {
+        let model_seed = seed.wrapping_mul(1_000_081).wrapping_add(i);
+        let source = generate_heap(&format!("H{i}"), model_seed);
+        let _ = writeln!(
+            out,
+            "mod h{i} {{\n    #![allow(deprecated)]\n    bir::bir! {{\n{source}    }}\n    pub const SOURCE: &str = {source:?};\n}}"
+        );
+        let _ = writeln!(
+            calls,
+            "    differ.check(h{i}::H{i}::checker(), h{i}::SOURCE, {model_seed});"
         );
     }
     let _ = writeln!(

@@ -31,6 +31,14 @@
 //! family beside the pool against the brute-force orbits), from a stream of seeds of their
 //! own, so that the other generators' models stay as they were.
 //!
+//! Records and the heap have their own generator ([`generate_heap`], `heap.rs`: one or two
+//! record types with small bounds, threads that allocate, link, unlink and drop references,
+//! sometimes over a channel of references): `BIR_DIFF_HEAP` of those models (default 4) are
+//! compiled into the run too, and `tests/heap.rs` checks the canonical heap on
+//! `BIR_DIFF_HEAP_INTERPRETED` of them (default 300) through the interpreter alone, against
+//! a brute-force count of the classes of raw (allocation-order) states under renaming of
+//! the objects.
+//!
 //! Models carry `ltl` properties and `reachable` checks, compared like the rest; every
 //! `ltl` verdict is also held against the whole product's strongly connected components
 //! (`bir::oracle::ltl_violated`). Through the interpreter alone, `BIR_DIFF_LTL_INTERPRETED`
@@ -58,9 +66,10 @@ mod generate {
     include!("symmetric.rs");
     include!("fairness.rs");
     include!("pools.rs");
+    include!("heap.rs");
 }
 
 pub use generate::{
-    generate, generate_fairness, generate_local_work, generate_pools, generate_symmetric,
-    generate_v3, Rng,
+    generate, generate_fairness, generate_heap, generate_local_work, generate_pools,
+    generate_symmetric, generate_v3, Rng,
 };

@@ -92,3 +92,11 @@ fn a_quarter_of_the_models_are_of_version_3() {
         );
     }
 }
+
+/// The heap generator's models too: `build.rs` compiles some of them with `bir!`.
+#[test]
+fn two_thousand_heap_models_pass_the_front_end() {
+    for seed in 0..2_000u64 {
+        accept(&bir_difftest::generate_heap("H", seed), seed);
+    }
+}

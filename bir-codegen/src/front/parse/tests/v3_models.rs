@@ -42,6 +42,14 @@ const V3_MODELS: &[(&str, &str)] = &[
         include_str!("../../../../../models/v3/heap_renumber.bir"),
     ),
     (
+        "heap_handoff",
+        include_str!("../../../../../models/v3/heap_handoff.bir"),
+    ),
+    (
+        "linked_queue",
+        include_str!("../../../../../models/v3/linked_queue.bir"),
+    ),
+    (
         "lock_notify",
         include_str!("../../../../../models/v3/lock_notify.bir"),
     ),
@@ -52,6 +60,10 @@ const V3_MODELS: &[(&str, &str)] = &[
     (
         "rdv_pair",
         include_str!("../../../../../models/v3/rdv_pair.bir"),
+    ),
+    (
+        "treiber_stack",
+        include_str!("../../../../../models/v3/treiber_stack.bir"),
     ),
 ];
 
