@@ -508,4 +508,5 @@ fn a_transformation_that_exits_needs_no_jump() {
     assert!(found[0].contains("has no jump"), "{found:?}");
 }
 
+mod exceptions;
 mod v3;

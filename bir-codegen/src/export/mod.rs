@@ -11,6 +11,20 @@ pub mod promela;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsupported(pub String);
 
+/// Refuses a model with records (and so with exceptions, whose objects are records): the
+/// peers' writers do not encode records and the heap (the garbage collector and the
+/// canonical renumbering after each step) yet. `tool` is the command, for the message.
+fn refuse_records(system: &crate::ir::System, tool: &str) -> Result<(), Unsupported> {
+    match system.hidden.records.iter().next() {
+        None => Ok(()),
+        Some(record) => Err(Unsupported(format!(
+            "`{}` declares `record {}`: `{tool}` does not write records and the heap (nor \
+             exceptions, whose objects are records) yet",
+            system.name, record.name
+        ))),
+    }
+}
+
 /// `name` if it is a plain ASCII identifier, else a name made of `fallback`'s id: a
 /// variable's or thread's name as both peers' languages accept it.
 fn ident(name: &str, fallback: impl FnOnce() -> String) -> String {

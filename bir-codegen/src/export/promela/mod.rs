@@ -40,6 +40,7 @@ pub use super::Unsupported;
 
 /// The Promela model of `system` with the `ltl` blocks that SPIN can read.
 pub fn promela(system: &System) -> Result<String, Unsupported> {
+    super::refuse_records(system, "bir promela")?;
     let writer = Writer {
         system,
         channels: rendezvous::channels(system),

@@ -201,3 +201,14 @@ fn negative_numbers_are_subtractions_and_a_write_outside_an_array_an_assertion()
         );
     }
 }
+
+#[test]
+fn a_model_with_records_and_exceptions_is_refused() {
+    let system = checked(include_str!("../../../../models/full_buffer_caught.bir"));
+    let refused = promela(&system);
+    assert!(
+        matches!(&refused, Err(Unsupported(why))
+            if why.contains("records and the heap") && why.contains("`bir promela`")),
+        "{refused:?}"
+    );
+}
