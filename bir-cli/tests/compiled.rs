@@ -85,7 +85,7 @@ fn both_engines_report_the_same_on_every_reference_model() {
         seen += 1;
     }
     // Every `.bir` of models/ (`tests/cli.rs` lists them).
-    assert_eq!(seen, 12);
+    assert_eq!(seen, 14);
 }
 
 #[test]

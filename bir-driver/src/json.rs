@@ -300,6 +300,7 @@ pub fn kind_name(kind: FindingKind) -> &'static str {
         FindingKind::Lock => "lock",
         FindingKind::Heap => "heap",
         FindingKind::Null => "null",
+        FindingKind::Uncaught => "uncaught_exception",
         FindingKind::Property => "property",
         FindingKind::Reached => "witness",
         _ => "error",

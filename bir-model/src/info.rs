@@ -163,8 +163,10 @@ pub enum FaultKind {
     Lock,
     /// A `new` of a record type whose bound of live objects is reached (version 3).
     Heap,
-    /// Reading or writing a field through `null` (version 3).
+    /// Reading or writing a field through `null`, or throwing `null` (version 3).
     Null,
+    /// An exception that no handler catches leaves a thread's body (version 3).
+    UncaughtException,
 }
 
 /// A place in the model where a step can fault, with the message to print.

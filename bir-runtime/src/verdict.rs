@@ -29,8 +29,10 @@ pub enum FindingKind {
     Lock,
     /// A `new` beyond the bound of live objects of its record type.
     Heap,
-    /// A field read or written through `null`.
+    /// A field read or written through `null`, or a `throw` of `null`.
     Null,
+    /// An exception that no handler catches (it leaves a thread's body).
+    Uncaught,
     /// A run that violates the LTL property checked (a lasso).
     Property,
     /// A state that satisfies the predicate of the reachability check (a witness: the
@@ -58,6 +60,7 @@ impl FindingKind {
             FindingKind::Lock => "lock error",
             FindingKind::Heap => "heap error",
             FindingKind::Null => "null error",
+            FindingKind::Uncaught => "uncaught exception",
             FindingKind::Property => "property violation",
             FindingKind::Reached => "witness",
         }
@@ -76,6 +79,7 @@ impl From<FaultKind> for FindingKind {
             FaultKind::Lock => FindingKind::Lock,
             FaultKind::Heap => FindingKind::Heap,
             FaultKind::Null => FindingKind::Null,
+            FaultKind::UncaughtException => FindingKind::Uncaught,
         }
     }
 }

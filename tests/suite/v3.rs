@@ -24,6 +24,12 @@ mod stack {
 mod leader {
     bir::bir!(file = "../../models/beem/leader_election.1.bir");
 }
+mod exc_caller {
+    bir::bir!(file = "../../models/v3/exc_caller.bir");
+}
+mod escapes {
+    bir::bir!(file = "../../models/full_buffer_escapes.bir");
+}
 
 /// Every search and storage of `checker`, past every finding: depth-first and
 /// breadth-first, exact and compact storage agree (`explore`), two threads find the same
@@ -101,6 +107,27 @@ fn the_stack_error_one_call_past_the_bound_in_every_search() {
         (7, 7, 1)
     );
     replays_and_walks_find(stack::FuncRecStack::checker(), FindingKind::Stack);
+}
+
+#[test]
+fn an_exception_caught_two_frames_up_in_every_search() {
+    let report = every_search(exc_caller::ExcCaller::checker());
+    assert_eq!(
+        (report.states(), report.transitions(), report.errors()),
+        (8, 7, 0)
+    );
+}
+
+#[test]
+fn the_uncaught_exception_in_every_search() {
+    let report = every_search(escapes::FullBufferEscapes::checker());
+    assert_eq!(
+        (report.states(), report.transitions(), report.errors()),
+        (107, 182, 6)
+    );
+    // A random walk rarely fills the buffer before the consumer drains it: the searches'
+    // first finding is the uncaught exception.
+    report.assert_found(FindingKind::Uncaught);
 }
 
 #[test]

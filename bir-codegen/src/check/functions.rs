@@ -372,7 +372,9 @@ impl Checker<'_> {
                 continue;
             };
             let mut reached = vec![false; body.locations.len()];
+            // A handler is reached by a throw (of this frame or of one it calls).
             let mut stack = vec![ir::LocationId::new(0)];
+            stack.extend(self.handler_locations(thread));
             let mut bare: Option<ir::TransformId> = None;
             while let Some(location) = stack.pop() {
                 if location.index() >= reached.len() || reached[location.index()] {
@@ -387,7 +389,8 @@ impl Checker<'_> {
                     let exits = transform
                         .actions
                         .iter()
-                        .any(|a| matches!(a, ir::Action::Exit));
+                        .any(|a| matches!(a, ir::Action::Exit))
+                        || self.throws.contains_key(&(thread, id));
                     // A call continues at its transformation's jump once the callee returns.
                     match transform.jump {
                         _ if exits => {}

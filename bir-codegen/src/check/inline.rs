@@ -39,16 +39,16 @@ pub(super) const MAX_FRAMES: usize = 4096;
 
 /// One frame laid out in a thread.
 #[derive(Clone, Debug)]
-struct Frame {
+pub(super) struct Frame {
     /// The function, or `None` for the thread's own body.
-    function: Option<usize>,
+    pub(super) function: Option<usize>,
     /// The body's locals and locations as the thread's.
-    locals: Vec<ir::LocalId>,
-    locations: Vec<ir::LocationId>,
+    pub(super) locals: Vec<ir::LocalId>,
+    pub(super) locations: Vec<ir::LocationId>,
     /// The local holding the result of a function that returns one.
     result: Option<ir::LocalId>,
     /// The call that made it.
-    parent: Option<Parent>,
+    pub(super) parent: Option<Parent>,
     /// The frames of each function on the stack, up to this one.
     depths: HashMap<usize, u32>,
     /// The location of the thread's body where the chain of calls started.
@@ -57,10 +57,10 @@ struct Frame {
 
 /// The call that made a frame, in the caller's terms as laid out in the thread.
 #[derive(Clone, Debug)]
-struct Parent {
-    frame: usize,
+pub(super) struct Parent {
+    pub(super) frame: usize,
     /// The calling transformation, in the caller's body.
-    call: ir::TransformId,
+    pub(super) call: ir::TransformId,
     /// Where the caller continues once the call returns.
     continuation: Jump,
     /// Where the result goes, with the site of the write.
@@ -71,7 +71,7 @@ impl Checker<'_> {
     /// Lays out every call of every thread, then drops the functions' bodies and points
     /// every `T@loc` and `T@f.loc` at the frames.
     pub(super) fn inline_calls(&mut self) {
-        if self.calls.is_empty() && self.function_ats.is_empty() {
+        if self.calls.is_empty() && self.function_ats.is_empty() && self.throws.is_empty() {
             self.threads.truncate(self.real_threads);
             return;
         }
@@ -219,7 +219,17 @@ impl Checker<'_> {
                         });
                     }
                 }
-                if frame.function.is_some() {
+                if let Some(thrown) = self.throws.get(&(body_thread, id)).cloned() {
+                    let at = transform.location;
+                    let (actions, jump, went) =
+                        self.throw_chain(thread, &frames, index, at, &thrown, &out, &this);
+                    match laid.rendezvous.as_deref_mut() {
+                        Some(meets) => meets.block.extend(actions),
+                        None => laid.actions.extend(actions),
+                    }
+                    laid.jump = jump;
+                    laid.text.push_str(&went);
+                } else if frame.function.is_some() {
                     if laid.actions.iter().any(|a| matches!(a, Action::Exit)) {
                         let resets = self.resets_to_bottom(&frames, index, &out);
                         let at = laid
@@ -370,7 +380,7 @@ impl Checker<'_> {
     }
 
     /// The assignments that give every local of `frame` its initial value again.
-    fn resets(&mut self, frame: &Frame, out: &ir::Thread) -> Vec<Action> {
+    pub(super) fn resets(&mut self, frame: &Frame, out: &ir::Thread) -> Vec<Action> {
         let site = self.reset_site();
         frame
             .locals
@@ -412,7 +422,7 @@ impl Checker<'_> {
     }
 
     /// The site of the writes that reset a popped frame, which cannot fail.
-    fn reset_site(&mut self) -> ir::SiteId {
+    pub(super) fn reset_site(&mut self) -> ir::SiteId {
         if let Some(site) = self.hidden_site {
             return site;
         }
@@ -567,7 +577,7 @@ fn remap_var(var: VarRef, frame: &Frame) -> VarRef {
 
 /// An expression of a body, in the thread's terms: its locals the frame's, and "this
 /// instance" the thread's.
-fn remap_expr(expr: &Expr, frame: &Frame, this: &Expr) -> Expr {
+pub(super) fn remap_expr(expr: &Expr, frame: &Frame, this: &Expr) -> Expr {
     let mut expr = expr.clone();
     remap_in_place(&mut expr, frame, this);
     expr

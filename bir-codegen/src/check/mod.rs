@@ -8,6 +8,7 @@
 
 mod atoms;
 mod comm;
+mod exceptions;
 mod expr;
 mod functions;
 mod funs;
@@ -215,6 +216,13 @@ struct Checker<'a> {
     /// The tokens of each `return;` without a value, and whether it is the end of a
     /// high-level body, by (body, transformation).
     bare_returns: HashMap<(ir::ThreadId, ir::TransformId), (Spans, bool)>,
+    /// The record and catch variable of each `catch` clause of a body, in order (`None`
+    /// for a clause with an error), by body (`exceptions`).
+    catch_locals: HashMap<ir::ThreadId, Vec<Option<(ir::RecordId, ir::LocalId)>>>,
+    /// The checked `catch` clauses of each body, in source order.
+    catches: HashMap<ir::ThreadId, Vec<exceptions::CatchInfo>>,
+    /// The throw that ends each transformation that has one, by (body, transformation).
+    throws: HashMap<(ir::ThreadId, ir::TransformId), exceptions::ThrowInfo>,
     /// The warnings about the model as written (`ir::System::warnings`).
     warnings: Vec<ir::Warning>,
     /// The function and location of each `T@f.loc` (`inline::FUNCTION_AT`).
@@ -276,6 +284,9 @@ impl<'a> Checker<'a> {
             calls: HashMap::new(),
             returns: HashMap::new(),
             bare_returns: HashMap::new(),
+            catch_locals: HashMap::new(),
+            catches: HashMap::new(),
+            throws: HashMap::new(),
             warnings: Vec::new(),
             function_ats: Vec::new(),
             sigs: ir::IdVec::new(),

@@ -508,5 +508,6 @@ fn a_transformation_that_exits_needs_no_jump() {
     assert!(found[0].contains("has no jump"), "{found:?}");
 }
 
+mod exceptions;
 mod pools;
 mod v3;

@@ -59,6 +59,9 @@ impl<'a> Checker<'a> {
                 sig.locals.push(var);
                 sig.local_ok.push(ok);
             }
+            if !decl.body.catches.is_empty() {
+                self.check_catch_variables(id, decl);
+            }
             if let Some(first) = decl.body.statements.first() {
                 self.unsupported(first.spans, "a body of statements");
             }
@@ -256,7 +259,8 @@ impl<'a> Checker<'a> {
                 }
                 let mut ids = Vec::new();
                 for transform in &location.transforms {
-                    let (variants, call, returned) = self.transform(id, location_id, transform);
+                    let (variants, call, returned, thrown) =
+                        self.transform(id, location_id, transform);
                     let bare = [&transform.inner_jump, &transform.outer_jump]
                         .into_iter()
                         .flatten()
@@ -281,6 +285,9 @@ impl<'a> Checker<'a> {
                         if let Some(bare) = bare {
                             self.bare_returns.insert((id, next), bare);
                         }
+                        if let Some(thrown) = &thrown {
+                            self.throws.insert((id, next), thrown.clone());
+                        }
                         ids.push(next);
                     }
                 }
@@ -290,6 +297,9 @@ impl<'a> Checker<'a> {
                     doc: location.doc.clone(),
                     transforms: ids,
                 });
+            }
+            if !decl.body.catches.is_empty() {
+                self.check_catches(id, decl);
             }
             let can_end = transforms
                 .iter()
@@ -322,6 +332,7 @@ impl<'a> Checker<'a> {
         Vec<ir::Transform>,
         Option<super::functions::CallInfo>,
         Option<super::functions::ReturnInfo>,
+        Option<super::exceptions::ThrowInfo>,
     ) {
         let mut scope = Scope::runtime(Some(thread));
         let mut guard = transform
@@ -336,6 +347,8 @@ impl<'a> Checker<'a> {
         let mut rendezvous: Option<(usize, ir::Rendezvous)> = None;
         // A send or receive on a buffered channel.
         let mut buffered: Option<ir::Buffered> = None;
+        // A `throw`, which ends the step: the actions after it are never executed.
+        let mut thrown: Option<super::exceptions::ThrowInfo> = None;
         for (position, action) in transform.actions.iter().enumerate() {
             if action.is_blocking() && position > 0 {
                 self.blocking_not_first(transform, action);
@@ -385,8 +398,36 @@ impl<'a> Checker<'a> {
                     record,
                     spans,
                 } => actions.extend(self.new_object(thread, target, record, *spans)),
+                ast::Action::Throw { value, spans } => {
+                    // After an `exit`, the throw is never reached.
+                    let exits = transform.actions[..position]
+                        .iter()
+                        .any(|a| matches!(a, ast::Action::Exit { .. }));
+                    if let Some((check, info)) =
+                        self.throw(thread, value, *spans, action.to_string())
+                    {
+                        if !exits {
+                            actions.push(check);
+                            thrown = Some(info);
+                        }
+                    }
+                    break;
+                }
                 other => actions.extend(self.action(thread, other)),
             }
+        }
+        if let (Some(_), Some(invoke)) = (&thrown, &transform.invoke) {
+            self.diags.error(
+                ast::Spans {
+                    first: invoke.function.span,
+                    last: invoke.spans.last,
+                },
+                format!(
+                    "a call of `{}` after a `throw`: the throw ends the step, so the call would \
+                     never be made",
+                    invoke.function.text
+                ),
+            );
         }
         // `x := f(a);` of a `fun` is an assignment of its value, not a call of a function.
         let fun_call = transform
@@ -453,6 +494,16 @@ impl<'a> Checker<'a> {
             }
             Box::new(meets)
         });
+        // A throw's step never takes its jump: its text leaves the jump out.
+        let text = match &thrown {
+            Some(_) => ast::Transform {
+                inner_jump: None,
+                outer_jump: None,
+                ..transform.clone()
+            }
+            .to_string(),
+            None => transform.to_string(),
+        };
         let step = ir::Transform {
             location,
             guard,
@@ -461,13 +512,13 @@ impl<'a> Checker<'a> {
             quiet: None,
             rendezvous,
             buffered: buffered.map(Box::new),
-            text: transform.to_string(),
+            text,
             line: line_of(transform.spans.first),
             span: transform.spans.first,
             doc: transform.doc.clone(),
         };
         let Some((at, outcomes)) = notify else {
-            return (vec![step], call, returned);
+            return (vec![step], call, returned, thrown);
         };
         // One transformation per outcome of the `notify`, in order: the first alone reports
         // what faults before the outcomes part.
@@ -485,7 +536,7 @@ impl<'a> Checker<'a> {
                 variant
             })
             .collect();
-        (variants, call, returned)
+        (variants, call, returned, thrown)
     }
 
     /// Rule: a blocking action (a communication, `lock`, `unwait`) is the first action of
@@ -514,7 +565,7 @@ impl<'a> Checker<'a> {
         let exits = t
             .actions
             .iter()
-            .any(|action| matches!(action, ast::Action::Exit { .. }));
+            .any(|action| matches!(action, ast::Action::Exit { .. } | ast::Action::Throw { .. }));
         let jump = match (&t.inner_jump, &t.outer_jump) {
             (Some(jump), None) | (None, Some(jump)) => jump,
             (None, None) if exits => return ir::Jump::Return,
@@ -580,6 +631,7 @@ impl<'a> Checker<'a> {
             ast::Action::Send { spans, .. }
             | ast::Action::Receive { spans, .. }
             | ast::Action::New { spans, .. }
+            | ast::Action::Throw { spans, .. }
             | ast::Action::Lock { spans, .. } => {
                 self.unsupported(*spans, "this action");
                 None

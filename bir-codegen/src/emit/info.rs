@@ -61,6 +61,7 @@ impl Gen<'_> {
                 FaultKind::Lock => quote!(Lock),
                 FaultKind::Heap => quote!(Heap),
                 FaultKind::Null => quote!(Null),
+                FaultKind::UncaughtException => quote!(UncaughtException),
             };
             let message = &site.message;
             let line = site.line;

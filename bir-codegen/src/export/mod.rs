@@ -18,7 +18,7 @@ fn refuse_heap(system: &crate::ir::System, peer: &str) -> Result<(), Unsupported
     match system.hidden.records.iter().next() {
         Some(record) => Err(Unsupported(format!(
             "the model has records (`{}`): {peer} has no heap, so bir does not write models \
-             with records and the heap for it; their counts are checked against brute force \
+             with records and the heap (nor exceptions, whose objects are records) for it; their counts are checked against brute force \
              instead (difftest)",
             record.name
         ))),

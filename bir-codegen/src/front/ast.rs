@@ -163,6 +163,27 @@ pub struct Body {
     pub locations: Vec<Location>,
     /// The statements of a high-level body (empty for a low-level one).
     pub statements: Vec<Stmt>,
+    /// The `catch` clauses among the locations, in source order (version 3; the `steps`
+    /// stage writes those of a high-level body's `try` blocks here).
+    pub catches: Vec<Catch>,
+}
+
+/// `catch R x at l1, l2 goto h;`: a throw of an `R` at one of the covered locations is
+/// caught, with `x` bound to the exception and the instance at `h` (version 3).
+#[derive(Clone, Debug)]
+pub struct Catch {
+    /// The `catch` keyword.
+    pub keyword: Span,
+    /// The record type it catches (a `throwable record`).
+    pub record: Name,
+    /// The catch variable: a local of the body, bound to the exception.
+    pub var: Name,
+    /// The locations it covers.
+    pub covered: Vec<Name>,
+    /// The handler's location.
+    pub handler: Name,
+    /// From `catch` to the `;` (or the handler's first statement, for a `try`'s).
+    pub spans: Spans,
 }
 
 /// One statement of a high-level body, with the label that names its location.
@@ -214,6 +235,16 @@ pub enum StmtKind {
         /// The loop body.
         body: Vec<Stmt>,
     },
+    /// `try S catch (R x) H ... end`: the handlers cover the locations of S (no location
+    /// of its own).
+    Try {
+        /// The `try` keyword.
+        keyword: Span,
+        /// The statements the handlers cover.
+        body: Vec<Stmt>,
+        /// The `catch` clauses, in order.
+        handlers: Vec<Handler>,
+    },
     /// `choose when c1 do S1 ... [else do Se] end`
     Choose {
         /// The `choose` keyword.
@@ -233,6 +264,19 @@ pub struct Branch {
     /// The condition.
     pub cond: Expr,
     /// The statements.
+    pub body: Vec<Stmt>,
+}
+
+/// `catch (R x) H` of a `try`.
+#[derive(Clone, Debug)]
+pub struct Handler {
+    /// The `catch` keyword.
+    pub keyword: Span,
+    /// The record type it catches.
+    pub record: Name,
+    /// The catch variable.
+    pub var: Name,
+    /// The handler's statements.
     pub body: Vec<Stmt>,
 }
 
@@ -619,6 +663,13 @@ pub enum Action {
         /// The whole statement.
         spans: Spans,
     },
+    /// `throw e;`: throws the object `e` refers to; ends the step (version 3).
+    Throw {
+        /// The exception: a reference to an object of a `throwable record`.
+        value: Expr,
+        /// The whole statement.
+        spans: Spans,
+    },
     /// `c!(values);` or `c[i]!(values);`: a send (a blocking action, version 3).
     Send {
         /// The channel.
@@ -724,6 +775,7 @@ impl Action {
             | Action::Assume { spans, .. }
             | Action::Start { spans, .. }
             | Action::Exit { spans }
+            | Action::Throw { spans, .. }
             | Action::Send { spans, .. }
             | Action::Receive { spans, .. }
             | Action::New { spans, .. }

@@ -104,6 +104,7 @@ impl Display for Action {
                 f.write_str(");")
             }
             Action::Exit { .. } => f.write_str("exit;"),
+            Action::Throw { value, .. } => write!(f, "throw {value};"),
             Action::Send {
                 channel, values, ..
             } => {
@@ -221,7 +222,29 @@ impl Display for Stmt {
                 otherwise_branch(f, otherwise.as_deref())?;
                 f.write_str(" end")
             }
+            StmtKind::Try { body, handlers, .. } => {
+                f.write_str("try")?;
+                statements(f, body)?;
+                for handler in handlers {
+                    write!(f, " catch ({} {})", handler.record.text, handler.var.text)?;
+                    statements(f, &handler.body)?;
+                }
+                f.write_str(" end")
+            }
         }
+    }
+}
+
+impl Display for Catch {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(f, "catch {} {} at ", self.record.text, self.var.text)?;
+        for (i, covered) in self.covered.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(&covered.text)?;
+        }
+        write!(f, " goto {};", self.handler.text)
     }
 }
 

@@ -159,6 +159,12 @@ impl Lowering<'_> {
                 "the block is one step, and a loop may run any number of times; write the loop \
                  around the block, or unroll it",
             ),
+            StmtKind::Try { keyword, .. } => self.not_in_atomic(
+                Spans::one(*keyword),
+                "a `try`",
+                "its handlers are locations of their own, reached by steps of their own, and the \
+                 block is one step; write the `try` around the block",
+            ),
             StmtKind::Atomic { keyword, .. } => self.not_in_atomic(
                 Spans::one(*keyword),
                 "a nested `atomic`",

@@ -16,11 +16,17 @@
 //!   guarded as the spec says; a branch whose first statement is simple (and unlabelled) is
 //!   merged with it, any other branch is a step that moves to it.
 //! - `atomic` is one transformation per path through it (`atomic`).
+//! - `try S catch (R x) H ... end` has no location of its own: each handler becomes a
+//!   low-level `catch R x at (S's locations) goto h;` clause of the body, in the order of
+//!   the `catch` keywords in the source (so an inner `try`'s handlers come before an outer
+//!   one's), `h` the location of H's first statement. A handler that is empty or starts
+//!   with a jump gets a step of its own (`catch#n`) that moves on, as a branch does.
 //!
 //! Locations come in source order (a block's location before those of its statements), so
 //! that transformations, and the successor order, follow the source.
 
 mod atomic;
+mod handlers;
 
 use std::collections::{HashMap, HashSet};
 
@@ -66,6 +72,8 @@ fn lower_body(body: &mut Body, owner: &Name, funs: &HashSet<String>, diags: &mut
         unwaits: HashMap::new(),
         owner: owner.span,
         funs,
+        catches: Vec::new(),
+        handlers: HashMap::new(),
     };
     lowering.reserve(&statements, false);
     let end = Next::Return(None, Spans::one(owner.span), true);
@@ -84,6 +92,7 @@ fn lower_body(body: &mut Body, owner: &Name, funs: &HashSet<String>, diags: &mut
             .insert(0, location(name, String::new(), vec![transform]));
     }
     body.locations = lowering.locations;
+    body.catches.extend(lowering.catches);
 }
 
 /// Where control goes next: a location, or a return (with the value of a function's
@@ -114,6 +123,12 @@ struct Lowering<'d> {
     owner: Span,
     /// The names of the system's `fun`s: `x := f(a);` of one is an assignment, an action.
     funs: &'d HashSet<String>,
+    /// The `catch` clauses of the body's `try` blocks, in source order; each handler's
+    /// location is filled in when the handler is translated (`handlers`).
+    catches: Vec<Catch>,
+    /// For each handler (by its first statement list's address): its clause in `catches`
+    /// and the location reserved for a handler that needs a step of its own.
+    handlers: HashMap<*const Handler, handlers::Reserved>,
 }
 
 impl Lowering<'_> {
@@ -132,6 +147,15 @@ impl Lowering<'_> {
     fn reserve(&mut self, stmts: &[Stmt], in_branch: bool) {
         for (index, stmt) in stmts.iter().enumerate() {
             let merged = in_branch && index == 0 && stmt.label.is_none() && is_simple(stmt);
+            if let StmtKind::Try {
+                keyword,
+                body,
+                handlers,
+            } = &stmt.kind
+            {
+                self.reserve_try(stmt.label.as_ref(), *keyword, body, handlers);
+                continue;
+            }
             if let StmtKind::Jump(_) = stmt.kind {
                 if let Some(label) = &stmt.label {
                     self.diags.error(
@@ -200,6 +224,9 @@ impl Lowering<'_> {
     /// Translates one statement (not merged into a branch), which continues at `next`;
     /// returns where it starts.
     fn stmt(&mut self, stmt: &Stmt, next: &Next) -> Next {
+        if let StmtKind::Try { body, handlers, .. } = &stmt.kind {
+            return self.try_block(body, handlers, next);
+        }
         let Some(&place) = self.own.get(&(stmt as *const Stmt)) else {
             let StmtKind::Jump(jump) = &stmt.kind else {
                 unreachable!("only a jump has no location")
@@ -208,7 +235,9 @@ impl Lowering<'_> {
         };
         let here = Next::Location(self.locations[place].name.text.clone(), None);
         let transforms = match &stmt.kind {
-            StmtKind::Jump(_) => unreachable!("a jump has no location"),
+            StmtKind::Jump(_) | StmtKind::Try { .. } => {
+                unreachable!("a jump or a `try` has no location")
+            }
             StmtKind::Action(_) | StmtKind::Call(_) | StmtKind::Skip => {
                 vec![self.simple(None, stmt, next)]
             }
@@ -388,6 +417,7 @@ fn kind_name(kind: &StmtKind) -> &'static str {
         StmtKind::Action(Action::Assume { .. }) => "assume",
         StmtKind::Action(Action::Start { .. }) => "start",
         StmtKind::Action(Action::Exit { .. }) => "exit",
+        StmtKind::Action(Action::Throw { .. }) => "throw",
         StmtKind::Action(Action::Assign { .. }) => "step",
         StmtKind::Action(Action::New { .. }) => "new",
         StmtKind::Call(_) => "call",
@@ -397,6 +427,7 @@ fn kind_name(kind: &StmtKind) -> &'static str {
         StmtKind::If { .. } => "if",
         StmtKind::While { .. } => "while",
         StmtKind::Choose { .. } => "choose",
+        StmtKind::Try { .. } => "try",
     }
 }
 

@@ -334,6 +334,7 @@ impl Walk<'_> {
             FaultKind::Lock => "a lock error",
             FaultKind::Heap => "a heap error",
             FaultKind::Null => "a null error",
+            FaultKind::UncaughtException => "an uncaught exception",
         };
         ConstantFault {
             spans: self.system.site_spans[site],

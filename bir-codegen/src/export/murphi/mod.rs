@@ -51,8 +51,8 @@ pub enum Errors {
 }
 
 /// The Murphi model of `system`, as Rumur reads it, with its errors as `errors` says; or
-/// what of it the encoding does not keep (nothing of what bir checks today: the `Result`
-/// is for the parts of version 3 that the checker does not take yet, records and pools).
+/// what of it the encoding does not keep (records and the heap, and so exceptions, are
+/// refused).
 pub fn murphi(system: &System, errors: Errors) -> Result<String, super::Unsupported> {
     super::refuse_heap(system, "Murphi")?;
     super::refuse_pools(system)?;

@@ -319,3 +319,14 @@ fn the_later_outcomes_of_a_notify_leave_its_faults_to_the_first() {
     check(first, "if !((g_0 = inst)) then return 1; endif;");
     check(second, "if !((g_0 = inst)) then return 0; endif;");
 }
+
+#[test]
+fn a_model_with_records_and_exceptions_is_refused() {
+    let system = checked(include_str!("../../../../models/full_buffer_caught.bir"));
+    let refused = murphi(&system, Errors::Stop);
+    assert!(
+        matches!(&refused, Err(super::super::Unsupported(why))
+            if why.contains("records and the heap") && why.contains("`record Full`")),
+        "{refused:?}"
+    );
+}

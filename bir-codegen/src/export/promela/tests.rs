@@ -240,3 +240,14 @@ fn pools_and_tids_are_refused() {
     let refused = crate::export::murphi::murphi(&pool, crate::export::murphi::Errors::Stop);
     assert!(refused.is_err(), "{refused:?}");
 }
+
+#[test]
+fn a_model_with_records_and_exceptions_is_refused() {
+    let system = checked(include_str!("../../../../models/full_buffer_caught.bir"));
+    let refused = promela(&system);
+    assert!(
+        matches!(&refused, Err(Unsupported(why))
+            if why.contains("records and the heap") && why.contains("exceptions")),
+        "{refused:?}"
+    );
+}

@@ -9,7 +9,7 @@ use super::docs::docs;
 use super::hints::{self, Place};
 use super::items::{starts_type, var_decl};
 use super::stmt::{action, call, jump, starts_jump};
-use super::{expr, recover, Parser};
+use super::{expr, name, recover, Parser};
 use crate::front::ast::*;
 use crate::front::kw;
 
@@ -36,11 +36,21 @@ impl Parser {
         if starts_locations(input) {
             while self.more(input) {
                 let start = input.cursor();
+                if starts_catch(input) {
+                    match catch_clause(input) {
+                        Ok(catch) => body.catches.push(catch),
+                        Err(error) => {
+                            self.record(error);
+                            recover::skip_statement(input, start, &["loc", "catch"]);
+                        }
+                    }
+                    continue;
+                }
                 match self.location(input) {
                     Ok(location) => body.locations.push(location),
                     Err(error) => {
                         self.record(error);
-                        recover::skip_to(input, Some(start), &["loc"]);
+                        recover::skip_to(input, Some(start), &["loc", "catch"]);
                     }
                 }
             }
@@ -112,7 +122,7 @@ impl Parser {
             let fork = input.fork();
             // A broken doc comment is reported when the transformation is parsed.
             let _ = docs(&fork);
-            if fork.is_empty() || kw::peek(&fork, "loc") {
+            if fork.is_empty() || kw::peek(&fork, "loc") || kw::peek(&fork, "catch") {
                 break;
             }
             let start = input.cursor();
@@ -254,6 +264,56 @@ impl Parser {
         }
         (actions, None)
     }
+}
+
+/// True when the next tokens (after doc comments) are a `catch` clause.
+fn starts_catch(input: ParseStream) -> bool {
+    let fork = input.fork();
+    let _ = docs(&fork);
+    kw::peek(&fork, "catch")
+}
+
+/// `catch = "catch" IDENT IDENT "at" IDENT { "," IDENT } "goto" IDENT ";"`: the record
+/// type, the variable, the covered locations and the handler, among a body's locations.
+fn catch_clause(input: ParseStream) -> syn::Result<Catch> {
+    docs(input)?;
+    let keyword = kw::parse(input, "catch")?;
+    let example = "`catch R x at l1, l2 goto h;`";
+    if input.peek(syn::token::Paren) {
+        return Err(input.error(format!(
+            "a `catch` among locations is written without parentheses: {example}"
+        )));
+    }
+    let record = name(input)?;
+    let var = name(input)?;
+    if kw::parse_if(input, "at")?.is_none() {
+        return Err(input.error(format!(
+            "expected `at` and the locations the `catch` covers: {example}"
+        )));
+    }
+    let mut covered = vec![name(input)?];
+    while input.peek(Token![,]) {
+        input.parse::<Token![,]>()?;
+        covered.push(name(input)?);
+    }
+    if kw::parse_if(input, "goto")?.is_none() {
+        return Err(input.error(format!(
+            "expected `goto` and the handler's location: {example}"
+        )));
+    }
+    let handler = name(input)?;
+    let semi = input.parse::<Token![;]>()?;
+    Ok(Catch {
+        keyword,
+        record,
+        var,
+        covered,
+        handler,
+        spans: Spans {
+            first: keyword,
+            last: semi.span,
+        },
+    })
 }
 
 /// `"invoke" [ lvalue ":=" ] IDENT "(" [ expr { "," expr } ] ")"` after a transformation's

@@ -11,8 +11,7 @@
 //! label    = "loc" IDENT ":" ;
 //! ```
 //!
-//! `try` is reported as not parsed yet (exceptions come later), after its statements and
-//! handlers are parsed, so that nothing in them is misread. Recovery: a broken statement is
+//! Recovery: a broken statement is
 //! skipped through its `;` or up to the next keyword that starts or ends a statement; a
 //! block without its `do` or `end` is reported where the keyword was expected and the
 //! statements around it are still parsed; braces around a block's statements, a habit of
@@ -28,7 +27,7 @@ use super::stmt::{
     action_spans, call, starts_call, starts_call_with_target, starts_jump, unterminated_action,
     unterminated_jump,
 };
-use super::{expr, not_yet, recover, Parser};
+use super::{expr, recover, Parser};
 use crate::front::ast::*;
 use crate::front::kw;
 
@@ -336,21 +335,43 @@ impl Parser {
         ))
     }
 
-    /// `"try" { stmt } { "catch" "(" IDENT IDENT ")" { stmt } } "end"`: exceptions, which
-    /// this parser does not take yet. Reported at `try` once its parts are parsed (so that
-    /// its statements and the ones after it are read as they are); returns a `skip`.
+    /// `"try" { stmt } { "catch" "(" IDENT IDENT ")" { stmt } } "end"`. A broken
+    /// `catch (R x)` is reported and its handler's statements still parsed.
     fn try_block(&mut self, input: ParseStream) -> syn::Result<(StmtKind, Span)> {
         let keyword = kw::parse(input, "try")?;
-        self.record(not_yet(keyword, "`try` ... `catch` (exceptions, issue 42)"));
-        self.statements(input);
-        while kw::parse_if(input, "catch")?.is_some() {
-            if input.peek(syn::token::Paren) {
-                input.parse::<proc_macro2::Group>()?;
+        let (body, mut braced) = self.branch(input, "try ... catch (R x) ... end")?;
+        let mut handlers = Vec::new();
+        let mut catches = false;
+        while let Some(catch) = kw::parse_if(input, "catch")? {
+            catches = true;
+            let header = catch_header(input);
+            let (handler, was_braced) = self.branch(input, "catch (R x) ... end")?;
+            braced = was_braced;
+            match header {
+                Ok((record, var)) => handlers.push(Handler {
+                    keyword: catch,
+                    record,
+                    var,
+                    body: handler,
+                }),
+                Err(error) => self.record(error),
             }
-            self.statements(input);
         }
-        let last = self.end(input, "try", false)?.unwrap_or(keyword);
-        Ok((StmtKind::Skip, last))
+        if !catches && !self.stopped {
+            self.record(syn::Error::new(
+                keyword,
+                "a `try` without a `catch`: write its handlers, `try ... catch (R x) ... end`",
+            ));
+        }
+        let last = self.end(input, "try", braced)?.unwrap_or(keyword);
+        Ok((
+            StmtKind::Try {
+                keyword,
+                body,
+                handlers,
+            },
+            last,
+        ))
     }
 
     /// A condition, its `do` and its statements, after the branch's keyword: a branch of
@@ -435,6 +456,33 @@ impl Parser {
         }
         Ok(None)
     }
+}
+
+/// `"(" IDENT IDENT ")"` after a handler's `catch`: the record type and the variable.
+fn catch_header(input: ParseStream) -> syn::Result<(Name, Name)> {
+    let example = "expected `(R x)` after `catch`: the exception's record type and a name \
+                   for it, `catch (Full e)`";
+    if !input.peek(syn::token::Paren) {
+        let error = input.error(example);
+        // `catch Bad b` without its parentheses: the two names go with the header.
+        let fork = input.fork();
+        if super::name(&fork).and_then(|_| super::name(&fork)).is_ok() {
+            super::name(input)?;
+            super::name(input)?;
+        }
+        return Err(error);
+    }
+    let content;
+    let parens = syn::parenthesized!(content in input);
+    let header = (|| {
+        let record = super::name(&content)?;
+        let var = super::name(&content)?;
+        if !content.is_empty() {
+            return Err(content.error("expected `)`: `catch (R x)` names a type and a variable"));
+        }
+        Ok((record, var))
+    })();
+    header.map_err(|_| syn::Error::new(parens.span.join(), example))
 }
 
 impl Parser {

@@ -8,7 +8,7 @@ use syn::{bracketed, parenthesized, Ident, Token};
 
 use super::expr::unary;
 use super::hints::{self, Place};
-use super::{end_of_group, expr, name, not_yet};
+use super::{end_of_group, expr, name};
 use crate::front::ast::*;
 use crate::front::kw;
 
@@ -101,6 +101,7 @@ pub(super) fn action_spans(action: &mut Action) -> &mut Spans {
         | Action::Assume { spans, .. }
         | Action::Start { spans, .. }
         | Action::Exit { spans }
+        | Action::Throw { spans, .. }
         | Action::Send { spans, .. }
         | Action::Receive { spans, .. }
         | Action::New { spans, .. }
@@ -140,8 +141,18 @@ pub(super) fn unterminated_action(input: ParseStream, place: Place) -> syn::Resu
             spans: Spans::one(first),
         });
     }
-    if kw::peek(input, "throw") {
-        return Err(not_yet(input.span(), "`throw` (exceptions)"));
+    if let Some(first) = kw::parse_if(input, "throw")? {
+        if input.is_empty() || input.peek(Token![;]) {
+            return Err(input.error("expected the exception after `throw`: `throw e;`"));
+        }
+        let value = expr(input)?;
+        return Ok(Action::Throw {
+            spans: Spans {
+                first,
+                last: value.spans().last,
+            },
+            value,
+        });
     }
     if let Some(op) = lock_action(input) {
         return lock_op(input, op);

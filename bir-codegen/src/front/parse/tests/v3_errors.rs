@@ -79,13 +79,46 @@ fn a_missing_semicolon_is_reported_on_the_next_token() {
 }
 
 #[test]
-fn try_is_not_parsed_yet() {
-    let errors = body_errors("", "try\n  f();\ncatch (Bad b)\n  x := 1;\nend\nx := = 2;");
+fn a_broken_catch_is_reported_and_its_handler_still_parsed() {
+    let errors = body_errors(
+        "",
+        "try\n  f();\ncatch Bad b\n  x := 1;\ncatch (Bad)\n  x := 2;\nend\nx := = 2;",
+    );
     assert_errors(
         &errors,
         &[
-            (3, 1, "`try` ... `catch` (exceptions, issue 42) is version 3 of BIR, which bir does not parse yet"),
-            (8, 6, "expected an expression"),
+            (5, 7, "expected `(R x)` after `catch`"),
+            (7, 7, "expected `(R x)` after `catch`"),
+            (10, 6, "expected an expression"),
+        ],
+    );
+}
+
+#[test]
+fn a_try_needs_a_catch_and_a_throw_its_exception() {
+    let errors = body_errors("", "try\n  f();\nend\nthrow;");
+    assert_errors(
+        &errors,
+        &[
+            (3, 1, "a `try` without a `catch`"),
+            (6, 6, "expected the exception after `throw`"),
+        ],
+    );
+}
+
+#[test]
+fn a_low_level_catch_says_how_it_is_written() {
+    let errors = body_errors(
+        "",
+        "loc a: do { } goto a;\ncatch (E e) at a goto a;\ncatch E e a goto a;\n\
+         catch E e at a;\nloc b: do { } goto b;",
+    );
+    assert_errors(
+        &errors,
+        &[
+            (4, 7, "without parentheses"),
+            (5, 11, "expected `at`"),
+            (6, 15, "expected `goto`"),
         ],
     );
 }
@@ -100,7 +133,7 @@ fn later_parts_of_version_3_are_not_parsed_yet() {
             active thread T() { x := new R; throw x; }
         }",
     );
-    let expected = [(4, 13, "a `heuristic`"), (5, 45, "`throw`")];
+    let expected = [(4, 13, "a `heuristic`")];
     assert_errors(&errors, &expected);
     assert!(errors
         .iter()

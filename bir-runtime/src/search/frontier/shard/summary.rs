@@ -93,7 +93,7 @@ pub struct ShardSummary {
 }
 
 /// The finding kinds and limits by number, for the words of a summary.
-const KINDS: [FindingKind; 13] = [
+const KINDS: [FindingKind; 14] = [
     FindingKind::Deadlock,
     FindingKind::Invariant,
     FindingKind::Assertion,
@@ -105,6 +105,7 @@ const KINDS: [FindingKind; 13] = [
     FindingKind::Lock,
     FindingKind::Heap,
     FindingKind::Null,
+    FindingKind::Uncaught,
     FindingKind::Property,
     FindingKind::Reached,
 ];
