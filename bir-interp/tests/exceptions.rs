@@ -101,6 +101,14 @@ exceptions!(
     (8, 9, 0, 0)
 );
 exceptions!(
+    a_throw_in_a_rendezvous_senders_block_ends_that_block,
+    in_rendezvous_sender,
+    InRendezvousSender,
+    "exceptions/in_rendezvous_sender.bir",
+    "tests/exceptions/in_rendezvous_sender.bir",
+    (11, 14, 0, 0)
+);
+exceptions!(
     each_recursive_frame_has_its_own_handlers,
     recursive,
     Recursive,

@@ -398,3 +398,41 @@ fn names_that_version_3_reserved_are_errors_that_say_so() {
         ["`loc` is a reserved word and cannot be used as a name"]
     );
 }
+
+#[test]
+fn try_blocks_throws_and_catch_clauses() {
+    assert_eq!(
+        printed(
+            "try f(); throw e; catch (Full x) x := null; catch (Empty y) end \
+             throw new_one;"
+        ),
+        [
+            "try f(); throw e; catch (Full x) x := null; catch (Empty y) end",
+            "throw new_one;"
+        ]
+    );
+    let StmtKind::Try { handlers, body, .. } = statement("try skip; catch (E e) skip; end").kind
+    else {
+        panic!("a try")
+    };
+    assert_eq!((body.len(), handlers.len()), (1, 1));
+    assert_eq!(
+        (
+            handlers[0].record.text.as_str(),
+            handlers[0].var.text.as_str()
+        ),
+        ("E", "e")
+    );
+    let low = body_with(
+        "",
+        "loc a: do { throw e; }
+         catch Full f at a, b goto b;
+         loc b: do { } return;",
+    );
+    assert_eq!(low.locations.len(), 2);
+    assert_eq!(low.catches[0].to_string(), "catch Full f at a, b goto b;");
+    assert_eq!(
+        low.locations[0].transforms[0].to_string(),
+        "do { throw e; }"
+    );
+}
