@@ -11,16 +11,17 @@ pub mod promela;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsupported(pub String);
 
-/// The refusal of a model with records: `peer` has no heap, and an encoding of one
-/// (arrays of objects and a canonical renumbering after every step) would not be the
-/// peer's own reading of the model, which is what a cross-check needs.
+/// The refusal of a model with records (and so with exceptions, whose objects are
+/// records): `peer` has no heap, and an encoding of one (arrays of objects and a canonical
+/// renumbering after every step) would not be the peer's own reading of the model, which
+/// is what a cross-check needs.
 fn refuse_heap(system: &crate::ir::System, peer: &str) -> Result<(), Unsupported> {
     match system.hidden.records.iter().next() {
         Some(record) => Err(Unsupported(format!(
-            "the model has records (`{}`): {peer} has no heap, so bir does not write models \
-             with records and the heap (nor exceptions, whose objects are records) for it; their counts are checked against brute force \
-             instead (difftest)",
-            record.name
+            "`{}` declares `record {}`: {peer} has no heap, so bir does not write models with \
+             records and the heap (nor exceptions, whose objects are records) for it; their \
+             counts are checked against brute force instead (difftest)",
+            system.name, record.name
         ))),
         None => Ok(()),
     }

@@ -206,7 +206,7 @@ fn negative_numbers_are_subtractions_and_a_write_outside_an_array_an_assertion()
 fn a_model_with_records_is_refused_with_the_reason() {
     let system = checked(include_str!("../../../../models/v3/heap_renumber.bir"));
     let refused = promela(&system).expect_err("Promela has no heap");
-    assert!(refused.0.contains("records (`Obj`)"), "{refused:?}");
+    assert!(refused.0.contains("declares `record Obj`"), "{refused:?}");
     let refused = crate::export::murphi::murphi(&system, crate::export::murphi::Errors::Stop)
         .expect_err("Murphi has no heap");
     assert!(refused.0.contains("Murphi has no heap"), "{refused:?}");
