@@ -813,6 +813,25 @@ fn symmetry_names_its_group_in_the_report_and_the_json() {
 /// The README's protocol example is what `bir check` prints for it (up to the statistics,
 /// whose times vary), and its chart is the HTML report's.
 #[test]
+fn the_heap_example_in_the_readme_is_what_bir_check_prints() {
+    let file = format!("{}/../models/v3/push_pop.bir", env!("CARGO_MANIFEST_DIR"));
+    let (status, report, _) = bir(&["check", file.as_str()]);
+    assert_eq!(status, 1, "{report}");
+    let command = "$ bir check models/v3/push_pop.bir";
+    let statistics = report.find("\nstates: ").expect("the statistics line") + 1;
+    let (trace, stats) = report.split_at(statistics);
+    let stats = stats.split(", max depth").next().expect("the statistics");
+    let expected = format!("```text\n{command}\n{trace}{stats}, max depth: 3, ...\n");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("../README.md")).expect("README.md");
+    assert_eq!(
+        block_after(&readme, &format!("```text\n{command}")),
+        expected,
+        "README.md, section \"Dynamic data\": paste the output of the command"
+    );
+}
+
+#[test]
 fn the_protocol_example_in_the_readme_is_what_bir_check_prints() {
     let html = std::env::temp_dir().join(format!("bir-readme-abp-{}.html", std::process::id()));
     let html_arg = html.display().to_string();

@@ -206,6 +206,18 @@ reference!(
     0
 );
 
+reference!(
+    a_wrong_assertion_on_a_stack_of_objects,
+    push_pop,
+    PushPop,
+    "../../models/v3/push_pop.bir",
+    "v3/push_pop.bir",
+    4,
+    4,
+    0,
+    1
+);
+
 /// Without the canonical numbering (allocation order kept, garbage still collected) the
 /// two orders of `heap_renumber`'s allocations stay two states: the one heap symmetry
 /// merges, as the model's header counts.

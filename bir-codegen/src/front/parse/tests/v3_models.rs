@@ -62,6 +62,10 @@ const V3_MODELS: &[(&str, &str)] = &[
         include_str!("../../../../../models/v3/rdv_pair.bir"),
     ),
     (
+        "push_pop",
+        include_str!("../../../../../models/v3/push_pop.bir"),
+    ),
+    (
         "treiber_stack",
         include_str!("../../../../../models/v3/treiber_stack.bir"),
     ),
