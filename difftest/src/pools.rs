@@ -40,7 +40,7 @@ pub fn generate_pools(name: &str, seed: u64) -> String {
     }
     let count = 1 + rng.below(3);
     for _ in 0..count {
-        let step: &str = *rng.pick(&steps);
+        let step = rng.pick(&steps);
         out.push_str(step);
     }
     out.push_str("  }\n");
@@ -71,7 +71,7 @@ pub fn generate_pools(name: &str, seed: u64) -> String {
         loop_steps.push("      if !empty(c) do c?(mine); end\n");
     }
     if rng.chance(70) {
-        let step: &str = *rng.pick(&loop_steps);
+        let step = rng.pick(&loop_steps);
         out.push_str(step);
     }
     out.push_str("      n := n + 1;\n    end\n");
@@ -90,7 +90,7 @@ pub fn generate_pools(name: &str, seed: u64) -> String {
         "  invariant I: threadTerminated(ts[1]) || ts[0] != ts[1];\n",
     ];
     if rng.chance(50) {
-        let invariant: &str = *rng.pick(&invariants);
+        let invariant = rng.pick(&invariants);
         out.push_str(invariant);
     }
     out.push_str("}\n");
