@@ -407,3 +407,25 @@ fn a_lock_held_by_a_freed_pool_instance_stays_held_by_none() {
     let interpreted = Interpreter::from_source(POOL_LOCK).expect("the model checks");
     assert_eq!(summary(interpreted), compiled);
 }
+
+#[test]
+fn thread_terminated_stands_in_funs_invariants_and_properties() {
+    // The worker W[0] ends, so its tid becomes null: `threadTerminated(t)` eventually holds,
+    // through a `fun`, in an invariant and in an LTL property alike.
+    let source = "system Waits {
+        tid t;
+        thread[1] W() { loc body: skip; }
+        fun over(tid x) returns boolean = threadTerminated(x);
+        invariant NotBoth: !(W[0]@body && over(t));
+        ltl Ends: <>over(t) && <>[]threadTerminated(t);
+        active thread M() {
+            t := start W();
+        }
+    }";
+    let model = Interpreter::from_source(source).expect("the model checks");
+    let report = Checker::new(model.clone()).progress(false).run();
+    report.assert_verified();
+    assert_eq!((report.states(), report.transitions()), (3, 2));
+    let ltl = Checker::new(model).ltl("Ends").progress(false).run();
+    ltl.assert_verified();
+}
