@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 use bir_runtime::model::{ModelInfo, SlotKind, StateParts};
 
 use crate::json::value;
-use crate::msc::escape;
+use crate::msc::{cut, escape};
 
 mod layout;
 
@@ -310,17 +310,6 @@ fn shown(slot: &bir_runtime::model::SlotInfo, v: i64) -> String {
     match value(slot, v) {
         serde_json::Value::String(text) => text,
         other => other.to_string(),
-    }
-}
-
-/// At most `max` characters of `text`, with `…` when cut.
-fn cut(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        text.to_string()
-    } else {
-        let mut short: String = text.chars().take(max - 1).collect();
-        short.push('…');
-        short
     }
 }
 

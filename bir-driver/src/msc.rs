@@ -363,8 +363,9 @@ fn draw_step(
     svg.push_str("</g>");
 }
 
-/// At most `max` characters of `text`, with `…` when cut.
-fn cut(text: &str, max: usize) -> String {
+/// At most `max` characters of `text`, with `…` when cut (the charts' and the heap
+/// graphs' labels).
+pub(crate) fn cut(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         text.to_string()
     } else {
