@@ -5,28 +5,11 @@
 //! verdict and first counterexample; the counts are the spec's (hand-counted where the
 //! model's header says so), and each model asserts where its exceptions were caught.
 
-use bir::{Checker, FindingKind, Model, Report};
-use bir_interp::Interpreter;
+mod common;
+use common::summary;
 
-/// The summary both engines must give: states, transitions, deadlocks, errors, the
-/// verdict of a search that stops at the first finding, and that finding's replay string.
-fn summary<M: Model + Clone>(model: M) -> (u64, u64, u64, u64, String, Option<String>) {
-    let full: Report = Checker::new(model.clone())
-        .keep_going(0)
-        .progress(false)
-        .run();
-    let first = Checker::new(model).progress(false).run();
-    (
-        full.states(),
-        full.transitions(),
-        full.deadlocks(),
-        full.errors(),
-        format!("{:?}", first.verdict()),
-        first
-            .first_finding()
-            .map(|found| found.replay().to_string()),
-    )
-}
+use bir::{Checker, FindingKind};
+use bir_interp::Interpreter;
 
 /// The interpreter of `path`, under this crate's folder.
 fn interpreted(path: &str) -> Interpreter {
