@@ -37,7 +37,9 @@ pub use parts::{
     LockState, Part, SlotRole, StackPart, StateParts, Waiter, FRAME_RESULT, WAIT_HOLDS_NAME,
     WAIT_MARK_NAME,
 };
-pub use property::{Automaton, AutomatonEdge, AutomatonState, PropertyInfo, PropertyKind};
+pub use property::{
+    Automaton, AutomatonEdge, AutomatonState, HeuristicInfo, PropertyInfo, PropertyKind,
+};
 pub use step::{
     FailedCheck, Fault, InvariantFailure, Operand, Outcome, Successor, TransitionId, STUTTER,
 };
@@ -186,6 +188,21 @@ pub trait Model: Sync {
     /// The LTL properties and reachability checks the model declares (none by default).
     fn properties(&self) -> &[PropertyInfo] {
         &[]
+    }
+
+    /// The heuristics the model declares, in declaration order (none by default): a
+    /// best-first search may be ordered by one of them ([`Model::heuristic`]).
+    fn heuristics(&self) -> &[HeuristicInfo] {
+        &[]
+    }
+
+    /// The value of heuristic `heuristic` ([`Model::heuristics`]) in `state`: lower values
+    /// are explored first. Or the fault its evaluation raised (an index or a division
+    /// error, at a site of [`ModelInfo::fault_sites`]); the search then gives the state the
+    /// largest value. The default is 0 for every state.
+    fn heuristic(&self, heuristic: usize, state: &Self::State) -> Result<i64, Fault> {
+        let _ = (heuristic, state);
+        Ok(0)
     }
 
     /// The propositions of property `property` in `state`: bit `n` is set when the predicate

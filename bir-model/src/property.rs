@@ -22,6 +22,19 @@ pub struct PropertyInfo {
     pub kind: PropertyKind,
 }
 
+/// A heuristic the model declares (`heuristic Name: expr;`, version 3): an int expression
+/// over the state that orders a best-first search (lower values first). It changes no
+/// count and no verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeuristicInfo {
+    /// Its name (`Closest`).
+    pub name: Cow<'static, str>,
+    /// The expression as written.
+    pub text: Cow<'static, str>,
+    /// The line of the model source (0 when unknown).
+    pub line: u32,
+}
+
 /// What kind of property.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PropertyKind {
