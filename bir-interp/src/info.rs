@@ -6,8 +6,8 @@ use std::borrow::Cow;
 use bir_codegen::emit::tables::{self, Tables};
 use bir_codegen::ir;
 use bir_runtime::model::{
-    Automaton, AutomatonEdge, AutomatonState, InvariantInfo, ModelInfo, Partner, PropertyInfo,
-    PropertyKind, SlotInfo, SlotKind, TransitionInfo,
+    Automaton, AutomatonEdge, AutomatonState, HeuristicInfo, InvariantInfo, ModelInfo, Partner,
+    PropertyInfo, PropertyKind, SlotInfo, SlotKind, TransitionInfo,
 };
 
 /// The description of `system`, whose tables are `tables`.
@@ -91,6 +91,19 @@ pub(crate) fn model_info(system: &ir::System, tables: &Tables) -> ModelInfo {
         fault_sites: fault_sites.into(),
         invariants,
     }
+}
+
+/// The heuristics of `system` as the runtime describes them (the generated code's table).
+pub(crate) fn heuristics(system: &ir::System) -> Vec<HeuristicInfo> {
+    system
+        .heuristics
+        .iter()
+        .map(|heuristic| HeuristicInfo {
+            name: heuristic.name.clone().into(),
+            text: heuristic.text.clone().into(),
+            line: heuristic.line,
+        })
+        .collect()
 }
 
 /// The properties of `system` as the runtime describes them: names, texts, predicates and

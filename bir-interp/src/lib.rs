@@ -43,8 +43,8 @@ use bir_codegen::emit::layout::Layout;
 use bir_codegen::emit::tables::{SymmetryTable, Tables, TransitionRow};
 use bir_runtime::model::heap::{HeapLayout, HeapOrder};
 use bir_runtime::model::{
-    AtomInfo, FailedCheck, FamilySymmetry, Fault, InvariantFailure, ModelInfo, Operand, Outcome,
-    PropertyInfo, Successor, SymmetryInfo,
+    AtomInfo, FailedCheck, FamilySymmetry, Fault, HeuristicInfo, InvariantFailure, ModelInfo,
+    Operand, Outcome, PropertyInfo, Successor, SymmetryInfo,
 };
 use bir_runtime::Model;
 
@@ -63,6 +63,8 @@ pub struct Interpreter {
     plan: Arc<Plan>,
     /// The properties, as the generated code's table has them.
     properties: Arc<[PropertyInfo]>,
+    /// The heuristics, as the generated code's table has them.
+    heuristics: Arc<[HeuristicInfo]>,
     /// Per transition, whether its location is safe for partial-order reduction.
     safe: Arc<[bool]>,
     /// The invariant atoms tracked for vacuity, as the generated code's table has them.
@@ -236,6 +238,7 @@ impl Interpreter {
             info,
             plan: Arc::new(plan),
             properties: info::properties(system).into(),
+            heuristics: info::heuristics(system).into(),
             safe: por::safe_transitions(system, &access::of_system(system)).into(),
             atoms,
             symmetry: Arc::new(symmetry_info(&tables.symmetry)),
@@ -430,6 +433,17 @@ impl Model for Interpreter {
 
     fn properties(&self) -> &[PropertyInfo] {
         &self.properties
+    }
+
+    fn heuristics(&self) -> &[HeuristicInfo] {
+        &self.heuristics
+    }
+
+    fn heuristic(&self, heuristic: usize, state: &State) -> Result<i64, Fault> {
+        match self.program.heuristics.get(heuristic) {
+            Some(value) => self.eval(value, state, None),
+            None => Ok(0),
+        }
     }
 
     fn propositions(&self, property: usize, state: &State) -> Result<u64, Fault> {

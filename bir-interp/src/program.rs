@@ -18,6 +18,8 @@ pub(crate) struct Program {
     pub invariants: Vec<Expr>,
     /// The predicates of each property, in declaration and proposition order.
     pub properties: Vec<Vec<Expr>>,
+    /// The value of each heuristic, in declaration order.
+    pub heuristics: Vec<Expr>,
     /// The invariant atoms tracked for vacuity: when each holds and when it fails.
     pub atoms: Vec<(Expr, Expr)>,
 }
@@ -116,6 +118,7 @@ impl Program {
                 .map(|(_, atom)| (atom.holds.clone(), atom.fails.clone()))
                 .collect(),
             properties: system.properties.iter().map(|p| p.atoms.clone()).collect(),
+            heuristics: system.heuristics.iter().map(|h| h.value.clone()).collect(),
         }
     }
 

@@ -52,6 +52,14 @@ impl Scope {
         }
     }
 
+    /// The scope of a heuristic's expression: what an invariant may read.
+    pub fn heuristic() -> Scope {
+        Scope {
+            reader: "a heuristic",
+            ..Scope::runtime(None)
+        }
+    }
+
     /// A scope for a runtime expression of `thread` (or of no thread, for invariants).
     pub fn runtime(thread: Option<ir::ThreadId>) -> Scope {
         Scope {

@@ -231,6 +231,7 @@ struct Checker<'a> {
     threads: ir::IdVec<ir::ThreadId, ir::Thread>,
     invariants: Vec<ir::Invariant>,
     properties: Vec<ir::Property>,
+    heuristics: Vec<ir::Heuristic>,
     sites: ir::IdVec<SiteId, FaultSite>,
     /// The tokens of each site (`ir::System::site_spans`).
     site_spans: ir::IdVec<SiteId, Spans>,
@@ -293,6 +294,7 @@ impl<'a> Checker<'a> {
             threads: ir::IdVec::new(),
             invariants: Vec::new(),
             properties: Vec::new(),
+            heuristics: Vec::new(),
             sites: ir::IdVec::new(),
             site_spans: ir::IdVec::new(),
             next_quant_var: ir::QuantVarId(0),
@@ -354,6 +356,7 @@ impl<'a> Checker<'a> {
             threads: self.threads,
             invariants: self.invariants,
             properties: self.properties,
+            heuristics: self.heuristics,
             fault_sites: self.sites,
             site_spans: self.site_spans,
             hidden,

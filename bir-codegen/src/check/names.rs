@@ -49,7 +49,9 @@ impl<'a> Checker<'a> {
                         Symbol::Thread(ir::ThreadId::new(self.thread_decls.len() - 1)),
                     )
                 }
-                Decl::Invariant(_) | Decl::Ltl(_) | Decl::Reachable(_) => continue,
+                Decl::Invariant(_) | Decl::Ltl(_) | Decl::Reachable(_) | Decl::Heuristic(_) => {
+                    continue
+                }
                 Decl::Channel(channel) => {
                     self.channel_decls.push(channel);
                     (&channel.name, Symbol::Channel(self.channel_decls.len() - 1))

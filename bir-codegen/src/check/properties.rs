@@ -1,7 +1,8 @@
-//! LTL properties and reachability checks (LANGUAGE.md, "Properties (version 2)"): their
-//! names share one namespace with the invariants; their predicates are boolean expressions
-//! over globals, constants, `T@loc` and quantifiers, as an invariant's are; a formula is
-//! translated here into the Büchi automaton of its negation (`crate::ltl`).
+//! LTL properties and reachability checks (LANGUAGE.md, "Properties (version 2)") and
+//! heuristics (version 3): their names share one namespace with the invariants; their
+//! predicates are boolean expressions over globals, constants, `T@loc` and quantifiers, as
+//! an invariant's are, and a heuristic's value an int expression over the same; a formula
+//! is translated here into the Büchi automaton of its negation (`crate::ltl`).
 
 use std::collections::HashMap;
 
@@ -19,8 +20,9 @@ struct Atoms {
 }
 
 impl<'a> Checker<'a> {
-    /// Rule: invariants, `ltl` properties and `reachable` checks have distinct names; every
-    /// predicate is boolean and reads no local; a formula's automaton stays within
+    /// Rule: invariants, `ltl` properties, `reachable` checks and heuristics have distinct
+    /// names; every predicate is boolean and reads no local, and so is a heuristic's value,
+    /// an int; a formula's automaton stays within
     /// [`ltl::MAX_STATES`]. (Inside a formula `U W R X` are always operators: the parser
     /// says so where one stands for a variable.)
     pub(super) fn check_properties(&mut self) {
@@ -37,15 +39,17 @@ impl<'a> Checker<'a> {
         for decl in &ast.decls {
             let (name, keyword) = match decl {
                 ast::Decl::Ltl(ltl) => (&ltl.name, ltl.keyword),
-                ast::Decl::Reachable(check) => (&check.name, check.keyword),
+                ast::Decl::Reachable(check) | ast::Decl::Heuristic(check) => {
+                    (&check.name, check.keyword)
+                }
                 _ => continue,
             };
             if let Some(&first) = names.get(&name.text) {
                 self.diags.duplicate(
                     name.spans(),
                     format!(
-                        "duplicate property `{}`: invariants, `ltl` properties and \
-                         `reachable` checks share one namespace",
+                        "duplicate property `{}`: invariants, `ltl` properties, \
+                         `reachable` checks and heuristics share one namespace",
                         name.text
                     ),
                     &name.text,
@@ -68,6 +72,21 @@ impl<'a> Checker<'a> {
                         formula: None,
                         next_free: true,
                     })
+                }
+                ast::Decl::Heuristic(heuristic) => {
+                    let value = self.expr_of(
+                        &heuristic.expr,
+                        &mut Scope::heuristic(),
+                        Kind::Int,
+                        "a heuristic",
+                    );
+                    self.heuristics.push(ir::Heuristic {
+                        name: name.text.clone(),
+                        text: heuristic.expr.to_string(),
+                        line: line_of(keyword),
+                        value,
+                    });
+                    None
                 }
                 _ => None,
             };

@@ -102,6 +102,7 @@ impl Gen<'_> {
         let (operand_functions, operands_method) = self.operands();
         let (atom_table, atom_methods) = self.vacuity();
         let (property_table, property_methods) = self.properties();
+        let (heuristic_table, heuristic_methods) = self.heuristics();
         let property_names = self.system.properties.iter().map(|p| &p.name);
         let properties_doc = doc(&self.properties_doc());
         let end_state = self.end_state_body();
@@ -205,6 +206,7 @@ impl Gen<'_> {
                 #operand_functions
                 #atom_table
                 #property_table
+                #heuristic_table
 
                 #[automatically_derived]
                 impl ::bir::Model for #model {
@@ -280,6 +282,8 @@ impl Gen<'_> {
                     #symmetry_methods
 
                     #property_methods
+
+                    #heuristic_methods
                 }
 
                 #[automatically_derived]

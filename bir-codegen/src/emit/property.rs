@@ -157,6 +157,59 @@ impl Gen<'_> {
         (statics, methods)
     }
 
+    /// The static table of heuristics and the two `Model` methods that read it; nothing for
+    /// a model without heuristics (the trait's defaults then say so).
+    pub(super) fn heuristics(&self) -> (TokenStream, TokenStream) {
+        if self.system.heuristics.is_empty() {
+            return (TokenStream::new(), TokenStream::new());
+        }
+        let state_type = &self.state;
+        let (i64, usize) = (prim("i64"), prim("usize"));
+        let table = self.system.heuristics.iter().map(|heuristic| {
+            let (name, text, line) = (&heuristic.name, &heuristic.text, heuristic.line);
+            quote! {
+                ::bir::model::HeuristicInfo {
+                    name: ::std::borrow::Cow::Borrowed(#name),
+                    text: ::std::borrow::Cow::Borrowed(#text),
+                    line: #line,
+                }
+            }
+        });
+        let count = Literal::usize_unsuffixed(self.system.heuristics.len());
+        let state = self.printer("state");
+        let values = self
+            .code
+            .heuristics
+            .iter()
+            .enumerate()
+            .map(|(number, value)| {
+                let number = Literal::usize_unsuffixed(number);
+                let value = state.expr(value);
+                quote!(#number => ::core::result::Result::Ok(#value),)
+            });
+        let statics = quote! {
+            /// The heuristics, in declaration order.
+            static HEURISTICS: [::bir::model::HeuristicInfo; #count] = [#(#table),*];
+        };
+        let methods = quote! {
+            fn heuristics(&self) -> &[::bir::model::HeuristicInfo] {
+                &HEURISTICS
+            }
+
+            fn heuristic(
+                &self,
+                heuristic: #usize,
+                state: &#state_type,
+            ) -> ::core::result::Result<#i64, ::bir::model::Fault> {
+                match heuristic {
+                    #(#values)*
+                    _ => ::core::result::Result::Ok(0),
+                }
+            }
+        };
+        (statics, methods)
+    }
+
     /// The documentation of the model's `PROPERTIES`: each property, its propositions, and
     /// its automaton's states and edges, so that the automaton can be inspected.
     pub(super) fn properties_doc(&self) -> String {

@@ -51,6 +51,9 @@ pub enum Decl {
     Ltl(Ltl),
     /// `reachable Name: expr;`
     Reachable(Invariant),
+    /// `heuristic Name: expr;` (version 3): an int expression that orders a best-first
+    /// search; its `keyword` is the `heuristic` keyword.
+    Heuristic(Invariant),
     /// `[active [k]] thread Name(...) { ... }`
     Thread(Thread),
     /// `channel (types) [buffer k] name [n];` (version 3).

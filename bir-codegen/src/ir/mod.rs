@@ -39,6 +39,9 @@ pub struct System {
     pub invariants: Vec<Invariant>,
     /// LTL properties and reachability checks in declaration order.
     pub properties: Vec<Property>,
+    /// The heuristics in declaration order (version 3): they order a best-first search and
+    /// change no count.
+    pub heuristics: Vec<Heuristic>,
     /// Every place where a step or invariant can fault.
     pub fault_sites: IdVec<SiteId, FaultSite>,
     /// The tokens of each fault site, for diagnostics at compile time: the construct that
@@ -838,6 +841,19 @@ pub struct Property {
     pub formula: Option<crate::ltl::Formula>,
     /// True when the formula has no `X`.
     pub next_free: bool,
+}
+
+/// A declared `heuristic Name: expr;`.
+#[derive(Clone, Debug)]
+pub struct Heuristic {
+    /// Its name.
+    pub name: String,
+    /// The expression as BIR text.
+    pub text: String,
+    /// The source line (0 if unknown).
+    pub line: u32,
+    /// The int expression over the whole state (what an invariant may read).
+    pub value: Expr,
 }
 
 /// The kinds of runtime faults, the fault sites of the model (with the message users read)

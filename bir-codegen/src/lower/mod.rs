@@ -31,6 +31,8 @@ pub struct Code {
     pub atoms: Vec<(Expr, Expr)>,
     /// The predicates of each property, in declaration and proposition order.
     pub properties: Vec<Vec<Expr>>,
+    /// The value of each heuristic, in declaration order.
+    pub heuristics: Vec<Expr>,
     /// Per transition, whether its location is safe for partial-order reduction.
     pub safe: Vec<bool>,
     /// When a state is an end state.

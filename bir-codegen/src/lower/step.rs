@@ -21,15 +21,18 @@ pub(super) fn lower(system: &ir::System, analysis: &Analysis) -> Code {
         })
         .collect();
     let dispatch = dispatch(system, &transitions);
-    // Invariants and the predicates of properties read the state as a whole.
-    let whole_state = |cond: &ir::Expr| {
-        let mut exprs = ExprLowerer {
-            system,
-            instance: None,
-            ranges: Ranges::new(&analysis.domains, None),
-        };
-        exprs.boolean(&specialize(cond, 0))
+    // Invariants, the predicates of properties and heuristics read the state as a whole.
+    let whole_state_lowerer = || ExprLowerer {
+        system,
+        instance: None,
+        ranges: Ranges::new(&analysis.domains, None),
     };
+    let whole_state = |cond: &ir::Expr| whole_state_lowerer().boolean(&specialize(cond, 0));
+    let heuristics = system
+        .heuristics
+        .iter()
+        .map(|heuristic| whole_state_lowerer().int(&specialize(&heuristic.value, 0)))
+        .collect();
     let invariants = system
         .invariants
         .iter()
@@ -50,6 +53,7 @@ pub(super) fn lower(system: &ir::System, analysis: &Analysis) -> Code {
         invariants,
         atoms,
         properties,
+        heuristics,
         safe: analysis.safe_transitions.clone(),
         end_state: end_state(system),
     }

@@ -227,9 +227,8 @@ impl Parser {
     }
 
     /// `decl = const_decl | alias_decl | enum_decl | global | invariant | ltl | reachable |
-    /// thread | chan_decl | lock_decl | function | fun`; `ltl` and `reachable` are keywords
-    /// only where a declaration starts with one followed by a name. Version 3's records and
-    /// heuristics are reported as not parsed yet.
+    /// thread | chan_decl | lock_decl | function | fun | record | heuristic`; `ltl` and
+    /// `reachable` are keywords only where a declaration starts with one followed by a name.
     fn decl(&mut self, input: ParseStream) -> syn::Result<Decl> {
         let doc = docs(input)?;
         if kw::peek(input, "const") {
@@ -291,7 +290,17 @@ impl Parser {
         } else if kw::peek(input, "record") || kw::peek(input, "throwable") {
             self.record_decl(input, doc).map(Decl::Record)
         } else if kw::peek(input, "heuristic") {
-            Err(not_yet(input.span(), "a `heuristic`"))
+            let keyword = kw::parse(input, "heuristic")?;
+            let name = self.name(input)?;
+            input.parse::<Token![:]>()?;
+            let expr = expr(input)?;
+            input.parse::<Token![;]>()?;
+            Ok(Decl::Heuristic(Invariant {
+                doc,
+                keyword,
+                name,
+                expr,
+            }))
         } else if starts_type(input) {
             // `if`, `while`, ... parse as a type name; say what they are only if the
             // declaration fails.
@@ -304,8 +313,8 @@ impl Parser {
                 hints::control_flow(input, hints::Place::Declaration).unwrap_or_else(|| {
                     input.error(
                         "expected a declaration: `const`, `typealias`, `enum`, a variable, \
-                     `channel`, `lock`, `record`, `invariant`, `ltl`, `reachable`, `active`, \
-                     `thread`, `function` or `fun`",
+                     `channel`, `lock`, `record`, `invariant`, `ltl`, `reachable`, `heuristic`, \
+                     `active`, `thread`, `function` or `fun`",
                     )
                 }),
             )
