@@ -199,7 +199,8 @@ pub use plan::{
 };
 pub use report::{
     step_changes, Coverage, OperandsDisplay, PartDisplay, Report, StateDisplay, Stats, StepChange,
-    Unfired, Vacuous,
+    SwarmSearch, Unfired, Vacuous,
 };
+pub use search::heuristic::{Custom, Heuristic, StateView};
 pub use trace::{replay_steps, replay_string, Change, Counterexample, ReplayError, Step};
 pub use verdict::{FindingKind, IncompleteReason, Strategy, Verdict};

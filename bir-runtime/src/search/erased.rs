@@ -18,6 +18,7 @@ use std::hash::Hash;
 use std::ops::Deref;
 use std::sync::Arc;
 
+use crate::model::HeuristicInfo;
 use crate::model::PackedState;
 use crate::model::PropertyInfo;
 use crate::model::SymmetryInfo;
@@ -118,6 +119,8 @@ pub(crate) trait ErasedModel<S>: Sync {
     fn encode(&self, values: &[i64]) -> Option<S>;
     fn properties(&self) -> &[PropertyInfo];
     fn propositions(&self, property: usize, state: &S) -> Result<u64, Fault>;
+    fn heuristics(&self) -> &[HeuristicInfo];
+    fn heuristic(&self, heuristic: usize, state: &S) -> Result<i64, Fault>;
     fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>);
 }
 
@@ -261,6 +264,14 @@ where
         self.0.propositions(property, &self.unpack(state))
     }
 
+    fn heuristics(&self) -> &[HeuristicInfo] {
+        self.0.heuristics()
+    }
+
+    fn heuristic(&self, heuristic: usize, state: &S) -> Result<i64, Fault> {
+        self.0.heuristic(heuristic, &self.unpack(state))
+    }
+
     fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>) {
         self.0.automaton_step(property, from, props, out);
     }
@@ -369,6 +380,14 @@ impl<P: Holds> Model for Erased<P> {
 
     fn propositions(&self, property: usize, state: &P::State) -> Result<u64, Fault> {
         self.0.erased().propositions(property, state)
+    }
+
+    fn heuristics(&self) -> &[HeuristicInfo] {
+        self.0.erased().heuristics()
+    }
+
+    fn heuristic(&self, heuristic: usize, state: &P::State) -> Result<i64, Fault> {
+        self.0.erased().heuristic(heuristic, state)
     }
 
     fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>) {
