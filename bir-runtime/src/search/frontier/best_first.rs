@@ -3,8 +3,8 @@
 //! heuristic value (lower first) and a tie-break (the order they were generated in).
 //!
 //! Best-first takes the state of lowest key among all those stored and not yet expanded
-//! (a binary heap); ordered depth-first pushes each expansion's new states on a stack,
-//! sorted so that the lowest is expanded next (a depth-first search that stores a state
+//! (`open`: buckets per value, and a heap); ordered depth-first pushes each expansion's
+//! new states on a stack, sorted so that the lowest is expanded next (a depth-first search that stores a state
 //! when it is generated, as breadth-first does, rather than when it is entered). Both store
 //! every new state in the seen set of the plan at once, check it as every search does
 //! (the one [`Stepper`]), and keep a link per stored state (its parent's number and the
@@ -12,8 +12,6 @@
 //! that completes has expanded every reachable state once: its counts and verdict are
 //! those of depth-first search.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 use std::mem::size_of;
 
 use crate::model::{Model, Outcome, Successor, TransitionId};
@@ -27,6 +25,7 @@ use crate::search::heuristic::score::Resolved;
 use crate::search::heuristic::Scorer;
 
 use super::bfs::linked_path;
+use super::open::{Entry, Open};
 
 /// Which state the frontier expands next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,92 +34,6 @@ pub(crate) enum Order {
     BestFirst,
     /// The new state of lowest key among the last expansion's, depth first.
     DepthFirst,
-}
-
-/// A stored state not yet expanded.
-struct Entry<S> {
-    /// Heuristic value, then tie-break: the lowest is expanded first.
-    key: (i64, u64),
-    state: S,
-    /// The state's number (its link's index).
-    number: StateIndex,
-    depth: u32,
-    /// The transition that reached it (none for the initial state).
-    via: Option<TransitionId>,
-}
-
-impl<S> PartialEq for Entry<S> {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-
-impl<S> Eq for Entry<S> {}
-
-impl<S> PartialOrd for Entry<S> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Reversed, so that the heap's greatest is the lowest key.
-impl<S> Ord for Entry<S> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.key.cmp(&self.key)
-    }
-}
-
-/// The open list: a heap (best-first) or a stack (ordered depth-first).
-enum Open<S> {
-    Heap(BinaryHeap<Entry<S>>),
-    Stack(Vec<Entry<S>>),
-}
-
-impl<S> Open<S> {
-    fn new(order: Order) -> Self {
-        match order {
-            Order::BestFirst => Open::Heap(BinaryHeap::new()),
-            Order::DepthFirst => Open::Stack(Vec::new()),
-        }
-    }
-
-    fn pop(&mut self) -> Option<Entry<S>> {
-        match self {
-            Open::Heap(heap) => heap.pop(),
-            Open::Stack(stack) => stack.pop(),
-        }
-    }
-
-    /// Adds one expansion's new states (emptying `batch`, in generation order).
-    fn add(&mut self, batch: &mut Vec<Entry<S>>) {
-        match self {
-            Open::Heap(heap) => heap.extend(batch.drain(..)),
-            Open::Stack(stack) => {
-                // Highest key first, so that the lowest is on top.
-                batch.sort_unstable_by_key(|entry| std::cmp::Reverse(entry.key));
-                stack.append(batch);
-            }
-        }
-    }
-
-    /// Makes room for `more` entries within the memory budget; false (and the search
-    /// stops) when the budget refuses.
-    fn reserve<M: Model>(&mut self, stepper: &mut Stepper<'_, M>, more: usize) -> bool {
-        let heap = match self {
-            Open::Stack(stack) => return stepper.reserve(stack, more),
-            Open::Heap(heap) => heap,
-        };
-        let needed = heap.len() + more;
-        if needed <= heap.capacity() {
-            return true;
-        }
-        let capacity = needed.max(heap.capacity() * 2).max(16);
-        if !stepper.may_allocate(capacity * size_of::<Entry<S>>()) {
-            return false;
-        }
-        heap.reserve_exact(capacity - heap.len());
-        true
-    }
 }
 
 /// Runs a best-first or ordered depth-first search (as the plan's strategy says) with the
@@ -167,16 +80,21 @@ pub(crate) fn explore<M: Model>(
 ) -> usize {
     // Each stored state's parent number and the transition from it, by state number.
     let mut links: Vec<(StateIndex, TransitionId)> = Vec::new();
-    let mut open = Open::new(order);
+    let mut open = match (order, scorer.random_seed()) {
+        (Order::DepthFirst, _) => Open::Stack(Vec::new()),
+        (Order::BestFirst, Some(seed)) => Open::bag(seed),
+        (Order::BestFirst, None) if scorer.grows_by_transition() => Open::runs(),
+        (Order::BestFirst, None) => Open::queue(scorer.ties_by_queuing()),
+    };
     if let Some(initial) = stepper.start(seen) {
         links.push((StateIndex::MAX, TransitionId::MAX));
-        open.add(&mut vec![Entry {
+        open.start(Entry {
             key: (0, 0),
             state: initial,
             number: 0,
             depth: 0,
-            via: None,
-        }]);
+            via: TransitionId::MAX,
+        });
     }
     let mut arena: Vec<Successor<M::State>> = Vec::new();
     let mut batch: Vec<Entry<M::State>> = Vec::new();
@@ -210,7 +128,7 @@ pub(crate) fn explore<M: Model>(
                     state: next.clone(),
                     number: number as StateIndex,
                     depth: entry.depth + 1,
-                    via: Some(transition),
+                    via: transition,
                 }),
                 (Visit::Violating(kind) | Visit::Fault(kind), _) => {
                     stepper.record(kind, &mut |out| {

@@ -8,6 +8,7 @@
 pub(crate) mod best_first;
 pub(crate) mod bfs;
 pub(crate) mod dfs;
+pub(crate) mod open;
 pub(crate) mod parallel;
 pub mod shard;
 pub(crate) mod simulation;

@@ -150,11 +150,11 @@ impl<'a, M: Model> Scorer<'a, M> {
     }
 
     /// The key of `next`, a new state reached by `transition` from a state reached by
-    /// `before` (none for the initial state).
+    /// `before` ([`TransitionId::MAX`] for the initial state).
     #[inline]
     pub(crate) fn key(
         &mut self,
-        before: Option<TransitionId>,
+        before: TransitionId,
         transition: TransitionId,
         next: &M::State,
     ) -> (i64, u64) {
@@ -167,12 +167,7 @@ impl<'a, M: Model> Scorer<'a, M> {
         (value, tie)
     }
 
-    fn value(
-        &mut self,
-        before: Option<TransitionId>,
-        transition: TransitionId,
-        next: &M::State,
-    ) -> i64 {
+    fn value(&mut self, before: TransitionId, transition: TransitionId, next: &M::State) -> i64 {
         let instance = |t: TransitionId| self.instance.get(t as usize).copied();
         match &self.heuristic {
             Resolved::Coverage => self
@@ -180,7 +175,7 @@ impl<'a, M: Model> Scorer<'a, M> {
                 .get(transition as usize)
                 .map_or(0, |&count| i64::from(count)),
             Resolved::Switching => {
-                i64::from(before.is_some_and(|b| instance(b) == instance(transition)))
+                i64::from(before != TransitionId::MAX && instance(before) == instance(transition))
             }
             Resolved::Threads(chosen) => {
                 let is_chosen = instance(transition)
@@ -245,6 +240,26 @@ impl<'a, M: Model> Scorer<'a, M> {
         count
     }
 
+    /// For the random heuristic, a seed for a best-first search to take its open states
+    /// in a random order of (rather than sorting random keys).
+    pub(crate) fn random_seed(&self) -> Option<u64> {
+        match self.heuristic {
+            Resolved::Random(_) => Some(self.random ^ self.tie.unwrap_or(0)),
+            _ => None,
+        }
+    }
+
+    /// True when the keys of the states one transition reaches never decrease: branch
+    /// coverage (a transition's count only grows), with ties in queuing order.
+    pub(crate) fn grows_by_transition(&self) -> bool {
+        matches!(self.heuristic, Resolved::Coverage) && self.tie.is_none()
+    }
+
+    /// True when ties go in the order states are queued (no seeded tie-break).
+    pub(crate) fn ties_by_queuing(&self) -> bool {
+        self.tie.is_none()
+    }
+
     /// The note on a fault of the model's heuristic, once.
     pub(crate) fn take_note(&mut self) -> Option<String> {
         self.fault.take()
@@ -252,7 +267,7 @@ impl<'a, M: Model> Scorer<'a, M> {
 }
 
 /// SplitMix64's output function.
-fn mix(mut z: u64) -> u64 {
+pub(crate) fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
