@@ -442,5 +442,11 @@ mod tests {
             .memory_limit(400 << 20)
             .plan();
         assert!(big.unwrap_err().to_string().contains("memory limit"));
+        let across = Checker::new(Philosophers::new(2, true))
+            .swarm(2)
+            .shard(0, 2);
+        assert!(across.is_err_and(|e| e.to_string().contains("across workers")));
+        let best = Checker::new(Philosophers::new(2, true)).best_first(Heuristic::Coverage);
+        assert!(best.shard(0, 2).is_err());
     }
 }
