@@ -193,6 +193,7 @@ mod test_models;
 
 pub use checker::Checker;
 pub use model::Model;
+pub use plan::heuristic::{Custom, Heuristic, StateView};
 pub use plan::{
     ConfigError, Fairness, Plan, Progress, Storage, Watch, BITSTATE_HASHES, BITSTATE_LOG2_BITS,
     MAX_THREADS,
@@ -201,6 +202,5 @@ pub use report::{
     step_changes, Coverage, OperandsDisplay, PartDisplay, Report, StateDisplay, Stats, StepChange,
     SwarmSearch, Unfired, Vacuous,
 };
-pub use search::heuristic::{Custom, Heuristic, StateView};
 pub use trace::{replay_steps, replay_string, Change, Counterexample, ReplayError, Step};
 pub use verdict::{FindingKind, IncompleteReason, Strategy, Verdict};

@@ -1004,6 +1004,18 @@ impl Needle {
 impl Model for Needle {
     type State = u32;
 
+    fn write_state_words(&self, state: &u32, out: &mut Vec<u64>) -> bool {
+        out.push(u64::from(*state));
+        true
+    }
+
+    fn state_from_words(&self, words: &[u64]) -> Option<u32> {
+        match words {
+            [word] => u32::try_from(*word).ok(),
+            _ => None,
+        }
+    }
+
     fn info(&self) -> &ModelInfo {
         &self.info
     }

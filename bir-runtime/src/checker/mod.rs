@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::model::{Model, PackedState};
+use crate::plan::heuristic::Heuristic;
 use crate::plan::Fairness;
 use crate::plan::{ConfigError, Options, Plan, PropertyCheck, Storage, Watch};
 use crate::report::Report;
@@ -13,7 +14,6 @@ use crate::search::dispatch;
 use crate::search::erased::{AsWords, Erased, ErasedModel};
 use crate::search::frontier::shard::Shard;
 use crate::search::frontier::simulation::Walks;
-use crate::search::heuristic::Heuristic;
 use crate::trace::{Counterexample, ReplayError};
 use crate::verdict::Strategy;
 

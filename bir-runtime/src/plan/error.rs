@@ -101,7 +101,7 @@ impl fmt::Display for ConfigError {
                 write!(
                     f,
                     "no heuristic named `{name}`: the built-in ones are {}",
-                    crate::search::heuristic::BUILT_IN
+                    super::heuristic::BUILT_IN
                 )?;
                 if known.is_empty() {
                     write!(f, ", and the model declares none")

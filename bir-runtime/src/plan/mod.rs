@@ -6,9 +6,11 @@
 //! out (`product`), which both the plan and the LTL searches read.
 
 mod error;
+pub(crate) mod heuristic;
 mod options;
 mod product;
 mod resolve;
+pub(crate) mod swarm;
 mod watch;
 
 use std::fmt;

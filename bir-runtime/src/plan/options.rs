@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::search::heuristic::Heuristic;
+use super::heuristic::Heuristic;
 use crate::verdict::Strategy;
 
 use super::{Storage, Watch};

@@ -2,11 +2,11 @@
 //! [`ConfigError`] that says why they cannot run.
 
 use crate::model::{Model, PropertyInfo, PropertyKind};
-use crate::search::frontier::swarm;
-use crate::search::heuristic::{self, Heuristic};
 use crate::store::Bitstate;
 use crate::verdict::Strategy;
 
+use super::heuristic::{self, Heuristic};
+use super::swarm;
 use super::{
     one_table, product_word_bits, ConfigError, Fairness, Options, Plan, PropertyCheck, Storage,
     BITSTATE_HASHES, BITSTATE_LOG2_BITS, MAX_THREADS,

@@ -488,3 +488,38 @@ mod entry {
     /// What a replay returns.
     type ReplayOutput = Result<Counterexample, ReplayError>;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_models::Needle;
+    use crate::{Checker, FindingKind, Heuristic, Verdict};
+
+    #[test]
+    fn the_models_heuristics_cross_the_vtable() {
+        let needle = Needle::new(3, 5);
+        let erased = AsWords(&needle);
+        let model: &dyn ErasedModel<PackedState> = &erased;
+        let seen = Erased(model);
+        assert_eq!(seen.heuristics(), needle.heuristics());
+        let mut successors = Vec::new();
+        seen.successors(&seen.initial_state(), &mut successors);
+        for successor in &successors {
+            let Outcome::Next(next) = &successor.outcome else {
+                panic!("no fault from the initial state");
+            };
+            let word = next.words()[0] as u32;
+            assert_eq!(seen.heuristic(0, next), needle.heuristic(0, &word));
+            assert_eq!(seen.heuristic(1, next), needle.heuristic(1, &word));
+        }
+        let direct = Checker::new(needle.clone())
+            .best_first(Heuristic::Model("Distance".into()))
+            .run();
+        let through = Checker::new(Erased(model))
+            .best_first(Heuristic::Model("Distance".into()))
+            .run();
+        assert_eq!(through.verdict(), Verdict::Found(FindingKind::Assertion));
+        assert_eq!(through.states(), direct.states());
+        assert_eq!(through.findings(), direct.findings());
+    }
+}

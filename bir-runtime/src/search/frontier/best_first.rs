@@ -20,8 +20,8 @@ use crate::report::Report;
 use crate::store::{FlatStates, Footprint, Keying, StateIndex, StateTable, Store, WordTable};
 use crate::verdict::{IncompleteReason, Strategy};
 
+use crate::plan::heuristic::Resolved;
 use crate::search::core::{Role, Run, Stepper, Visit};
-use crate::search::heuristic::score::Resolved;
 use crate::search::heuristic::Scorer;
 
 use super::bfs::linked_path;
