@@ -74,6 +74,12 @@ impl PartialEq for Custom {
 impl Eq for Custom {}
 
 impl Heuristic {
+    /// The heuristic `name` the model declares (`heuristic Name: expr;`):
+    /// `Heuristic::model("Closest")` is `Heuristic::Model("Closest".into())`.
+    pub fn model(name: &str) -> Self {
+        Heuristic::Model(name.to_string())
+    }
+
     /// A heuristic computed by `function` from a state's values (lower first), named
     /// `custom` in the report. It sees every value the report prints of a state, by name:
     ///

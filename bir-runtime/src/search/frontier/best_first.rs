@@ -278,7 +278,7 @@ mod tests {
     fn a_faulting_heuristic_puts_its_states_last_and_says_so_once() {
         let checker = Checker::new(Needle::new(2, 3)).keep_going(1);
         let dfs = checker.run();
-        let report = checker.best_first(Heuristic::Model("Broken".into())).run();
+        let report = checker.best_first(Heuristic::model("Broken")).run();
         assert_eq!(
             (report.states(), report.errors()),
             (dfs.states(), dfs.errors())
