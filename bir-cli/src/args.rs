@@ -15,7 +15,7 @@ use clap::{Args, Parser, Subcommand};
 pub use bir_codegen::drive::file::MAX_FILE_BYTES as MAX_MODEL_BYTES;
 // The limits of `--threads`, `--bitstate` and `--bitstate-hashes` are the search's own: an
 // error here (exit status 2) before the search would refuse them.
-use bir_runtime::{BITSTATE_HASHES, BITSTATE_LOG2_BITS as BITSTATE_LOG2, MAX_THREADS};
+use bir_runtime::{Heuristic, BITSTATE_HASHES, BITSTATE_LOG2_BITS as BITSTATE_LOG2, MAX_THREADS};
 
 /// What every `--help` ends with.
 const EXIT_STATUS: &str = "\
@@ -395,6 +395,42 @@ pub struct CheckOptions {
     )]
     pub bfs: bool,
 
+    /// Best-first search by this heuristic.
+    #[arg(
+        long,
+        value_name = "H",
+        conflicts_with_all = ["bfs", "order_by"],
+        value_parser = heuristic,
+        help = "Best-first search by the heuristic H, lowest first:\n\
+                coverage, switching, threads=T1,T2[1], blocked,\n\
+                random[=SEED] or a heuristic the model declares\n\
+                (exhaustive when it completes)"
+    )]
+    pub best_first: Option<String>,
+
+    /// Depth-first search with successors ordered by this heuristic.
+    #[arg(
+        long,
+        value_name = "H",
+        conflicts_with = "bfs",
+        value_parser = heuristic,
+        help = "Depth-first search, each state's successors in the\n\
+                order of the heuristic H (as for --best-first)"
+    )]
+    pub order_by: Option<String>,
+
+    /// A swarm of diversified searches.
+    #[arg(
+        long,
+        value_name = "K",
+        conflicts_with = "bfs",
+        value_parser = swarm,
+        help = "Run K diversified searches at once (on --threads, else\n\
+                one per core), each over its own bit array; stops at\n\
+                the first finding, never \"verified\""
+    )]
+    pub swarm: Option<usize>,
+
     /// Go on past findings, keeping this many counterexamples.
     #[arg(
         long,
@@ -614,6 +650,9 @@ impl CheckOptions {
         SearchOptions {
             file: self.model.display().to_string(),
             bfs: self.bfs,
+            best_first: self.best_first.clone(),
+            order_by: self.order_by.clone(),
+            swarm: self.swarm,
             keep_going: self.keep_going,
             max_states: self.max_states,
             max_depth: self.max_depth,
@@ -724,6 +763,20 @@ fn graph_states(text: &str) -> Result<usize, String> {
 pub(crate) fn max_states(text: &str) -> Result<u64, String> {
     match whole_number(text)? {
         0 => Err("a search stores at least the initial state: N must be at least 1".to_string()),
+        n => Ok(n),
+    }
+}
+
+/// `--best-first` and `--order-by`: a built-in heuristic as [`Heuristic`] parses it, or
+/// a name (of a heuristic of the model, checked when the search is planned).
+fn heuristic(text: &str) -> Result<String, String> {
+    text.parse::<Heuristic>().map(|_| text.trim().to_string())
+}
+
+/// `--swarm`: 1 search or more.
+fn swarm(text: &str) -> Result<usize, String> {
+    match whole_number::<usize>(text)? {
+        0 => Err("a swarm runs 1 search or more, not 0".to_string()),
         n => Ok(n),
     }
 }
@@ -864,6 +917,20 @@ mod tests {
         let overrides = options.overrides();
         assert_eq!(overrides.get("Param", "N").map(|o| o.value), Some(5));
         assert_eq!(overrides.get("Param", "B").map(|o| o.is_bool), Some(true));
+    }
+
+    #[test]
+    fn the_heuristic_searches_are_read() {
+        let options = check(&["check", "m.bir", "--best-first", "threads=P,Q[1]"]);
+        assert_eq!(options.best_first.as_deref(), Some("threads=P,Q[1]"));
+        let options = check(&["check", "m.bir", "--order-by=Closest", "--swarm", "4"]);
+        assert_eq!(options.order_by.as_deref(), Some("Closest"));
+        assert_eq!(options.swarm, Some(4));
+        assert_eq!(options.search().swarm, Some(4));
+        assert!(error(&["check", "m.bir", "--best-first", "random=x"]).contains("seed"));
+        assert!(error(&["check", "m.bir", "--swarm", "0"]).contains("not 0"));
+        let both = error(&["check", "m.bir", "--best-first", "coverage", "--bfs"]);
+        assert!(both.contains("cannot be used with"), "{both}");
     }
 
     #[test]

@@ -64,6 +64,15 @@
 //! Options:
 //!       --bfs                     Breadth-first search: shortest counterexamples
 //!                                 (default: depth-first, in Bogor's order)
+//!       --best-first <H>          Best-first search by the heuristic H, lowest first:
+//!                                 coverage, switching, threads=T1,T2[1], blocked,
+//!                                 random[=SEED] or a heuristic the model declares
+//!                                 (exhaustive when it completes)
+//!       --order-by <H>            Depth-first search, each state's successors in the
+//!                                 order of the heuristic H (as for --best-first)
+//!       --swarm <K>               Run K diversified searches at once (on --threads, else
+//!                                 one per core), each over its own bit array; stops at
+//!                                 the first finding, never "verified"
 //!       --keep-going <N>          Count every finding, keeping the counterexamples of
 //!                                 the first N (default: stop at the first finding)
 //!       --max-states <N>          Store at most N states (N >= 1)
@@ -157,8 +166,8 @@
 //! | --- | --- | --- |
 //! | `model` | string | the system's name |
 //! | `file` | string | the model file as given |
-//! | `strategy` | string | `depth-first`, `breadth-first`, `parallel`, `nested-depth-first` or `fair-cycles` |
-//! | `plan` | object | what ran: `strategy`, `threads`, `storage` (`exact`, `compact`, `hash-compaction`, `bitstate`), `bitstate_log2_bits`, `bitstate_hashes`, `layout`, `can_verify`, `property`, `fairness` (`none`, `weak`, `strong`), `por` (bool), `symmetry` (the group in words, or null), `notes` |
+//! | `strategy` | string | `depth-first`, `breadth-first`, `parallel`, `nested-depth-first`, `fair-cycles`, `best-first`, `ordered-depth-first` or `swarm` |
+//! | `plan` | object | what ran: `strategy`, `threads`, `storage` (`exact`, `compact`, `hash-compaction`, `bitstate`), `bitstate_log2_bits`, `bitstate_hashes`, `layout`, `can_verify`, `property`, `fairness` (`none`, `weak`, `strong`), `por` (bool), `symmetry` (the group in words, or null), `heuristic` (what ordered a best-first or ordered depth-first search, in words, or the heuristic given to a swarm; null otherwise), `swarm` (the searches of a swarm, or null), `notes` |
 //! | `verdict` | string | `verified` (with `--ltl`: the property holds), `deadlock`, `assertion`, `invariant`, `range`, `index`, `division`, `start`, `property` (a lasso violates the LTL property), `reached`, `unreachable` or `incomplete` (the kind of the first finding when something was found) |
 //! | `complete` | bool | every reachable state was explored (false when the search stopped at a finding or a limit) |
 //! | `incomplete_reason` | string or null | `depth_limit`, `state_limit`, `time_limit`, `memory_limit`, `hash_compaction`, `bitstate`, or null |
@@ -171,6 +180,7 @@
 //! | `notes` | array | notes on how the run went |
 //! | `counterexamples` | array | the kept counterexamples, the first finding first (one unless `--keep-going N`) |
 //! | `coverage` | object or null | after a complete search of the model (not `--por`, `--symmetry`, `--ltl`, `--reachable`): `full` (bool), `transformations`, `fired_transformations`, `never_fired` (objects `{thread, from, text, line}`), `never_stepped` (instances that never took a step), `never_reached` (`Thread@location`) |
+//! | `swarm_searches` | array | with `--swarm`, each search as it ended: `search` (its order, heuristic and seed in words), `states`, `transitions`, `found` (the kind of its first finding, or null), `ran` (false when a finding stopped the swarm before it started); empty otherwise |
 //!
 //! Each counterexample has `kind` (as `verdict`, never `verified`/`incomplete`; a
 //! reachability check's witness is `witness`), `message`, `initial_state` and `final_state`

@@ -21,7 +21,8 @@ pub struct JsonReport {
     model: String,
     /// The model file as given.
     file: String,
-    /// `depth-first`, `breadth-first`, `parallel`, `nested-depth-first` or `fair-cycles`.
+    /// `depth-first`, `breadth-first`, `parallel`, `nested-depth-first`, `fair-cycles`,
+    /// `best-first`, `ordered-depth-first` or `swarm`.
     strategy: &'static str,
     /// What ran, as the plan resolved the options.
     plan: JsonPlan,
@@ -48,6 +49,21 @@ pub struct JsonReport {
     notes: Vec<String>,
     /// After a complete search of the model: what never happened (null otherwise).
     coverage: Option<JsonCoverage>,
+    /// The searches of a swarm, in order (empty for another search).
+    swarm_searches: Vec<JsonSwarmSearch>,
+}
+
+/// One search of a swarm, as it ended.
+#[derive(Serialize)]
+struct JsonSwarmSearch {
+    /// The search in words (order, heuristic, tie-break seed).
+    search: String,
+    states: u64,
+    transitions: u64,
+    /// The kind of its first finding (null if none).
+    found: Option<&'static str>,
+    /// It started (a finding can stop a swarm before all its searches start).
+    ran: bool,
 }
 
 /// What a complete search never saw happen.
@@ -107,6 +123,12 @@ struct JsonPlan {
     por: bool,
     /// Symmetry reduction ran: the group, in words (null when it did not).
     symmetry: Option<String>,
+    /// What ordered a best-first or ordered depth-first search, in words (`branch
+    /// coverage`); for a swarm, the heuristic its searches were given first (null when
+    /// none).
+    heuristic: Option<String>,
+    /// The searches of a swarm (null for another search).
+    swarm: Option<usize>,
     notes: Vec<String>,
 }
 
@@ -196,6 +218,17 @@ impl JsonReport {
                 .collect(),
             notes: report.notes().to_vec(),
             coverage: report.coverage().map(coverage),
+            swarm_searches: report
+                .swarm_searches()
+                .iter()
+                .map(|search| JsonSwarmSearch {
+                    search: search.search.clone(),
+                    states: search.states,
+                    transitions: search.transitions,
+                    found: search.found.map(kind_name),
+                    ran: search.ran,
+                })
+                .collect(),
         }
     }
 }
@@ -243,6 +276,9 @@ fn strategy_name(strategy: Strategy) -> &'static str {
         Strategy::Simulation => "simulation",
         Strategy::NestedDepthFirst => "nested-depth-first",
         Strategy::FairCycles => "fair-cycles",
+        Strategy::BestFirst => "best-first",
+        Strategy::OrderedDepthFirst => "ordered-depth-first",
+        Strategy::Swarm => "swarm",
         _ => "other",
     }
 }
@@ -270,6 +306,8 @@ fn plan(plan: &Plan) -> JsonPlan {
         },
         por: plan.por,
         symmetry: plan.symmetry.clone(),
+        heuristic: plan.heuristic.clone(),
+        swarm: (plan.strategy == Strategy::Swarm).then_some(plan.swarm),
         notes: plan.notes.clone(),
     }
 }

@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use bir_runtime::{Checker, Model, Report, Verdict};
+use bir_runtime::{Checker, Heuristic, Model, Report, Verdict};
 use serde::{Deserialize, Serialize};
 
 /// Exit status: the model is malformed or cannot be read, or the arguments are wrong.
@@ -76,6 +76,12 @@ pub struct SearchOptions {
     pub strong_fairness: bool,
     /// The reachability check to run.
     pub reachable: Option<String>,
+    /// Best-first search by this heuristic (as `bir check --best-first` takes it).
+    pub best_first: Option<String>,
+    /// Depth-first search with successors ordered by this heuristic.
+    pub order_by: Option<String>,
+    /// A swarm of this many diversified searches.
+    pub swarm: Option<usize>,
     /// Keep the depth-first search's own counterexamples.
     pub no_shorten: bool,
     /// Print every step of long counterexamples.
@@ -144,6 +150,15 @@ pub fn configure<M: Model>(model: M, options: &SearchOptions) -> Checker<M> {
     if options.bfs {
         checker = checker.bfs();
     }
+    if let Some(text) = &options.best_first {
+        checker = checker.best_first(heuristic(text));
+    }
+    if let Some(text) = &options.order_by {
+        checker = checker.order_by(heuristic(text));
+    }
+    if let Some(searches) = options.swarm {
+        checker = checker.swarm(searches);
+    }
     if let Some(n) = options.keep_going {
         checker = checker.keep_going(n);
     }
@@ -193,6 +208,14 @@ pub fn configure<M: Model>(model: M, options: &SearchOptions) -> Checker<M> {
         checker = checker.reachable(name);
     }
     checker
+}
+
+/// The heuristic `text` names as `bir check --best-first` takes it; text that names no
+/// built-in one is taken for the name of one of the model's (the plan then refuses a name
+/// the model does not declare, listing the choices).
+pub fn heuristic(text: &str) -> Heuristic {
+    text.parse()
+        .unwrap_or_else(|_| Heuristic::Model(text.trim().to_string()))
 }
 
 /// The report as `options` ask for it: one JSON object (`json`), or the runtime's text,
@@ -316,6 +339,8 @@ mod tests {
             bitstate_hashes: 5,
             ltl: Some("Served".to_string()),
             weak_fairness: true,
+            best_first: Some("threads=P[1],Q".to_string()),
+            swarm: Some(4),
             json: true,
             stream: true,
             ..SearchOptions::default()

@@ -193,13 +193,14 @@ mod test_models;
 
 pub use checker::Checker;
 pub use model::Model;
+pub use plan::heuristic::{Custom, Heuristic, StateView};
 pub use plan::{
     ConfigError, Fairness, Plan, Progress, Storage, Watch, BITSTATE_HASHES, BITSTATE_LOG2_BITS,
     MAX_THREADS,
 };
 pub use report::{
     step_changes, Coverage, OperandsDisplay, PartDisplay, Report, StateDisplay, Stats, StepChange,
-    Unfired, Vacuous,
+    SwarmSearch, Unfired, Vacuous,
 };
 pub use trace::{replay_steps, replay_string, Change, Counterexample, ReplayError, Step};
 pub use verdict::{FindingKind, IncompleteReason, Strategy, Verdict};

@@ -924,3 +924,145 @@ impl Model for Counters {
         &self.safe
     }
 }
+
+/// `n` instances `N[i]` counting their own counters up from 0 to at most `k` (transition
+/// `i`), with a needle: where every counter is at `k - 1`, instance 0 may fail an
+/// assertion (transition `n`). Every state is a valid end state. Its heuristics:
+/// `Distance`, the steps left to the needle (`sum |c - (k - 1)|`), and `Broken`, which
+/// faults (a division by zero, site 1) where counter 0 is odd and is 0 elsewhere. State:
+/// counter `i` in bits `4 i..4 i + 4`.
+#[derive(Clone, Debug)]
+pub(crate) struct Needle {
+    n: u32,
+    k: u32,
+    info: ModelInfo,
+    heuristics: Vec<crate::model::HeuristicInfo>,
+}
+
+impl Needle {
+    pub(crate) fn new(n: u32, k: u32) -> Self {
+        assert!(n <= 8 && (2..16).contains(&k));
+        let mut transitions: Vec<TransitionInfo> = (0..n)
+            .map(|i| {
+                let text = "when c < K do { c := c + 1; } goto count;";
+                transition(format!("N[{i}]"), i, "count", "count", text, 0)
+            })
+            .collect();
+        let needle = "when needle do { assert (false); } goto count;";
+        transitions.push(transition("N[0]", 0, "count", "count", needle, 0));
+        let heuristic = |name: &'static str, text: &'static str| crate::model::HeuristicInfo {
+            name: name.into(),
+            text: text.into(),
+            line: 0,
+        };
+        Needle {
+            n,
+            k,
+            info: ModelInfo {
+                name: "Needle".into(),
+                slots: (0..n)
+                    .map(|i| slot(format!("N[{i}].c"), None, SlotKind::Int))
+                    .collect::<Vec<_>>()
+                    .into(),
+                transitions: transitions.into(),
+                fault_sites: vec![
+                    FaultSite {
+                        kind: FaultKind::Assertion,
+                        message: "assertion failed: false".into(),
+                        line: 0,
+                    },
+                    FaultSite {
+                        kind: FaultKind::Division,
+                        message: "division by zero".into(),
+                        line: 0,
+                    },
+                ]
+                .into(),
+                invariants: Cow::Borrowed(&[]),
+            },
+            heuristics: vec![
+                heuristic("Distance", "sum of |c - (K - 1)|"),
+                heuristic("Broken", "1 / (1 - N[0].c % 2) - 1"),
+            ],
+        }
+    }
+
+    /// Counter `i` of `state`.
+    pub(crate) fn counter(&self, state: u32, i: u32) -> u32 {
+        (state >> (4 * i)) & 15
+    }
+
+    /// The steps from `state` to the needle.
+    pub(crate) fn distance(&self, state: u32) -> i64 {
+        let target = i64::from(self.k - 1);
+        (0..self.n)
+            .map(|i| (i64::from(self.counter(state, i)) - target).abs())
+            .sum()
+    }
+}
+
+impl Model for Needle {
+    type State = u32;
+
+    fn write_state_words(&self, state: &u32, out: &mut Vec<u64>) -> bool {
+        out.push(u64::from(*state));
+        true
+    }
+
+    fn state_from_words(&self, words: &[u64]) -> Option<u32> {
+        match words {
+            [word] => u32::try_from(*word).ok(),
+            _ => None,
+        }
+    }
+
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    fn initial_state(&self) -> u32 {
+        0
+    }
+
+    fn successors(&self, &state: &u32, out: &mut Vec<Successor<u32>>) {
+        for i in 0..self.n {
+            if self.counter(state, i) < self.k {
+                out.push(Successor {
+                    transition: i,
+                    outcome: Outcome::Next(state + (1 << (4 * i))),
+                });
+            }
+        }
+        if self.distance(state) == 0 {
+            out.push(Successor {
+                transition: self.n,
+                outcome: Outcome::Fault(Fault { site: 0, value: 0 }),
+            });
+        }
+    }
+
+    fn check_invariants(&self, _: &u32) -> Result<(), InvariantFailure> {
+        Ok(())
+    }
+
+    fn is_end_state(&self, _: &u32) -> bool {
+        true
+    }
+
+    fn decode(&self, &state: &u32, values: &mut Vec<i64>) {
+        values.clear();
+        values.extend((0..self.n).map(|i| i64::from(self.counter(state, i))));
+    }
+
+    fn heuristics(&self) -> &[crate::model::HeuristicInfo] {
+        &self.heuristics
+    }
+
+    fn heuristic(&self, heuristic: usize, &state: &u32) -> Result<i64, Fault> {
+        match heuristic {
+            0 => Ok(self.distance(state)),
+            _ if self.counter(state, 0) % 2 == 1 => Err(Fault { site: 1, value: 0 }),
+            _ => Ok(0),
+        }
+    }
+}

@@ -104,12 +104,21 @@ pub enum Strategy {
     /// LTL under fairness: a depth-first search for strongly connected components of the
     /// product holding a fair accepting cycle.
     FairCycles,
+    /// Best-first: the state of lowest heuristic value is expanded next (ties in the order
+    /// they were generated); exhaustive when it completes.
+    BestFirst,
+    /// Depth-first, each state's successors explored in the order of a heuristic (lowest
+    /// first); exhaustive when it completes.
+    OrderedDepthFirst,
+    /// Several diversified depth-first and best-first searches at once, each over its own
+    /// lossy seen set, stopped at the first finding; never proves anything.
+    Swarm,
 }
 
 impl Strategy {
     /// `depth-first search`, `breadth-first search`, `random simulation`, `parallel search`,
     /// `distributed breadth-first search`, `nested depth-first search`, `search for fair
-    /// cycles`.
+    /// cycles`, `best-first search`, `ordered depth-first search`, `swarm search`.
     pub fn describe(self) -> &'static str {
         match self {
             Strategy::DepthFirst => "depth-first search",
@@ -119,6 +128,9 @@ impl Strategy {
             Strategy::Distributed => "distributed breadth-first search",
             Strategy::NestedDepthFirst => "nested depth-first search",
             Strategy::FairCycles => "search for fair cycles",
+            Strategy::BestFirst => "best-first search",
+            Strategy::OrderedDepthFirst => "ordered depth-first search",
+            Strategy::Swarm => "swarm search",
         }
     }
 }

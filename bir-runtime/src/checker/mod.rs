@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::model::{Model, PackedState};
+use crate::plan::heuristic::Heuristic;
 use crate::plan::Fairness;
 use crate::plan::{ConfigError, Options, Plan, PropertyCheck, Storage, Watch};
 use crate::report::Report;
@@ -74,6 +75,57 @@ impl<M: Model> Checker<M> {
     /// failing step included). Same counts as depth-first on a complete search.
     pub fn bfs(mut self) -> Self {
         self.options.strategy = Strategy::BreadthFirst;
+        self
+    }
+
+    /// Best-first search ordered by `heuristic`: the stored state of lowest heuristic value
+    /// is expanded next (ties in the order the states were generated), so that the search
+    /// goes where the heuristic points — to a bug, before the memory runs out. It stores
+    /// and checks states as every search does and keeps an 8-byte parent link per state
+    /// (and the states not yet expanded): when it completes it has explored every
+    /// reachable state, with the counts and verdict of depth-first search, and may say
+    /// verified; when a limit cuts it, it says what it covered. On one thread (a
+    /// [`ConfigError`] with more; see [`swarm`](Self::swarm)), without partial-order
+    /// reduction; its counterexamples are shortened as depth-first ones are.
+    ///
+    /// ```
+    /// # use bir_runtime::{Checker, Heuristic, Model};
+    /// # fn demo<M: Model>(model: M) {
+    /// let report = Checker::new(model).best_first(Heuristic::Coverage).run();
+    /// # let _ = report;
+    /// # }
+    /// ```
+    pub fn best_first(mut self, heuristic: Heuristic) -> Self {
+        self.options.strategy = Strategy::BestFirst;
+        self.options.heuristic = Some(heuristic);
+        self
+    }
+
+    /// Depth-first search with each state's successors explored in the order of
+    /// `heuristic` (lowest value first, ties in successor order): the seed's form of
+    /// heuristic search. New states are stored as they are generated, and the lowest of a
+    /// state's new successors is expanded next. Exhaustive when it completes, as
+    /// [`best_first`](Self::best_first) is, with the same restrictions.
+    pub fn order_by(mut self, heuristic: Heuristic) -> Self {
+        self.options.strategy = Strategy::OrderedDepthFirst;
+        self.options.heuristic = Some(heuristic);
+        self
+    }
+
+    /// Swarm search: `searches` diversified searches at once on the available threads
+    /// ([`threads`](Self::threads) if more than 1, else one per core), each an ordered
+    /// depth-first or a best-first search with its own seeded successor order and
+    /// heuristic (random, branch coverage, thread switching, most blocked first, the
+    /// model's own; a heuristic given with [`best_first`](Self::best_first) or
+    /// [`order_by`](Self::order_by) before this call comes first), over a lossy seen set of
+    /// its own: a bit array sized to half the memory limit split `searches` ways, or what
+    /// [`bitstate`](Self::bitstate) or [`hash_compaction`](Self::hash_compaction) ask for,
+    /// per search. The first finding stops all of them; its counterexample is shortened and
+    /// replayed as any other. A swarm never says verified: the report says what each
+    /// search covered ([`Report::swarm_searches`]).
+    pub fn swarm(mut self, searches: usize) -> Self {
+        self.options.strategy = Strategy::Swarm;
+        self.options.swarm = searches;
         self
     }
 

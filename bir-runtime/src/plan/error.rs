@@ -41,6 +41,20 @@ pub enum ConfigError {
         /// The names the model declares of that kind.
         known: Vec<String>,
     },
+    /// The model declares no heuristic of that name, and it is none of the built-in ones.
+    UnknownHeuristic {
+        /// The name asked for.
+        name: String,
+        /// The heuristics the model declares.
+        known: Vec<String>,
+    },
+    /// A thread or instance named by the chosen-threads heuristic that the model lacks.
+    UnknownThread {
+        /// The name asked for.
+        name: String,
+        /// The instances of the model (those with a transition).
+        known: Vec<String>,
+    },
     /// Two options that do not go together.
     Unsupported {
         /// What was asked for.
@@ -83,6 +97,23 @@ impl fmt::Display for ConfigError {
                     write!(f, " (it declares {})", known.join(", "))
                 }
             }
+            ConfigError::UnknownHeuristic { name, known } => {
+                write!(
+                    f,
+                    "no heuristic named `{name}`: the built-in ones are {}",
+                    super::heuristic::BUILT_IN
+                )?;
+                if known.is_empty() {
+                    write!(f, ", and the model declares none")
+                } else {
+                    write!(f, ", and the model declares {}", known.join(", "))
+                }
+            }
+            ConfigError::UnknownThread { name, known } => write!(
+                f,
+                "the model has no thread or instance named `{name}` (its instances: {})",
+                known.join(", ")
+            ),
             ConfigError::Unsupported {
                 combination,
                 reason,

@@ -6,9 +6,11 @@
 //! out (`product`), which both the plan and the LTL searches read.
 
 mod error;
+pub(crate) mod heuristic;
 mod options;
 mod product;
 mod resolve;
+pub(crate) mod swarm;
 mod watch;
 
 use std::fmt;
@@ -111,6 +113,12 @@ pub struct Plan {
     /// P[3] (P[0] fixed)`). `None` when off, or when the model has no symmetry (a note
     /// then says why).
     pub symmetry: Option<String>,
+    /// What orders a best-first or ordered depth-first search, in words (`branch
+    /// coverage`, `heuristic Closest`); for a swarm, the heuristic the user added to its
+    /// searches', if any.
+    pub heuristic: Option<String>,
+    /// The searches of a [`Strategy::Swarm`] (0 otherwise).
+    pub swarm: usize,
     /// What the options did not say and the plan decided, printed in the report.
     pub notes: Vec<String>,
     /// States are stored exactly in a table of words or states where compact storage would
@@ -121,11 +129,12 @@ pub struct Plan {
 impl Plan {
     /// True when a complete search under this plan may say verified.
     pub fn can_verify(&self) -> bool {
-        !self.storage.is_lossy() && self.strategy != Strategy::Simulation
+        !self.storage.is_lossy() && !matches!(self.strategy, Strategy::Simulation | Strategy::Swarm)
     }
 
     /// `depth-first search`, `parallel search, 2 threads, hash compaction`,
-    /// `search for fair cycles, weak fairness`...
+    /// `search for fair cycles, weak fairness`, `best-first search by branch coverage`,
+    /// `swarm search, 4 searches, 2 threads, bitstate hashing, ...`...
     pub fn describe(&self) -> String {
         let mut text = self.strategy.describe().to_string();
         if matches!(
@@ -133,6 +142,16 @@ impl Plan {
             Strategy::NestedDepthFirst | Strategy::FairCycles
         ) {
             text.push_str(&format!(", {}", self.fairness));
+        }
+        if let (Some(heuristic), false) = (&self.heuristic, self.strategy == Strategy::Swarm) {
+            text.push_str(&format!(" by {heuristic}"));
+        }
+        if self.strategy == Strategy::Swarm {
+            let s = if self.swarm == 1 { "" } else { "es" };
+            text.push_str(&format!(", {} search{s}", self.swarm));
+            if let Some(heuristic) = &self.heuristic {
+                text.push_str(&format!(" (with {heuristic})"));
+            }
         }
         if self.strategy == Strategy::Distributed {
             let s = if self.threads == 1 { "" } else { "s" };

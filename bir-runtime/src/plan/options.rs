@@ -4,6 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use super::heuristic::Heuristic;
 use crate::verdict::Strategy;
 
 use super::{Storage, Watch};
@@ -36,6 +37,18 @@ pub(crate) struct Options {
     pub(crate) shortest: bool,
     /// A handle another thread follows and cancels the search with.
     pub(crate) watch: Option<Watch>,
+    /// What orders a best-first or ordered depth-first search (and joins a swarm's).
+    pub(crate) heuristic: Option<Heuristic>,
+    /// The searches of a swarm.
+    pub(crate) swarm: usize,
+}
+
+impl Options {
+    /// What orders a best-first or ordered depth-first search: the heuristic given, or
+    /// branch coverage.
+    pub(crate) fn ordering(&self) -> Heuristic {
+        self.heuristic.clone().unwrap_or(Heuristic::Coverage)
+    }
 }
 
 /// A property the checker searches for, by name.
@@ -66,6 +79,8 @@ impl Default for Options {
             symmetry: false,
             shortest: true,
             watch: None,
+            heuristic: None,
+            swarm: 0,
         }
     }
 }

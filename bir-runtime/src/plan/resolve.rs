@@ -5,6 +5,8 @@ use crate::model::{Model, PropertyInfo, PropertyKind};
 use crate::store::Bitstate;
 use crate::verdict::Strategy;
 
+use super::heuristic::{self, Heuristic};
+use super::swarm;
 use super::{
     one_table, product_word_bits, ConfigError, Fairness, Options, Plan, PropertyCheck, Storage,
     BITSTATE_HASHES, BITSTATE_LOG2_BITS, MAX_THREADS,
@@ -51,7 +53,17 @@ pub(crate) fn resolve<M: Model>(
         }
         None => None,
     };
+    let heuristic_search = matches!(
+        options.strategy,
+        Strategy::BestFirst | Strategy::OrderedDepthFirst | Strategy::Swarm
+    );
     let strategy = if let Some((strategy, _)) = property {
+        if heuristic_search && !simulation {
+            return Err(ConfigError::Unsupported {
+                combination: "a property check by a heuristic search or a swarm",
+                reason: "LTL and reachability checks run searches of their own; drop the                          heuristic search or the swarm",
+            });
+        }
         if simulation {
             return Err(ConfigError::Unsupported {
                 combination: "a random simulation of a property check",
@@ -73,7 +85,15 @@ pub(crate) fn resolve<M: Model>(
             });
         }
         Strategy::Simulation
+    } else if options.strategy == Strategy::Swarm {
+        Strategy::Swarm
     } else if options.threads > 1 {
+        if heuristic_search {
+            return Err(ConfigError::Unsupported {
+                combination: "a best-first or ordered depth-first search on several threads",
+                reason: "a heuristic orders one search; drop `threads`, or run a swarm of                          diversified searches on them (`swarm`)",
+            });
+        }
         if options.strategy == Strategy::BreadthFirst {
             return Err(ConfigError::Unsupported {
                 combination: "breadth-first search on several threads",
@@ -87,7 +107,9 @@ pub(crate) fn resolve<M: Model>(
         options.strategy
     };
     let mut storage = options.storage;
-    if storage == Storage::HashCompaction && words {
+    if strategy == Strategy::Swarm {
+        storage = swarm::storage(options, &mut notes)?;
+    } else if storage == Storage::HashCompaction && words {
         storage = Storage::Exact;
         notes.push(
             "hash compaction asked for, but every state fits in a 64-bit word: states are \
@@ -99,10 +121,12 @@ pub(crate) fn resolve<M: Model>(
     // automaton's state fit in one, else (compact) as trees of the words the model writes.
     let product_words =
         property.is_some_and(|(_, index)| product_word_bits(model, index).is_some());
-    if storage == Storage::Compact {
+    if storage == Storage::Compact && strategy != Strategy::Swarm {
         storage = compact_or_exact(strategy, writes_words, product_words, &mut notes)?;
     }
     let layout = match (strategy, storage, words) {
+        (Strategy::Swarm, Storage::Bitstate { .. }, _) => "a bit array per search",
+        (Strategy::Swarm, _, _) => "64-bit fingerprints, a table per search",
         (_, Storage::Bitstate { .. }, _) => "bits of a bit array",
         (Strategy::NestedDepthFirst, Storage::Compact, _) if product_words => {
             "remainders of product states' words in quotient tables (blue and red); the \
@@ -170,6 +194,12 @@ pub(crate) fn resolve<M: Model>(
         );
     }
     let por = options.por && model.ample_safe().contains(&true);
+    if options.por && heuristic_search && !simulation {
+        return Err(ConfigError::Unsupported {
+            combination: "partial-order reduction in a heuristic search or a swarm",
+            reason: "its cycle proviso is proven for depth-first and breadth-first order,                      not for an order a heuristic chooses; drop `por`",
+        });
+    }
     if options.por {
         if strategy == Strategy::Simulation {
             return Err(ConfigError::Unsupported {
@@ -208,9 +238,27 @@ pub(crate) fn resolve<M: Model>(
     let compact_serves = storage == Storage::Exact
         && compact_or_exact(strategy, writes_words, product_words, &mut Vec::new())
             == Ok(Storage::Compact);
+    if let Some(heuristic) = &options.heuristic {
+        heuristic::check(model, heuristic)?;
+    }
+    let heuristic = match strategy {
+        Strategy::BestFirst | Strategy::OrderedDepthFirst => Some(options.ordering().describe()),
+        Strategy::Swarm => options.heuristic.as_ref().map(Heuristic::describe),
+        _ => None,
+    };
+    let threads = match strategy {
+        Strategy::Swarm => swarm::threads(options),
+        _ => options.threads,
+    };
     Ok(Plan {
         strategy,
-        threads: options.threads,
+        threads,
+        heuristic,
+        swarm: if strategy == Strategy::Swarm {
+            options.swarm
+        } else {
+            0
+        },
         storage,
         layout,
         por,

@@ -79,9 +79,32 @@ pub struct Report {
     pub(crate) property: Option<PropertyInfo>,
     /// What the search covered, after a complete search of the model's own states.
     pub(crate) coverage: Option<Coverage>,
+    /// The searches of a swarm, in order (none for another search).
+    pub(crate) swarm: Vec<SwarmSearch>,
+}
+
+/// One search of a swarm ([`Checker::swarm`](crate::Checker::swarm)), as it ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SwarmSearch {
+    /// The search in words: `ordered depth-first search by random (seed 3), ties seeded 3`.
+    pub search: String,
+    /// The states it stored (in its own seen set).
+    pub states: u64,
+    /// The transitions it executed.
+    pub transitions: u64,
+    /// The kind of its first finding, if it found one.
+    pub found: Option<FindingKind>,
+    /// It ran (a search that another's finding stopped before it started did not).
+    pub ran: bool,
 }
 
 impl Report {
+    /// The searches of a swarm and what each covered, in order; empty for another search.
+    pub fn swarm_searches(&self) -> &[SwarmSearch] {
+        &self.swarm
+    }
+
     /// The system's name.
     pub fn name(&self) -> &str {
         &self.info.name

@@ -18,6 +18,7 @@ use std::hash::Hash;
 use std::ops::Deref;
 use std::sync::Arc;
 
+use crate::model::HeuristicInfo;
 use crate::model::PackedState;
 use crate::model::PropertyInfo;
 use crate::model::SymmetryInfo;
@@ -118,6 +119,8 @@ pub(crate) trait ErasedModel<S>: Sync {
     fn encode(&self, values: &[i64]) -> Option<S>;
     fn properties(&self) -> &[PropertyInfo];
     fn propositions(&self, property: usize, state: &S) -> Result<u64, Fault>;
+    fn heuristics(&self) -> &[HeuristicInfo];
+    fn heuristic(&self, heuristic: usize, state: &S) -> Result<i64, Fault>;
     fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>);
 }
 
@@ -261,6 +264,14 @@ where
         self.0.propositions(property, &self.unpack(state))
     }
 
+    fn heuristics(&self) -> &[HeuristicInfo] {
+        self.0.heuristics()
+    }
+
+    fn heuristic(&self, heuristic: usize, state: &S) -> Result<i64, Fault> {
+        self.0.heuristic(heuristic, &self.unpack(state))
+    }
+
     fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>) {
         self.0.automaton_step(property, from, props, out);
     }
@@ -371,6 +382,14 @@ impl<P: Holds> Model for Erased<P> {
         self.0.erased().propositions(property, state)
     }
 
+    fn heuristics(&self) -> &[HeuristicInfo] {
+        self.0.erased().heuristics()
+    }
+
+    fn heuristic(&self, heuristic: usize, state: &P::State) -> Result<i64, Fault> {
+        self.0.erased().heuristic(heuristic, state)
+    }
+
     fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>) {
         self.0.erased().automaton_step(property, from, props, out);
     }
@@ -468,4 +487,39 @@ mod entry {
     type RunOutput = Result<Report, ConfigError>;
     /// What a replay returns.
     type ReplayOutput = Result<Counterexample, ReplayError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_models::Needle;
+    use crate::{Checker, FindingKind, Heuristic, Verdict};
+
+    #[test]
+    fn the_models_heuristics_cross_the_vtable() {
+        let needle = Needle::new(3, 5);
+        let erased = AsWords(&needle);
+        let model: &dyn ErasedModel<PackedState> = &erased;
+        let seen = Erased(model);
+        assert_eq!(seen.heuristics(), needle.heuristics());
+        let mut successors = Vec::new();
+        seen.successors(&seen.initial_state(), &mut successors);
+        for successor in &successors {
+            let Outcome::Next(next) = &successor.outcome else {
+                panic!("no fault from the initial state");
+            };
+            let word = next.words()[0] as u32;
+            assert_eq!(seen.heuristic(0, next), needle.heuristic(0, &word));
+            assert_eq!(seen.heuristic(1, next), needle.heuristic(1, &word));
+        }
+        let direct = Checker::new(needle.clone())
+            .best_first(Heuristic::Model("Distance".into()))
+            .run();
+        let through = Checker::new(Erased(model))
+            .best_first(Heuristic::Model("Distance".into()))
+            .run();
+        assert_eq!(through.verdict(), Verdict::Found(FindingKind::Assertion));
+        assert_eq!(through.states(), direct.states());
+        assert_eq!(through.findings(), direct.findings());
+    }
 }

@@ -64,7 +64,12 @@ pub(crate) fn finish(
     };
     let exhaustive = matches!(
         plan.strategy,
-        Strategy::DepthFirst | Strategy::BreadthFirst | Strategy::Parallel | Strategy::Distributed
+        Strategy::DepthFirst
+            | Strategy::BreadthFirst
+            | Strategy::Parallel
+            | Strategy::Distributed
+            | Strategy::BestFirst
+            | Strategy::OrderedDepthFirst
     );
     let complete = !ending.at_finding && limit.is_none();
     // Coverage of the model's own transitions, after a search that executed all of them.
@@ -93,6 +98,7 @@ pub(crate) fn finish(
         stats,
         notes,
         property: None,
+        swarm: Vec::new(),
     }
 }
 

@@ -3,12 +3,12 @@
 //!
 //! Every search runs on one core (`core`: the per-thread `Stepper` — classifying a
 //! successor, expanding a state, recording findings, the limits — over any store) and ends
-//! in one `finish`; the frontiers (`frontier/`: depth-first, breadth-first, parallel,
-//! simulation, and the shard of a distributed search) only decide which state is expanded
+//! in one `finish`; the frontiers (`frontier/`: depth-first, breadth-first, best-first,
+//! parallel, swarm, simulation, and the shard of a distributed search) only decide which state is expanded
 //! next. `ltl/` is the product with a property's automaton and the searches for its
 //! accepting cycles (nested depth-first, fair cycles, lasso checks); `reduce/` the
 //! reductions (ample sets, canonical forms and the quotient by symmetry, shortening of
-//! counterexamples). `control` holds what the threads of a run share (limits, the state
+//! counterexamples); `heuristic/` what orders a best-first search. `control` holds what the threads of a run share (limits, the state
 //! quota, the memory budget, progress). The search is compiled per state type:
 //! `dispatch` answers a checker's calls with a model's own copy or with the one compiled
 //! once in this crate for every model (`erased`).
@@ -22,6 +22,7 @@ pub(crate) mod erased;
 pub(crate) mod finish;
 pub(crate) mod frames;
 pub(crate) mod frontier;
+pub(crate) mod heuristic;
 pub(crate) mod ltl;
 pub(crate) mod memory;
 pub(crate) mod reduce;
@@ -38,7 +39,7 @@ use crate::verdict::Strategy;
 
 use self::control::Control;
 use self::core::Run;
-use self::frontier::{bfs, dfs, parallel, simulation, simulation::Walks};
+use self::frontier::{best_first, bfs, dfs, parallel, simulation, simulation::Walks, swarm};
 use self::ltl::{fair, lasso, ndfs};
 use self::reduce::{quotient, shorten};
 
@@ -148,6 +149,8 @@ fn search<M: Model>(model: &M, options: &Options, plan: Plan) -> Report {
     let mut report = match (run.plan.strategy, property) {
         (Strategy::Parallel, _) => parallel::run(run),
         (Strategy::BreadthFirst, _) => bfs::run(run),
+        (Strategy::BestFirst | Strategy::OrderedDepthFirst, _) => best_first::run(run),
+        (Strategy::Swarm, _) => swarm::run(run),
         (Strategy::NestedDepthFirst, Some(index)) if M::HAS_LTL => ndfs::run(run, index),
         (Strategy::FairCycles, Some(index)) if M::HAS_LTL => fair::run(run, index),
         _ => dfs::run(run),

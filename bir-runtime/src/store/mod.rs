@@ -47,7 +47,7 @@ pub(crate) use flat::FlatStates;
 pub(crate) use quotient::QuotientTable;
 pub(crate) use states::{lock, IndexedStates, ShardedStates, StateTable};
 pub(crate) use tree::CompactStates;
-pub(crate) use words::{colours_of_mark, word_of, SharedWords, WordTable, COLOURS};
+pub(crate) use words::{colours_of_mark, prefetch, word_of, SharedWords, WordTable, COLOURS};
 
 use crate::verdict::IncompleteReason;
 

@@ -3,8 +3,8 @@
 //! faulty, violating) and expands a state (successors, deadlock, depth limit) — here —,
 //! stores states within the limits (`limits`, `quota`), records findings into its
 //! [`Tally`] (`findings`, `tally`), and keeps the shared [`Control`] informed (`clock`).
-//! Depth-first, breadth-first, parallel search and simulation differ only in their
-//! frontier — which state they expand next — and all end in [`finish`].
+//! Depth-first, breadth-first, best-first, parallel and swarm search and simulation differ
+//! only in their frontier — which state they expand next — and all end in [`finish`].
 
 mod clock;
 mod findings;
@@ -161,6 +161,9 @@ pub(crate) enum Role {
     Alone,
     /// One of several threads: no paths, no traces; the state quota in chunks.
     Worker,
+    /// One of several searches of their own (a swarm's): it knows its paths and keeps its
+    /// traces, and takes the shared state quota in chunks.
+    Member,
 }
 
 /// One search thread's core.
@@ -212,7 +215,7 @@ impl<'a, M: Model> Stepper<'a, M> {
             keying,
             tally,
             keep: match role {
-                Role::Alone => options.keep_going.unwrap_or(1),
+                Role::Alone | Role::Member => options.keep_going.unwrap_or(1),
                 Role::Worker => 0,
             },
             goal: None,

@@ -28,7 +28,7 @@ impl Quota {
         if self.left == 0 {
             let chunk = match self.role {
                 Role::Alone => u64::MAX,
-                Role::Worker => QUOTA_CHUNK,
+                Role::Worker | Role::Member => QUOTA_CHUNK,
             };
             self.left = control.reserve_states(chunk);
         }
@@ -43,7 +43,7 @@ impl Quota {
 
     /// Gives what is left back to `control`'s quota, for the other threads (a worker's).
     pub(crate) fn release(&mut self, control: &Control) {
-        if self.role == Role::Worker {
+        if self.role != Role::Alone {
             control.release_states(std::mem::take(&mut self.left));
         }
     }

@@ -257,8 +257,8 @@ fn path_to<M: Model>(
 }
 
 /// Writes the transition ids from the initial state to the state numbered `number`, read
-/// back from the links of a lossy search.
-fn linked_path(
+/// back from the links of a lossy search (or of a best-first one).
+pub(crate) fn linked_path(
     links: &[(StateIndex, TransitionId)],
     number: StateIndex,
     path: &mut Vec<TransitionId>,

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use crate::model::HeuristicInfo;
 use crate::model::PropertyInfo;
 use crate::model::SymmetryInfo;
 use crate::model::{
@@ -289,6 +290,14 @@ impl<M: Model> Model for Quotient<'_, M> {
 
     fn propositions(&self, property: usize, state: &M::State) -> Result<u64, Fault> {
         self.model.propositions(property, state)
+    }
+
+    fn heuristics(&self) -> &[HeuristicInfo] {
+        self.model.heuristics()
+    }
+
+    fn heuristic(&self, heuristic: usize, state: &M::State) -> Result<i64, Fault> {
+        self.model.heuristic(heuristic, state)
     }
 
     fn automaton_step(&self, property: usize, from: u32, props: u64, out: &mut Vec<u32>) {

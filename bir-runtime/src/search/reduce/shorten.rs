@@ -120,7 +120,12 @@ pub(crate) fn shorten<M: Model>(
 ) {
     let shortenable = matches!(
         report.strategy(),
-        Strategy::DepthFirst | Strategy::Parallel | Strategy::Simulation
+        Strategy::DepthFirst
+            | Strategy::Parallel
+            | Strategy::Simulation
+            | Strategy::BestFirst
+            | Strategy::OrderedDepthFirst
+            | Strategy::Swarm
     );
     // A trace of one step or none is as short as it gets.
     if !options.shortest || !shortenable || report.findings.iter().all(|f| f.len() <= 1) {

@@ -158,6 +158,16 @@ impl<M: Model + Clone> Shard<M> {
                 "the workers exchange and store concrete states; drop `symmetry`",
             );
         }
+        if matches!(
+            options.strategy,
+            Strategy::BestFirst | Strategy::OrderedDepthFirst | Strategy::Swarm
+        ) {
+            return refuse(
+                "a heuristic search or a swarm across workers",
+                "the distributed search is breadth-first, level by level; run the heuristic \
+                 search or the swarm on one machine",
+            );
+        }
         if options.threads > 1 {
             return refuse(
                 "threads in a distributed search",
