@@ -8,7 +8,7 @@
 mod common;
 use common::summary;
 
-use bir::{Checker, Model};
+use bir::{Checker, Heuristic, Model};
 use bir_interp::Interpreter;
 
 /// The interpreter of `models/<path>`.
@@ -411,4 +411,62 @@ fn thread_terminated_stands_in_funs_invariants_and_properties() {
     assert_eq!((report.states(), report.transitions()), (3, 2));
     let ltl = Checker::new(model).ltl("Ends").progress(false).run();
     ltl.assert_verified();
+}
+
+reference!(
+    a_heuristic_changes_no_count,
+    heuristic_walk,
+    HeuristicWalk,
+    "../../models/v3/heuristic_walk.bir",
+    "v3/heuristic_walk.bir",
+    441,
+    1_277,
+    0,
+    1
+);
+
+/// The states each search stores before its first finding, and the finding's trace length.
+fn to_the_first_finding<M: Model + Clone>(model: M) -> Vec<(u64, usize)> {
+    let searches = [
+        Checker::new(model.clone()),
+        Checker::new(model.clone()).bfs(),
+        Checker::new(model.clone()).best_first(Heuristic::model("Distance")),
+        Checker::new(model).order_by(Heuristic::model("Distance")),
+    ];
+    searches
+        .into_iter()
+        .map(|checker| {
+            let report = checker.shortest(false).progress(false).run();
+            let trace = report.first_finding().map_or(0, |c| c.steps().len());
+            (report.states(), trace)
+        })
+        .collect()
+}
+
+/// `heuristic Distance: ...` in both engines: the same table, the same value in every
+/// state, and a best-first search by it, which reaches the target before depth-first and
+/// breadth-first searches do, stores the same states in each engine.
+#[test]
+fn a_declared_heuristic_orders_the_search_in_both_engines() {
+    let compiled = heuristic_walk::HeuristicWalk;
+    let interpreted = interpreted("v3/heuristic_walk.bir");
+    let names: Vec<&str> = compiled.heuristics().iter().map(|h| &*h.name).collect();
+    assert_eq!(names, ["Distance"]);
+    assert_eq!(
+        compiled.heuristics()[0].text,
+        interpreted.heuristics()[0].text
+    );
+    assert_eq!(
+        compiled.heuristic(0, &compiled.initial_state()),
+        Ok(15 * 15 + 15 * 15)
+    );
+    assert_eq!(
+        interpreted.heuristic(0, &interpreted.initial_state()),
+        Ok(15 * 15 + 15 * 15)
+    );
+    let first = to_the_first_finding(compiled);
+    assert_eq!(first, to_the_first_finding(interpreted), "the interpreter");
+    let (dfs, bfs, best, ordered) = (first[0].0, first[1].0, first[2].0, first[3].0);
+    assert!(best < dfs && best < bfs, "{first:?}");
+    assert!(ordered < dfs, "{first:?}");
 }
