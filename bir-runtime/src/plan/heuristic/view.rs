@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use crate::model::{ModelInfo, SlotKind};
 
-/// What a [`Heuristic::custom`] closure sees of a state: its values, in the order of the
+/// What a [`Heuristic::custom`](crate::Heuristic::custom) closure sees of a state: its values, in the order of the
 /// model's slots ([`ModelInfo::slots`]), and each by the name the report prints.
 pub struct StateView<'a> {
     pub(crate) values: &'a [i64],
@@ -12,7 +12,7 @@ pub struct StateView<'a> {
 }
 
 impl<'a> StateView<'a> {
-    /// Every value of the state, in slot order (as [`Model::decode`] writes them).
+    /// Every value of the state, in slot order (as [`Model::decode`](crate::Model::decode) writes them).
     pub fn values(&self) -> &'a [i64] {
         self.values
     }

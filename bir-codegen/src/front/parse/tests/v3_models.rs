@@ -30,6 +30,10 @@ const V3_MODELS: &[(&str, &str)] = &[
         include_str!("../../../../../models/v3/func_rec_stack.bir"),
     ),
     (
+        "heuristic_walk",
+        include_str!("../../../../../models/v3/heuristic_walk.bir"),
+    ),
+    (
         "hl_vs_ll_peterson_high",
         include_str!("../../../../../models/v3/hl_vs_ll_peterson_high.bir"),
     ),
