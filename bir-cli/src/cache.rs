@@ -18,7 +18,8 @@
 //!
 //! The key hashes everything the binary depends on: the generated code (the model text and
 //! its substitutions, as the code generator of this `bir` expands them), this `bir`'s
-//! version, the sources of the runtime and the driver it links, and the compiler's version.
+//! version, the sources of the crates it links (the hash of the copies it carries), and
+//! the compiler's version.
 //! No option of `bir check` but `--set` changes the generated code: the binary reads the
 //! others when it runs, so one build serves every search of the model. A second check of
 //! the same model finds the marker and runs the binary without cargo.
@@ -28,10 +29,21 @@
 //! times slower): for the tool's own tests, which check what the checker says, not how fast.
 //! The profile is part of the key.
 //!
-//! The crate depends on `bir-runtime` and `bir-driver` by path, in the workspace this tool
-//! was built from (recorded at build time); when those sources are gone, or cargo is
-//! missing or fails, [`check`] and [`binary`] say why and the caller checks with the
-//! interpreter.
+//! The crate depends on `bir-runtime` and `bir-driver` by path, in a copy of their sources
+//! that this `bir` carries (`build.rs` embeds them when it is built in the checkout, as
+//! `cargo install --path bir-cli` does) and writes on first use, beside the crates:
+//!
+//! ```text
+//! DIR/sources/<version>-<hash>/   bir-model, bir-runtime, bir-driver, bir-dist and a
+//!                                 workspace manifest they inherit from; `complete` when written
+//! ```
+//!
+//! so that an installed `bir` compiles checkers after its checkout is gone; their
+//! dependencies from crates.io are fetched by cargo (or found in its local registry). A
+//! `bir` built from its packaged crate (`cargo install bir-cli`) carries no sources: its
+//! checkers depend on the same versions of `bir-runtime` and `bir-driver` from the
+//! registry. When cargo is missing or fails, [`check`] and [`binary`] say why and the
+//! caller checks with the interpreter.
 
 use std::ffi::OsString;
 use std::io::Write as _;
@@ -86,7 +98,7 @@ impl Profile {
 }
 
 /// Bumped when the layout of the cached crate changes.
-const FORMAT: &str = "bir-model-cache 1";
+const FORMAT: &str = "bir-model-cache 2";
 
 /// The marker of a built crate, in its directory: holds the binary's path.
 const MARKER: &str = "built";
@@ -156,10 +168,9 @@ pub fn binary(
     budget: Option<Duration>,
 ) -> Result<PathBuf, Unavailable> {
     let root = cache_root(dir)?;
-    let workspace = workspace()?;
     let profile = Profile::from_environment()?;
     let code = generate(source, overrides)?;
-    let key = key(&workspace, &code, profile, dist)?;
+    let key = key(&code, profile, dist)?;
     let crate_dir = root.join("models").join(&key);
     match built(&crate_dir, &code) {
         Some(binary) => Ok(binary),
@@ -174,7 +185,8 @@ pub fn binary(
                     budget.as_secs_f64()
                 )));
             }
-            write_crate(&crate_dir, &workspace, &key, name, &code, dist)?;
+            let sources = Sources::write(&root)?;
+            write_crate(&crate_dir, &sources, &key, name, &code, dist)?;
             let build_of = Build {
                 key: &key,
                 first,
@@ -218,21 +230,105 @@ pub fn cache_root(dir: Option<&Path>) -> Result<PathBuf, Unavailable> {
     })
 }
 
-/// The workspace this tool was built from, whose `bir-runtime` and `bir-driver` the cached
-/// crates depend on.
-fn workspace() -> Result<PathBuf, Unavailable> {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let workspace = manifest.parent().unwrap_or(manifest).to_path_buf();
-    for member in ["bir-runtime", "bir-driver"] {
-        if !workspace.join(member).join("Cargo.toml").is_file() {
-            return Err(Unavailable(format!(
-                "compiled checkers need the sources of `{member}` that this `bir` was built \
-                 from, and `{}` is gone",
-                workspace.join(member).display()
-            )));
+/// The sources this `bir` carries, from `build.rs`: `SOURCES` (path, contents) and
+/// `SOURCES_HASH`.
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+}
+
+/// The file in a folder of sources that says it was written whole.
+const SOURCES_COMPLETE: &str = "complete";
+
+/// Where the crates a checker links come from.
+#[derive(Debug, PartialEq, Eq)]
+enum Sources {
+    /// The copies this `bir` carries, written out under this folder.
+    Carried(PathBuf),
+    /// crates.io, at this `bir`'s version (a `bir` built from its packaged crate).
+    Registry,
+}
+
+impl Sources {
+    /// The sources' folder under the cache `root` (`sources/<version>-<hash>`).
+    fn folder(root: &Path) -> PathBuf {
+        root.join("sources").join(format!(
+            "{}-{}",
+            env!("CARGO_PKG_VERSION"),
+            embedded::SOURCES_HASH
+        ))
+    }
+
+    /// The sources of the cache `root`, written on first use: into a folder of its own,
+    /// renamed into place once whole, so that a check running at the same time never
+    /// builds half of them.
+    fn write(root: &Path) -> Result<Sources, Unavailable> {
+        if embedded::SOURCES.is_empty() {
+            return Ok(Sources::Registry);
+        }
+        let folder = Sources::folder(root);
+        if folder.join(SOURCES_COMPLETE).is_file() {
+            return Ok(Sources::Carried(folder));
+        }
+        let cannot = |what: &Path, error: std::io::Error| {
+            Unavailable(format!(
+                "cannot write the runtime's sources to `{}`: {error}",
+                what.display()
+            ))
+        };
+        let mut temporary = folder.as_os_str().to_owned();
+        temporary.push(format!(".{}.tmp", std::process::id()));
+        let temporary = PathBuf::from(temporary);
+        let _ = std::fs::remove_dir_all(&temporary);
+        for (name, contents) in embedded::SOURCES {
+            let path = temporary.join(name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| cannot(parent, e))?;
+            }
+            std::fs::write(&path, contents).map_err(|e| cannot(&path, e))?;
+        }
+        let marker = temporary.join(SOURCES_COMPLETE);
+        std::fs::write(&marker, embedded::SOURCES_HASH).map_err(|e| cannot(&marker, e))?;
+        if let Err(error) = std::fs::rename(&temporary, &folder) {
+            let _ = std::fs::remove_dir_all(&temporary);
+            // Another check wrote them first.
+            if !folder.join(SOURCES_COMPLETE).is_file() {
+                return Err(cannot(&folder, error));
+            }
+        }
+        Ok(Sources::Carried(folder))
+    }
+
+    /// The lines of the checker's `[dependencies]`: the runtime (as `bir`, which the
+    /// generated code names) and the driver, with `features`.
+    fn dependencies(&self, features: &str) -> String {
+        match self {
+            Sources::Carried(folder) => format!(
+                "bir = {{ package = \"bir-runtime\", path = {} }}\n\
+                 bir-driver = {{ path = {}{features} }}\n",
+                toml_string(&folder.join("bir-runtime")),
+                toml_string(&folder.join("bir-driver")),
+            ),
+            Sources::Registry => {
+                let version = env!("CARGO_PKG_VERSION");
+                format!(
+                    "bir = {{ package = \"bir-runtime\", version = \"={version}\" }}\n\
+                     bir-driver = {{ version = \"={version}\"{features} }}\n"
+                )
+            }
         }
     }
-    Ok(workspace)
+
+    /// The checker's lock file: the one this `bir` was built and tested with (no registry
+    /// query for what is already in cargo's cache), or none for the registry's crates.
+    fn lock_file(&self) -> Option<&'static [u8]> {
+        match self {
+            Sources::Carried(_) => embedded::SOURCES
+                .iter()
+                .find(|(name, _)| *name == "Cargo.lock")
+                .map(|(_, contents)| *contents),
+            Sources::Registry => None,
+        }
+    }
 }
 
 /// The generated checker's Rust code for `source` with `overrides`.
@@ -243,44 +339,16 @@ fn generate(source: &str, overrides: &Overrides) -> Result<String, Unavailable> 
 }
 
 /// The cache key: a hash of everything the binary depends on (see the module docs).
-fn key(workspace: &Path, code: &str, profile: Profile, dist: bool) -> Result<String, Unavailable> {
+fn key(code: &str, profile: Profile, dist: bool) -> Result<String, Unavailable> {
     let mut hash = Fnv::default();
     hash.field(FORMAT.as_bytes());
     hash.field(profile.name().as_bytes());
     hash.field(if dist { b"dist" } else { b"local" });
     hash.field(env!("CARGO_PKG_VERSION").as_bytes());
     hash.field(rustc_version()?.as_bytes());
-    hash.field(workspace.as_os_str().as_encoded_bytes());
-    for file in ["Cargo.toml", "Cargo.lock"] {
-        hash.field(&std::fs::read(workspace.join(file)).unwrap_or_default());
-    }
-    let members: &[&str] = if dist {
-        &["bir-runtime", "bir-driver", "bir-dist"]
-    } else {
-        &["bir-runtime", "bir-driver"]
-    };
-    for member in members {
-        hash_tree(&mut hash, &workspace.join(member).join("src"));
-        hash.field(&std::fs::read(workspace.join(member).join("Cargo.toml")).unwrap_or_default());
-    }
+    hash.field(embedded::SOURCES_HASH.as_bytes());
     hash.field(code.as_bytes());
     Ok(format!("{:016x}", hash.0))
-}
-
-/// Feeds every file under `dir` (names and contents, in sorted order) to `hash`.
-fn hash_tree(hash: &mut Fnv, dir: &Path) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    entries.sort();
-    for path in entries {
-        hash.field(path.as_os_str().as_encoded_bytes());
-        if path.is_dir() {
-            hash_tree(hash, &path);
-        } else {
-            hash.field(&std::fs::read(&path).unwrap_or_default());
-        }
-    }
 }
 
 /// `rustc -vV`: the compiler cargo will build with (`$RUSTC`, else `rustc`).
@@ -316,7 +384,7 @@ fn built(dir: &Path, code: &str) -> Option<PathBuf> {
 /// Writes the crate of the model `name` with the generated `code` into `dir`.
 fn write_crate(
     dir: &Path,
-    workspace: &Path,
+    sources: &Sources,
     key: &str,
     name: &str,
     code: &str,
@@ -331,8 +399,7 @@ fn write_crate(
          edition = \"2021\"\n\
          publish = false\n\n\
          [dependencies]\n\
-         bir = {{ package = \"bir-runtime\", path = {} }}\n\
-         bir-driver = {{ path = {}{features} }}\n\n\
+         {}\n\
          # Not a member of any workspace around the cache directory.\n\
          [workspace]\n\n\
          # `BIR_CACHE_PROFILE=dev`: built quickly, for tests. Each crate is built once (its\n\
@@ -340,8 +407,7 @@ fn write_crate(
          [profile.dev]\n\
          debug = false\n\
          incremental = false\n",
-        toml_string(&workspace.join("bir-runtime")),
-        toml_string(&workspace.join("bir-driver")),
+        sources.dependencies(features),
     );
     let main = format!(
         "//! The checker of the model `{name}`, written by `bir check`; `bir check` runs it\n\
@@ -352,15 +418,14 @@ fn write_crate(
              ::bir_driver::serve(model::{name})\n\
          }}\n"
     );
-    // The workspace's lock file: the versions this tool was built and tested with, and no
-    // registry query.
-    let lock = std::fs::read(workspace.join("Cargo.lock")).unwrap_or_default();
-    let files = [
+    let mut files = vec![
         (dir.join("Cargo.toml"), manifest.into_bytes()),
-        (dir.join("Cargo.lock"), lock),
         (dir.join("src").join("main.rs"), main.into_bytes()),
         (dir.join("src").join("model.rs"), code.as_bytes().to_vec()),
     ];
+    if let Some(lock) = sources.lock_file() {
+        files.push((dir.join("Cargo.lock"), lock.to_vec()));
+    }
     for (path, contents) in files {
         // An identical file is left alone: a check of the same model running at the same
         // time may be building it, and a new modification time would make cargo build again.
@@ -560,6 +625,76 @@ mod tests {
         };
         assert_ne!(hash(&["ab", "c"]), hash(&["a", "bc"]));
         assert_eq!(hash(&["ab", "c"]), hash(&["ab", "c"]));
+    }
+
+    #[test]
+    fn a_bir_built_in_the_checkout_carries_the_crates_its_checkers_link() {
+        let names: Vec<&str> = embedded::SOURCES.iter().map(|(name, _)| *name).collect();
+        for member in ["bir-model", "bir-runtime", "bir-driver", "bir-dist"] {
+            assert!(
+                names.contains(&format!("{member}/Cargo.toml").as_str()),
+                "{names:?}"
+            );
+            assert!(
+                names.contains(&format!("{member}/src/lib.rs").as_str()),
+                "{names:?}"
+            );
+        }
+        // What they inherit, without the crates that are not carried, and no dev-dependency
+        // (their paths are not carried either).
+        let text = |name: &str| {
+            let (_, contents) = embedded::SOURCES
+                .iter()
+                .find(|(n, _)| *n == name)
+                .expect("carried");
+            String::from_utf8_lossy(contents).into_owned()
+        };
+        let root = text("Cargo.toml");
+        assert!(root.contains("[workspace.package]") && root.contains("bir-runtime = {"));
+        assert!(
+            !root.contains("bir-codegen") && !root.contains("bir-macros"),
+            "{root}"
+        );
+        assert!(!text("bir-driver/Cargo.toml").contains("dev-dependencies"));
+        assert!(text("Cargo.lock").contains("name = \"serde\""));
+    }
+
+    #[test]
+    fn the_sources_are_written_once_into_the_cache() {
+        let root = std::env::temp_dir().join(format!("bir-sources-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let sources = Sources::write(&root).expect("written");
+        let folder = Sources::folder(&root);
+        assert_eq!(sources, Sources::Carried(folder.clone()));
+        for (name, contents) in embedded::SOURCES {
+            assert_eq!(&std::fs::read(folder.join(name)).expect(name), contents);
+        }
+        // A second check finds them whole and writes nothing.
+        let manifest = folder.join("bir-runtime").join("Cargo.toml");
+        std::fs::write(&manifest, "edited").expect("written");
+        assert_eq!(Sources::write(&root).expect("found"), sources);
+        assert_eq!(
+            std::fs::read_to_string(&manifest).ok().as_deref(),
+            Some("edited")
+        );
+        let manifest = sources.dependencies("");
+        assert!(manifest.starts_with("bir = { package = \"bir-runtime\", path = \""));
+        assert!(manifest.contains(&toml_string(&folder.join("bir-driver"))));
+        assert!(sources.lock_file().is_some());
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_packaged_bir_links_the_registrys_crates_of_its_version() {
+        let version = env!("CARGO_PKG_VERSION");
+        assert_eq!(
+            Sources::Registry.dependencies(", features = [\"dist\"]"),
+            format!(
+                "bir = {{ package = \"bir-runtime\", version = \"={version}\" }}\n\
+                 bir-driver = {{ version = \"={version}\", features = [\"dist\"] }}\n"
+            )
+        );
+        assert_eq!(Sources::Registry.lock_file(), None);
     }
 
     #[test]

@@ -10,8 +10,7 @@
 //!   a cached binary and run (`cache.rs`); the first check of a model says on stderr that it
 //!   is compiling, a second one runs the cached binary at once;
 //! * with `--interpret`, or where the compiled engine is unavailable (no cargo, a failed
-//!   build, the sources the tool was built from gone; a note on stderr says why), the
-//!   reference interpreter (`bir-interp`).
+//!   build; a note on stderr says why), the reference interpreter (`bir-interp`).
 //!
 //! `bir replay MODEL.bir STRING` re-executes a replay string from a report (`replay.rs`).
 //! `bir explore` serves the model to a browser (`explore/`; the page's checks run on the

@@ -13,7 +13,8 @@
 ///
 /// The language it accepts, its semantics and its limits follow.
 ///
-#[doc = include_str!("../../docs/LANGUAGE.md")]
+// `LANGUAGE.md` links to `docs/LANGUAGE.md`, so that the packaged crate carries it.
+#[doc = include_str!("../LANGUAGE.md")]
 #[proc_macro]
 pub fn bir(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     // `file = "..."` paths are relative to the invoking file's directory, as

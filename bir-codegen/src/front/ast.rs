@@ -1053,18 +1053,35 @@ pub enum Builtin {
 }
 
 impl Builtin {
+    /// Every built-in, in the order of LANGUAGE.md's list.
+    pub const ALL: [Builtin; 7] = [
+        Builtin::LockAvailable,
+        Builtin::HasLock,
+        Builtin::WasNotified,
+        Builtin::Len,
+        Builtin::Empty,
+        Builtin::Full,
+        Builtin::ThreadTerminated,
+    ];
+
+    /// The built-in's name in a model.
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::Len => "len",
+            Builtin::Empty => "empty",
+            Builtin::Full => "full",
+            Builtin::LockAvailable => "lockAvailable",
+            Builtin::HasLock => "hasLock",
+            Builtin::WasNotified => "wasNotified",
+            Builtin::ThreadTerminated => "threadTerminated",
+        }
+    }
+
     /// The built-in of this name, if any (each is the built-in only where `(` follows).
     pub fn named(name: &str) -> Option<Builtin> {
-        Some(match name {
-            "len" => Builtin::Len,
-            "empty" => Builtin::Empty,
-            "full" => Builtin::Full,
-            "lockAvailable" => Builtin::LockAvailable,
-            "hasLock" => Builtin::HasLock,
-            "wasNotified" => Builtin::WasNotified,
-            "threadTerminated" => Builtin::ThreadTerminated,
-            _ => return None,
-        })
+        Builtin::ALL
+            .into_iter()
+            .find(|builtin| builtin.name() == name)
     }
 
     /// True for the built-ins that need "this instance" (not allowed in invariants, `fun`s
