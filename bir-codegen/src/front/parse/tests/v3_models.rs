@@ -191,6 +191,14 @@ fn version_3_models_parse() {
     }
 }
 
+/// The source of the model `name` of models/v3.
+fn v3_model(name: &str) -> &'static str {
+    V3_MODELS
+        .iter()
+        .find_map(|&(model, source)| (model == name).then_some(source))
+        .unwrap_or_else(|| panic!("models/v3/{name}.bir is not listed"))
+}
+
 /// The threads of a parsed model, by name.
 fn thread<'a>(system: &'a System, name: &str) -> &'a Thread {
     system
@@ -205,7 +213,7 @@ fn thread<'a>(system: &'a System, name: &str) -> &'a Thread {
 
 #[test]
 fn the_reference_models_have_the_expected_shapes() {
-    let abp = system(V3_MODELS[0].1);
+    let abp = system(v3_model("big_abp"));
     let channels = abp
         .decls
         .iter()
@@ -226,7 +234,7 @@ fn the_reference_models_have_the_expected_shapes() {
         "while !done do choose when !empty(data) do data?(_, _); when !empty(ack) do ack?(_); \
          when done do skip; end end"
     );
-    let high = system(V3_MODELS[6].1);
+    let high = system(v3_model("hl_vs_ll_peterson_high"));
     let p = thread(&high, "P");
     assert_eq!(p.body.locals.len(), 1);
     let StmtKind::While { body, .. } = &p.body.statements[0].kind else {
@@ -237,9 +245,9 @@ fn the_reference_models_have_the_expected_shapes() {
         .filter_map(|statement| statement.label.as_ref().map(|label| label.text.as_str()))
         .collect();
     assert_eq!(labels, ["critical"]);
-    let low = system(V3_MODELS[7].1);
+    let low = system(v3_model("hl_vs_ll_peterson_low"));
     assert_eq!(thread(&low, "P").body.locations.len(), 8);
-    let phils = system(V3_MODELS[3].1);
+    let phils = system(v3_model("big_rdv_phils"));
     let fields = phils
         .decls
         .iter()
