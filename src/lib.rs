@@ -33,8 +33,12 @@
 //!
 //! # Where to go next
 //!
-//! - The language, its semantics and its limits: the documentation of [`bir!`] (the
-//!   repository's `docs/LANGUAGE.md`).
+//! - [The guide](guide): a [tutorial](guide::tutorial), [the language](guide::language)
+//!   (the documentation of [`bir!`] too), [checking in tests](guide::testing),
+//!   [properties](guide::properties), [reductions](guide::reductions),
+//!   [storage and limits](guide::storage), [the command line](guide::cli),
+//!   [the explorer](guide::explorer), [across machines](guide::dist),
+//!   [bug hunting](guide::bug_hunting) and [the internals](guide::internals).
 //! - [`Checker`]: the builder — depth-first or breadth-first search, limits, threads,
 //!   storage, partial-order reduction, LTL under fairness, reachability — and
 //!   [`Checker::plan`], what a run will do.
@@ -50,12 +54,9 @@
 //!   on the same code: in a debug build every model runs on one search compiled once, in
 //!   `bir-runtime`, so that a test crate of many models builds quickly; in a release build
 //!   each model gets its own copy of the search, specialised to its state: the fastest
-//!   search. The feature `quick-build` keeps the search compiled once in release builds too
-//!   (measured at 1.01–1.15 times the specialised copy's CPU time).
+//!   search. The feature `quick-build` keeps the search compiled once in release builds too.
 //!   To make large searches in `cargo test` fast, optimise that one search in your
 //!   `Cargo.toml`: `[profile.dev.package.bir-runtime] opt-level = 3`.
-//! - The repository's README: the command line tool `bir`, the comparison with SPIN, Rumur
-//!   and Stateright, and the design.
 #![warn(missing_docs)]
 
 pub use bir_macros::bir;
@@ -63,10 +64,10 @@ pub use bir_macros::bir;
 // What users call: the builder, the report and its parts, the verdicts, the heuristics and
 // the model contract (for hand-written models).
 pub use bir_runtime::{
-    model, Change, Checker, ConfigError, Counterexample, Coverage, Custom, Fairness,
-    FindingKind, Heuristic, IncompleteReason, Model, Plan, Progress, ReplayError, Report,
-    StateView, Stats, Step, Storage, Strategy, SwarmSearch, Unfired, Vacuous, Verdict, Watch,
-    BITSTATE_HASHES, BITSTATE_LOG2_BITS, MAX_THREADS,
+    model, Change, Checker, ConfigError, Counterexample, Coverage, Custom, Fairness, FindingKind,
+    Heuristic, IncompleteReason, Model, Plan, Progress, ReplayError, Report, StateView, Stats,
+    Step, Storage, Strategy, SwarmSearch, Unfired, Vacuous, Verdict, Watch, BITSTATE_HASHES,
+    BITSTATE_LOG2_BITS, MAX_THREADS,
 };
 
 /// What only the code `bir!` generates and bir's own tools name (the checked operations,
