@@ -68,8 +68,7 @@ fn transcripts(file: &str, text: &str) -> Vec<Command> {
             if let Some(command) = line.strip_prefix("$ ") {
                 let args: Vec<String> = command.split_whitespace().map(String::from).collect();
                 assert!(
-                    args[0] == "bir"
-                        && !args.iter().any(|a| a.contains(['>', '<', '|', '&', ';'])),
+                    args[0] == "bir" && !args.iter().any(|a| a.contains(['>', '<', '|', '&', ';'])),
                     "{file}:{}: a transcript runs plain `bir` commands: {line}",
                     number + 1
                 );
@@ -160,7 +159,10 @@ fn the_placeholders_match_what_they_say_and_nothing_else() {
     let lines = |text: &str| text.lines().map(String::from).collect::<Vec<_>>();
     let expected = lines("a\nstates: 7, ...\n...\nz");
     assert!(matches(&expected, &["a", "states: 7, 0.1 s", "z"]));
-    assert!(matches(&expected, &["a", "states: 7, 0.1 s", "x", "y", "z"]));
+    assert!(matches(
+        &expected,
+        &["a", "states: 7, 0.1 s", "x", "y", "z"]
+    ));
     assert!(!matches(&expected, &["a", "states: 8, 0.1 s", "z"]));
     assert!(!matches(&expected, &["a", "states: 7, 0.1 s", "z", "more"]));
     assert!(!matches(&lines("a"), &["a", "b"]));
