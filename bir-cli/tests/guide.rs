@@ -11,6 +11,9 @@
 //! - a line that ends in `...` matches every line that starts with the text before it
 //!   (`states: 7, transitions: 7, errors: 0, deadlocks: 1, max depth: 3, ...`);
 //! - a line that is `...` alone matches any number of lines (a long trace cut short).
+//!
+//! Beside them: the README's compile errors are the compile-fail suite's, and every chapter
+//! is linked from the README and, if it has Rust examples, a doctest module of `bir::guide`.
 
 use std::path::{Path, PathBuf};
 
@@ -166,4 +169,62 @@ fn the_placeholders_match_what_they_say_and_nothing_else() {
     assert!(!matches(&expected, &["a", "states: 8, 0.1 s", "z"]));
     assert!(!matches(&expected, &["a", "states: 7, 0.1 s", "z", "more"]));
     assert!(!matches(&lines("a"), &["a", "b"]));
+}
+
+/// The block of `text` after the line `start`, up to the closing fence.
+fn block_after<'a>(text: &'a str, start: &str) -> &'a str {
+    let begin = text
+        .find(&format!("{start}\n"))
+        .unwrap_or_else(|| panic!("no block after {start:?}"))
+        + start.len()
+        + 1;
+    let end = begin + text[begin..].find("```").expect("the end of the block");
+    &text[begin..end]
+}
+
+/// The README's compile-error example is a case of the compile-fail suite, and the errors it
+/// shows are the ones the suite expects rustc to print (trybuild's paths are relative to
+/// `tests/`, the README's to the repository).
+#[test]
+fn the_compile_errors_in_the_readme_are_the_compile_fail_suites() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let case = "tests/ui/fail/several-independent-mistakes";
+    let source = std::fs::read_to_string(root().join(format!("{case}.rs"))).expect("the case");
+    assert_eq!(block_after(&readme, "```rust,compile_fail"), source);
+    let errors = std::fs::read_to_string(root().join(format!("{case}.stderr"))).expect("stderr");
+    let errors = errors.replace("--> ui/fail/", "--> tests/ui/fail/");
+    let shown = block_after(
+        &readme,
+        "gets exactly these errors from `cargo build`:\n\n```text",
+    );
+    assert_eq!(shown.trim_end(), errors.trim_end());
+}
+
+/// Every chapter is linked from the README, and every chapter with Rust examples is a module
+/// of `bir::guide` (`src/lib.rs`), so that its examples run as doctests.
+#[test]
+fn every_chapter_is_linked_and_every_rust_example_is_a_doctest() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let lib = std::fs::read_to_string(root().join("src/lib.rs")).expect("src/lib.rs");
+    let mut chapters = 0;
+    for path in documents().into_iter().skip(1) {
+        let name = path
+            .file_name()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
+        let text = std::fs::read_to_string(&path).expect("a chapter");
+        assert!(
+            readme.contains(&format!("(docs/guide/{name})")),
+            "README.md does not link docs/guide/{name}"
+        );
+        if text.lines().any(|line| line.starts_with("```rust")) {
+            assert!(
+                lib.contains(&format!("include_str!(\"../docs/guide/{name}\")")),
+                "src/lib.rs: docs/guide/{name} has Rust examples but is not in bir::guide"
+            );
+        }
+        chapters += 1;
+    }
+    assert!(chapters >= 10, "only {chapters} chapters");
 }
