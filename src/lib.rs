@@ -33,8 +33,12 @@
 //!
 //! # Where to go next
 //!
-//! - The language, its semantics and its limits: the documentation of [`bir!`] (the
-//!   repository's `docs/LANGUAGE.md`).
+//! - [The guide](guide): a [tutorial](guide::tutorial), [the language](guide::language)
+//!   (the documentation of [`bir!`] too), [checking in tests](guide::testing),
+//!   [properties](guide::properties), [reductions](guide::reductions),
+//!   [storage and limits](guide::storage), [the command line](guide::cli),
+//!   [the explorer](guide::explorer), [across machines](guide::dist),
+//!   [bug hunting](guide::bug_hunting) and [the internals](guide::internals).
 //! - [`Checker`]: the builder — depth-first or breadth-first search, limits, threads,
 //!   storage, partial-order reduction, LTL under fairness, reachability — and
 //!   [`Checker::plan`], what a run will do.
@@ -50,21 +54,87 @@
 //!   on the same code: in a debug build every model runs on one search compiled once, in
 //!   `bir-runtime`, so that a test crate of many models builds quickly; in a release build
 //!   each model gets its own copy of the search, specialised to its state: the fastest
-//!   search. The feature `quick-build` keeps the search compiled once in release builds too
-//!   (measured at 1.01–1.15 times the specialised copy's CPU time).
+//!   search. The feature `quick-build` keeps the search compiled once in release builds too.
 //!   To make large searches in `cargo test` fast, optimise that one search in your
 //!   `Cargo.toml`: `[profile.dev.package.bir-runtime] opt-level = 3`.
-//! - The repository's README: the command line tool `bir`, the comparison with SPIN, Rumur
-//!   and Stateright, and the design.
 #![warn(missing_docs)]
 
 pub use bir_macros::bir;
-pub use bir_runtime::*;
+
+// What users call: the builder, the report and its parts, the verdicts, the heuristics and
+// the model contract (for hand-written models).
+pub use bir_runtime::{
+    model, Change, Checker, ConfigError, Counterexample, Coverage, Custom, Fairness, FindingKind,
+    Heuristic, IncompleteReason, Model, Plan, Progress, ReplayError, Report, StateView, Stats,
+    Step, Storage, Strategy, SwarmSearch, Unfired, Vacuous, Verdict, Watch, BITSTATE_HASHES,
+    BITSTATE_LOG2_BITS, MAX_THREADS,
+};
+
+/// What only the code `bir!` generates and bir's own tools name (the checked operations,
+/// the engine hooks, the report's pieces that the command line prints): public so that
+/// they can reach it, hidden from the documentation.
+#[doc(hidden)]
+pub use bir_runtime::{
+    __private, replay_steps, replay_string, step_changes, OperandsDisplay, PartDisplay,
+    StateDisplay, StepChange,
+};
+
+/// Slow, independent answers the tests hold the searches against; with the feature `oracle`.
+#[cfg(feature = "oracle")]
+pub use bir_runtime::oracle;
 
 /// The breadth-first search across threads, processes and machines on timely dataflow
 /// (`bir_dist::check`); with the feature `dist`.
 #[cfg(feature = "dist")]
 pub use bir_dist as dist;
+
+/// The user's guide: one module per chapter, each the chapter's text (`docs/guide/` in the
+/// repository), whose Rust examples are doctests.
+pub mod guide {
+    /// A first model, to a verified property.
+    #[doc = include_str!("../docs/guide/tutorial.md")]
+    pub mod tutorial {}
+
+    /// BIR, the language: the specification (`docs/LANGUAGE.md`).
+    #[doc = include_str!("../docs/LANGUAGE.md")]
+    pub mod language {}
+
+    /// Checking in tests: the builder, the assertions, traces and replay.
+    #[doc = include_str!("../docs/guide/testing.md")]
+    pub mod testing {}
+
+    /// Properties: LTL, fairness, reachability.
+    #[doc = include_str!("../docs/guide/properties.md")]
+    pub mod properties {}
+
+    /// Reductions: partial orders, symmetry, heap symmetry.
+    #[doc = include_str!("../docs/guide/reductions.md")]
+    pub mod reductions {}
+
+    /// Storage and limits.
+    #[doc = include_str!("../docs/guide/storage.md")]
+    pub mod storage {}
+
+    /// The command line, `bir`.
+    #[doc = include_str!("../docs/guide/cli.md")]
+    pub mod cli {}
+
+    /// `bir explore`: the state space in the browser.
+    #[doc = include_str!("../docs/guide/explorer.md")]
+    pub mod explorer {}
+
+    /// Across machines: `bir-dist`.
+    #[doc = include_str!("../docs/guide/dist.md")]
+    pub mod dist {}
+
+    /// Bug hunting: best-first search, heuristics, swarms.
+    #[doc = include_str!("../docs/guide/bug-hunting.md")]
+    pub mod bug_hunting {}
+
+    /// Internals: the pipeline, the runtime's layers, the state layout, the search.
+    #[doc = include_str!("../docs/guide/internals.md")]
+    pub mod internals {}
+}
 
 /// The README's examples, compiled and run as doctests so that they stay true.
 #[cfg(doctest)]

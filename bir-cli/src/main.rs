@@ -22,7 +22,8 @@
 //! message-sequence charts by `bir_driver::msc`.
 //!
 //! The command line is declared once, with `clap` (`args.rs`), and `bir --help` and
-//! `bir check --help` print (a test keeps this copy and the README's equal to them):
+//! `bir check --help` print (a test keeps this copy and the guide's, `docs/guide/cli.md`,
+//! equal to them):
 //!
 //! ```text
 //! $ bir --help

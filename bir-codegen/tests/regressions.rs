@@ -1,4 +1,4 @@
-//! Regressions found by fuzzing (`fuzz/`, see the README): inputs that once made the macro
+//! Regressions found by fuzzing (`fuzz/`, see `docs/guide/internals.md`, "Fuzzing"): inputs that once made the macro
 //! panic, overflow the stack or hang. Each file in `tests/regressions/` is a `bir!` body
 //! whose first line says what the macro must answer: `// expect: ok` (it expands to the
 //! checker) or `// expect: error <text>` (a compile error containing `<text>`). Inputs too

@@ -1,6 +1,6 @@
 //! The report as one JSON object (`bir check --json`); the schema is documented in the
-//! command line tool's crate docs (`bir-cli/src/main.rs`) and in the README's "Command line"
-//! section.
+//! command line tool's crate docs (`bir-cli/src/main.rs`) and in the guide's chapter on the
+//! command line (`docs/guide/cli.md`, "JSON").
 
 use std::collections::BTreeMap;
 
