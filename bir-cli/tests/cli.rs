@@ -970,6 +970,14 @@ fn a_swarm_never_says_verified_and_names_what_each_search_covered() {
         out.contains("swarm search #1: best-first search by random"),
         "{out}"
     );
+    // `--threads 1` is a choice too: the swarm's searches take turns on one thread (a plan
+    // names its threads when there are more than one).
+    let (code, out, _) = run_bir(&["check", &file, "--swarm", "2", "--threads", "1"], &[]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains("(swarm search, 2 searches, bitstate hashing"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -113,7 +113,7 @@ impl<M: Model> Checker<M> {
     }
 
     /// Swarm search: `searches` diversified searches at once on the available threads
-    /// ([`threads`](Self::threads) if more than 1, else one per core), each an ordered
+    /// ([`threads`](Self::threads) if it was called, else one per core), each an ordered
     /// depth-first or a best-first search with its own seeded successor order and
     /// heuristic (random, branch coverage, thread switching, most blocked first, the
     /// model's own; a heuristic given with [`best_first`](Self::best_first) or
@@ -211,6 +211,7 @@ impl<M: Model> Checker<M> {
     /// breadth-first search runs on one thread (asking for both is a [`ConfigError`]).
     pub fn threads(mut self, threads: usize) -> Self {
         self.options.threads = threads;
+        self.options.threads_chosen = true;
         self
     }
 

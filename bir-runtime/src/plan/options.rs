@@ -23,6 +23,8 @@ pub(crate) struct Options {
     pub(crate) progress: bool,
     /// Threads of the search; more than one selects the parallel search.
     pub(crate) threads: usize,
+    /// Whether the user chose `threads`: a swarm runs on one thread per core unless told.
+    pub(crate) threads_chosen: bool,
     /// How the seen set stores states.
     pub(crate) storage: Storage,
     /// The property searched for, if any.
@@ -72,6 +74,7 @@ impl Default for Options {
             keep_going: None,
             progress: true,
             threads: 1,
+            threads_chosen: false,
             storage: Storage::Exact,
             property: None,
             fairness: Fairness::None,

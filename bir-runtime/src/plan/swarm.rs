@@ -56,7 +56,7 @@ pub(crate) fn storage(options: &Options, notes: &mut Vec<String>) -> Result<Stor
 /// more than its searches.
 pub(crate) fn threads(options: &Options) -> usize {
     let available = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = if options.threads > 1 {
+    let threads = if options.threads_chosen {
         options.threads
     } else {
         available
