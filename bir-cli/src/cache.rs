@@ -548,9 +548,9 @@ fn estimate(root: &Path, first: bool, bytes: u64) -> u64 {
 /// The size of a reference model's generated code (Peterson's filter N=4: 48 KB).
 const TYPICAL_BYTES: u64 = 50_000;
 
-/// How much longer a release build takes for each megabyte of generated code: 7.4 s on
-/// this project's 2-core machine, from 3.7 s for 48 KB (Peterson's filter N=4) to 21.5 s
-/// for 2.4 MB (N=300, 1,500 transitions).
+/// How much longer a release build takes for each megabyte of generated code: the slope of
+/// the builds of Peterson's filter on a 2-core machine, from N=4 (48 KB) to N=300 (2.4 MB,
+/// 1,500 transitions).
 const SECONDS_PER_MEGABYTE: f64 = 7.4;
 
 /// Writes `contents` to `path` through a temporary file and a rename, so that a reader (a
@@ -715,7 +715,7 @@ mod tests {
         // The last of each kind, a line without a size read as a typical model.
         assert_eq!(estimate(&root, true, 50_000), 20);
         assert_eq!(estimate(&root, false, 50_000), 4);
-        // 2.45 MB more code: 7.4 s a megabyte more (Peterson's filter N=300 took 21.5 s).
+        // 2.45 MB more code: SECONDS_PER_MEGABYTE for each megabyte more.
         assert_eq!(estimate(&root, false, 2_500_000), 22);
         // Smaller code than the last build's saves little, and never below a second.
         assert_eq!(estimate(&root, false, 0), 3);

@@ -39,7 +39,7 @@ pub fn lowered_size(expr: &Expr) -> u64 {
 /// actions once lowered (quantifiers unrolled), plus the invariants and the predicates and
 /// automaton edges of the properties. Each instance gets its
 /// own copy of its thread's code, specialised to its index, so instances multiply a thread's
-/// size: 4096 instances of a 2 KB thread made the macro emit 200 MB of Rust in 5 s, and a
+/// size: 4096 instances of a 2 KB thread made the macro emit 200 MB of Rust, and a
 /// few more transformations exhausted memory. At 45 to 65 bytes of Rust per unit, the limit
 /// keeps the output under about 60 MB, far above the reference models: 100 dining
 /// philosophers measure 9,000 units (0.5 MB of Rust), 4096 of them 368,640 (20 MB).

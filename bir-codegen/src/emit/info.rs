@@ -11,7 +11,7 @@ use crate::lower::EndState;
 
 /// The most slots listed one by one in the static `ModelInfo`; a model with more (large
 /// arrays) builds its slots in loops at first use. An array of 65,536 elements listed
-/// made 11 MB of Rust, which took the compiler 128 s and 5.4 GB to build.
+/// made 11 MB of Rust, which took the compiler minutes and gigabytes to build.
 const MOST_LISTED_SLOTS: usize = 1024;
 
 impl Gen<'_> {

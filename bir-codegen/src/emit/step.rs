@@ -10,10 +10,10 @@ use crate::ir::{Freeing, Owner};
 use crate::lower::{Conversion, Expr, Index, StartPool, Stmt, Stored, Transition};
 
 /// The most transitions whose functions are inlined into the successor function. Inlining
-/// lets the compiler share a state's loads across its transitions, 5–15% of a search's
+/// lets the compiler share a state's loads across its transitions, which saves the search
 /// time, but the optimiser's time grows faster than the function: Peterson's filter's
-/// checker (`bir check`, release) built in 7.1 s with 150 transitions inlined and 6.7 s
-/// with none, 10.9 and 9.2 s with 300, 45 and 10 s with 600, over 300 and 21 s with 1,500.
+/// checker (`bir check`, release) takes little longer to build with a few hundred
+/// transitions inlined than with none, and several times as long with 600 or more.
 const MOST_INLINED_TRANSITIONS: usize = 256;
 
 impl Gen<'_> {

@@ -402,7 +402,7 @@ impl<P: Holds> Model for Erased<P> {
 // They are compiled where something can call them: in debug builds (generated models run on
 // them there) and with the features `quick-build` or `erased`. A plain release build
 // leaves them out, so that building `bir-runtime` does not compile the whole search twice
-// for nothing (its first build took 17.5 s with them); `Call::erased` then answers with
+// for nothing (they lengthen its first build considerably); `Call::erased` then answers with
 // the specialised search.
 #[cfg(any(debug_assertions, feature = "quick-build", feature = "erased"))]
 pub(crate) use entry::*;

@@ -29,8 +29,8 @@ pub(crate) const KEPT_FRAMES: usize = 64;
 /// The most memory the kept frames' successors take, with the words of wide states held
 /// apart from them: the philosophers N=14 keep about 60 KB, so only models with
 /// hundreds of threads or wide states meet it. Peterson's filter N=1,000 interpreted
-/// (states of 2.8 KB, 1,000 successors each) peaked at 389 MiB with 128 frames kept, and
-/// at 54 MiB and twice the speed with 4.
+/// (states of 2.8 KB, 1,000 successors each) needs it: with 128 frames kept, their
+/// successors took most of its peak memory and half its speed.
 pub(crate) const KEPT_BYTES: usize = 4 << 20;
 
 /// A frame that keeps its successors: where they are in the arena (`start..end`), the

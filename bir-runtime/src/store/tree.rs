@@ -17,9 +17,10 @@
 //! The root is the pair of its two children's numbers, interleaved bit by bit into one word
 //! of at most 62 bits (dense numbers make a narrow word). It needs no number, so it goes to
 //! a [`QuotientTable`], which keeps only a remainder of it (quotienting) and widens as the
-//! numbers grow: a state costs its root's remainder (with the quotient table's overhead,
-//! 3.2 bytes a state on Peterson's filter with local counters, N = 5) and its share of the
-//! tables (0.24 bytes there: 2.2 million nodes for 142 million states). Numbers name
+//! numbers grow: a state costs its root's remainder (with the quotient table's overhead, a
+//! few bytes) and its share of the tables, a fraction of a byte where states share their
+//! parts (Peterson's filter with local counters, N = 5: 2.2 million nodes for 142 million
+//! states). Numbers name
 //! distinct pairs, so the root word gives back the state: nothing is lost, and a complete
 //! search over this set may say verified.
 //!

@@ -16,8 +16,8 @@ use crate::front::kw;
 /// generation, the interpreter) walks expressions recursively, and rustc compiles the
 /// generated code recursively too: the limit keeps pathological input from overflowing the
 /// compiler's stack, far above what any model needs. At the limit, the whole front end and
-/// code generator of an unoptimised build use at most 1.3 MB of stack (the deepest form,
-/// nested quantifiers), within a test thread's 2 MB (`tests/regressions.rs` checks it).
+/// code generator of an unoptimised build stay within a test thread's 2 MB of stack (the
+/// deepest form, nested quantifiers; `tests/regressions.rs` checks it).
 pub const MAX_EXPR_DEPTH: usize = 128;
 
 /// An expression and its height (a leaf has height 1), so that the parser can enforce

@@ -63,8 +63,8 @@ pub(crate) enum Admission {
 }
 
 /// The states stored before [`Stepper::prefetch`] fetches anything: 2^17, a seen set of
-/// 1 to 2 MiB as a table of words (the second-level cache of one core of the machine the
-/// figures in the README were measured on).
+/// 1 to 2 MiB as a table of words, the size of a core's second-level cache: a smaller set
+/// stays in the cache, where fetching ahead only costs instructions.
 const PREFETCH_FROM: u64 = 1 << 17;
 
 /// What every frontier of one run is given: the model, the options, the shared control,

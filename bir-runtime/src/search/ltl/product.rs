@@ -127,7 +127,7 @@ impl<'a, M: Model> Product<'a, M> {
 
     /// Appends the product steps into `next` by model transition `transition`. Always
     /// inlined: LLVM, left to choose, drops it out of the expansion whenever the search
-    /// around grows a little (12% more instructions for the philosophers' LTL check).
+    /// around grows a little, and the LTL checks then execute more instructions.
     #[inline(always)]
     fn pair(
         &self,
