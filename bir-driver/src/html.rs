@@ -10,8 +10,8 @@ use std::fmt::Write as _;
 
 use bir_runtime::model::{ModelInfo, StateParts, STUTTER};
 use bir_runtime::{
-    step_changes, Counterexample, Coverage, OperandsDisplay, Report, StateDisplay, StepChange,
-    Verdict,
+    heap_step_text, step_changes, Counterexample, Coverage, OperandsDisplay, Report, StateDisplay,
+    StepChange, Verdict,
 };
 
 use crate::json::{slot_name, value, verdict_name};
@@ -226,6 +226,13 @@ fn counterexample(out: &mut String, info: &ModelInfo, found: &Counterexample, nu
                 StepChange::Part { name, old, new, .. } => Some(format!("{name}: {old} → {new}")),
             })
             .collect();
+        let changes: Vec<String> = step
+            .heap
+            .as_ref()
+            .and_then(|heap| heap_step_text(&parts, heap))
+            .into_iter()
+            .chain(changes)
+            .collect();
         for change in &step.changes {
             if let Some(value) = before.get_mut(change.slot as usize) {
                 *value = change.new;
@@ -313,7 +320,7 @@ fn heap_section(out: &mut String, info: &ModelInfo, parts: &StateParts, found: &
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use bir_interp::Interpreter;
     use bir_runtime::Checker;
 
