@@ -281,6 +281,7 @@ impl<M: Model + Clone> Session<M> {
                 transition,
                 changes,
                 fault: None,
+                heap: None,
             });
             if fault {
                 if let Some(found) = self.finding() {

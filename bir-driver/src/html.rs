@@ -10,8 +10,8 @@ use std::fmt::Write as _;
 
 use bir_runtime::model::{ModelInfo, StateParts, STUTTER};
 use bir_runtime::{
-    step_changes, Counterexample, Coverage, OperandsDisplay, Report, StateDisplay, StepChange,
-    Verdict,
+    heap_step_text, step_changes, Counterexample, Coverage, OperandsDisplay, Report, StateDisplay,
+    StepChange, Verdict,
 };
 
 use crate::json::{slot_name, value, verdict_name};
@@ -226,6 +226,13 @@ fn counterexample(out: &mut String, info: &ModelInfo, found: &Counterexample, nu
                 StepChange::Part { name, old, new, .. } => Some(format!("{name}: {old} → {new}")),
             })
             .collect();
+        let changes: Vec<String> = step
+            .heap
+            .as_ref()
+            .and_then(|heap| heap_step_text(&parts, heap))
+            .into_iter()
+            .chain(changes)
+            .collect();
         for change in &step.changes {
             if let Some(value) = before.get_mut(change.slot as usize) {
                 *value = change.new;
@@ -259,19 +266,108 @@ fn counterexample(out: &mut String, info: &ModelInfo, found: &Counterexample, nu
     }
     let _ = write!(
         out,
-        "</table><p>final state: <span class=\"mono\">{}</span></p>\
-         <p>replay: <code class=\"replay\">{}</code></p></section>",
+        "</table><p>final state: <span class=\"mono\">{}</span></p>",
         escape(&StateDisplay::with_parts(info, &parts, found.final_state()).to_string()),
+    );
+    heap_section(out, info, &parts, found);
+    let _ = write!(
+        out,
+        "<p>replay: <code class=\"replay\">{}</code></p></section>",
         escape(found.replay())
     );
 }
 
+/// Traces of at most this many steps draw the heap of every state; longer ones only the
+/// final state's.
+const HEAP_STATES: usize = 40;
+
+/// The heap of a version-3 model's trace drawn as [`heap_svg`](crate::heap_svg) draws it,
+/// the graph the explorer shows: in a `div.heap`, the final state's drawing, open; for a
+/// trace of at most [`HEAP_STATES`] steps, before it, one closed `details.heap-state` per
+/// earlier state (the initial state, then the state after each step). Nothing for a model
+/// without records.
+fn heap_section(out: &mut String, info: &ModelInfo, parts: &StateParts, found: &Counterexample) {
+    if parts.heaps().is_empty() {
+        return;
+    }
+    out.push_str("<div class=\"heap\"><h3>heap</h3>");
+    let steps = found.steps();
+    if steps.len() <= HEAP_STATES {
+        let mut values = found.initial_state().to_vec();
+        for (index, step) in steps.iter().enumerate() {
+            let title = match index {
+                0 => "initial state".to_string(),
+                n => format!("after step {n}"),
+            };
+            let _ = write!(
+                out,
+                "<details class=\"heap-state\"><summary>{title}</summary>{}</details>",
+                crate::heap_svg::render(info, parts, &values)
+            );
+            for change in &step.changes {
+                if let Some(value) = values.get_mut(change.slot as usize) {
+                    *value = change.new;
+                }
+            }
+        }
+    }
+    let _ = write!(
+        out,
+        "<details class=\"heap-state heap-final\" open><summary>final state</summary>{}\
+         </details></div>",
+        crate::heap_svg::render(info, parts, found.final_state())
+    );
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use bir_interp::Interpreter;
     use bir_runtime::Checker;
 
     use super::*;
+
+    /// A model whose counterexample builds a list of two nodes, then drops one.
+    pub(crate) const LIST: &str = "system List {
+      record Node { int (0, 3) v; Node next; }
+      Node head;
+      active thread A() {
+        Node n;
+        head := new Node; head.v := 1;
+        n := new Node; n.v := 2; n.next := head; head := n;
+        n := null;
+        head := head.next;
+        assert(false);
+      }
+    }";
+
+    #[test]
+    fn a_heap_model_page_draws_the_heap_of_every_state_of_the_trace() {
+        let model = Interpreter::from_source(LIST).unwrap();
+        let report = Checker::new(model).bfs().progress(false).run();
+        let page = render(&report, "list.bir");
+        assert!(page.contains("<div class=\"heap\"><h3>heap</h3>"), "{page}");
+        let steps = report.findings()[0].len();
+        // One drawing per state before the final one, and the final one, open.
+        assert_eq!(
+            page.matches("<details class=\"heap-state\">").count(),
+            steps
+        );
+        assert_eq!(page.matches("heap-final\" open>").count(), 1);
+        let last = &page[page.find("heap-final").unwrap()..];
+        // The final state: head at the node of value 1, numbered 1, the other collected.
+        assert!(last.contains("data-object=\"Node#1\""), "{last}");
+        assert!(!last.contains("data-object=\"Node#2\""), "{last}");
+        assert!(
+            last.contains("data-from=\"head\" data-to=\"Node#1\""),
+            "{last}"
+        );
+        // Before the drop, two objects and the edge between them.
+        assert!(page.contains("data-object=\"Node#2\""));
+        assert!(
+            page.contains("data-from=\"Node#1.next\" data-to=\"Node#2\""),
+            "{page}"
+        );
+    }
 
     #[test]
     fn the_page_has_the_verdict_the_chart_and_the_table_and_fetches_nothing() {

@@ -173,6 +173,23 @@ struct JsonStep {
     /// The step repeats a final state (a lasso's run that ends stutters): no thread moves.
     stutter: bool,
     changes: Vec<JsonChange>,
+    /// For a model with records, the objects the step allocated (`Node#2`, numbered after
+    /// the step); absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    allocated: Vec<String>,
+    /// The objects the collector removed at its end (numbered before it); absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    collected: Vec<String>,
+    /// The objects that lived through it under another number; absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    renumbered: Vec<JsonRenumbered>,
+}
+
+/// An object a step renumbered: its name before and after (`Node#1`, `Node#2`).
+#[derive(Serialize)]
+struct JsonRenumbered {
+    from: String,
+    to: String,
 }
 
 /// One variable a failing check read.
@@ -366,6 +383,27 @@ impl JsonCounterexample {
     }
 }
 
+/// `Node#2`: object `number` of record type `record` (an index in [`StateParts::heaps`]).
+fn object_name(parts: &StateParts, record: usize, number: u32) -> String {
+    let record = parts.heaps().get(record).map_or("?", |h| h.record.as_str());
+    format!("{record}#{number}")
+}
+
+/// The names of the objects `list` picks from the step's [`HeapStep`](bir_runtime::model::heap::steps::HeapStep).
+fn heap_names(
+    parts: &StateParts,
+    step: &bir_runtime::Step,
+    list: fn(
+        &bir_runtime::model::heap::steps::HeapStep,
+    ) -> &Vec<bir_runtime::model::heap::steps::ObjectRef>,
+) -> Vec<String> {
+    step.heap
+        .iter()
+        .flat_map(|h| list(h).iter())
+        .map(|o| object_name(parts, o.record, o.number))
+        .collect()
+}
+
 fn counterexample(info: &ModelInfo, c: &Counterexample) -> JsonCounterexample {
     let parts = StateParts::new(info);
     let parts_of = |values: &[i64]| (!parts.is_empty()).then(|| parts_json(info, &parts, values));
@@ -386,6 +424,18 @@ fn counterexample(info: &ModelInfo, c: &Counterexample) -> JsonCounterexample {
                 line: t.map_or(0, |t| t.line),
                 fails: step.fault.is_some(),
                 stutter: step.transition == STUTTER,
+                allocated: heap_names(&parts, step, |h| &h.allocated),
+                collected: heap_names(&parts, step, |h| &h.collected),
+                renumbered: step
+                    .heap
+                    .iter()
+                    .flat_map(|h| &h.kept)
+                    .filter(|k| k.before != k.after)
+                    .map(|k| JsonRenumbered {
+                        from: object_name(&parts, k.record, k.before),
+                        to: object_name(&parts, k.record, k.after),
+                    })
+                    .collect(),
                 changes: step
                     .changes
                     .iter()
@@ -477,6 +527,23 @@ mod tests {
     use bir_runtime::Checker;
 
     use super::*;
+
+    #[test]
+    fn a_heap_models_steps_say_what_they_allocated_collected_and_renumbered() {
+        let model = Interpreter::from_source(crate::html::tests::LIST).unwrap();
+        let report = Checker::new(model).bfs().progress(false).run();
+        let found = &report.findings()[0];
+        let json = serde_json::to_value(counterexample(found.info(), found)).unwrap();
+        let steps = json["steps"].as_array().unwrap();
+        assert_eq!(steps[0]["allocated"], serde_json::json!(["Node#1"]));
+        assert!(steps[1].get("allocated").is_none(), "{}", steps[1]);
+        let drop = &steps[7];
+        assert_eq!(drop["collected"], serde_json::json!(["Node#1"]), "{drop}");
+        assert_eq!(
+            drop["renumbered"],
+            serde_json::json!([{"from": "Node#2", "to": "Node#1"}])
+        );
+    }
 
     #[test]
     fn a_tid_reads_as_the_instance_it_names_or_null() {

@@ -445,6 +445,7 @@ mod tests {
                 transition: *transition,
                 changes,
                 fault: None,
+                heap: None,
             });
             (state, before) = (next.clone(), after.clone());
         }

@@ -268,7 +268,9 @@ impl Interpreter {
                 packing,
                 state: next,
             };
-            self.plan.heap.collect(&mut slots, self.plan.heap_order);
+            // A report replaying a step in allocation order says so per thread.
+            let order = bir_runtime::model::heap::steps::effective(self.plan.heap_order);
+            self.plan.heap.collect(&mut slots, order);
         }
     }
 

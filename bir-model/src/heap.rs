@@ -153,6 +153,9 @@ impl HeapOrder {
 /// The order the generated checkers number the heap's objects in: [`HeapOrder::Canonical`]
 /// unless the environment variable [`HeapOrder::ENV`] says `allocation`, read once.
 pub fn order() -> HeapOrder {
+    if let Some(order) = steps::overridden() {
+        return order;
+    }
     static ORDER: std::sync::OnceLock<HeapOrder> = std::sync::OnceLock::new();
     *ORDER.get_or_init(|| match std::env::var(HeapOrder::ENV).as_deref() {
         Ok("allocation") => HeapOrder::Allocation,
@@ -487,6 +490,7 @@ fn rename(
     }
 }
 
+pub mod steps;
 mod text;
 
 #[cfg(test)]

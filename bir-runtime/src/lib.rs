@@ -199,8 +199,8 @@ pub use plan::{
     MAX_THREADS,
 };
 pub use report::{
-    step_changes, Coverage, OperandsDisplay, PartDisplay, Report, StateDisplay, Stats, StepChange,
-    SwarmSearch, Unfired, Vacuous,
+    heap_step_text, step_changes, Coverage, OperandsDisplay, PartDisplay, Report, StateDisplay,
+    Stats, StepChange, SwarmSearch, Unfired, Vacuous,
 };
 pub use trace::{replay_steps, replay_string, Change, Counterexample, ReplayError, Step};
 pub use verdict::{FindingKind, IncompleteReason, Strategy, Verdict};

@@ -9,6 +9,15 @@
 // `atomic` blocks and an optional outer loop; in three models of ten, a buffered channel of
 // references that the threads send on and receive from (its messages are roots too). Null errors (a field through `null`) and heap
 // errors (more live objects than the bound) are as likely as the random walk makes them.
+// In two models of five, exceptions (LANGUAGE.md, "Exceptions"): a `throwable record` X
+// (with a reference field, so that a thrown object holds others alive) and Y, a function
+// `fx(k)` that allocates an X and throws it when `k == 0`, a function `fz(k)` that calls it
+// in a `try` catching only Y (so an X is caught in a caller's frame, two frames up), and in
+// the threads `try`/`catch` around those calls and around a direct `throw`, calls outside
+// any `try` (uncaught exceptions) and, sometimes, a low-level thread whose `catch` clauses
+// cover some of its locations (the first matching clause in source order wins; a throw at
+// a location no clause covers is uncaught). Those choices come from a stream of their own,
+// so that a model without exceptions is what it was for its seed.
 // Included after `generate.rs` (whose `Rng` it uses), on its own: it shares no state with
 // the other generators, so that their models stay what they were for every seed.
 
@@ -38,6 +47,8 @@ struct HeapGen {
     int_global: bool,
     /// The record type of the buffered channel `c` of references, when there is one.
     channel: Option<usize>,
+    /// The choices of the exceptions, when the model has them.
+    exceptions: Option<Rng>,
 }
 
 /// A random heap model named `name`, from `seed`.
@@ -74,12 +85,15 @@ pub fn generate_heap(name: &str, seed: u64) -> String {
     } else {
         None
     };
+    let mut exceptions = Rng::new(seed ^ 0xE8C3_0000_E8C3);
+    let exceptions = exceptions.chance(40).then_some(exceptions);
     let mut gen = HeapGen {
         rng,
         records,
         globals,
         int_global,
         channel,
+        exceptions,
     };
     gen.system(name)
 }
@@ -108,9 +122,17 @@ impl HeapGen {
             let buffer = 1 + self.rng.below(2);
             out += &format!("  channel ({}) buffer {buffer} c;\n", self.records[r].name);
         }
+        if self.exceptions.is_some() {
+            out += &self.exception_declarations();
+        }
         let threads = 1 + self.rng.below(2);
         for t in 0..threads {
             out += &self.thread(t);
+        }
+        if let Some(erng) = &mut self.exceptions {
+            if erng.chance(40) {
+                out += &low_level_catcher(erng);
+            }
         }
         out += "}\n";
         out
@@ -130,6 +152,9 @@ impl HeapGen {
             out += &format!("    {} {name};\n", self.records[record].name);
             scope.push(HeapVar { name, record });
         }
+        if self.exceptions.is_some() {
+            out += "    X xl;\n";
+        }
         // Most threads begin with an allocation, so that their field accesses find an
         // object more often than not.
         if self.rng.chance(70) {
@@ -147,12 +172,72 @@ impl HeapGen {
         }
         for _ in 0..steps {
             out += &self.statement(&scope, indent, 1);
+            out += &self.exception_statement(replicated, indent);
         }
         if looping {
             out += "    end\n";
         }
         out += "  }\n";
         out
+    }
+
+    /// The throwable records X and Y and the functions `fx` and `fz`.
+    fn exception_declarations(&mut self) -> String {
+        let erng = self.exceptions.as_mut().expect("exceptions");
+        let bound = 1 + erng.below(2);
+        let held = &self.records[erng.below(self.records.len())].name;
+        let mut out = format!(
+            "  throwable record[{bound}] X {{ int (0, 2) code; {held} keep; }}\n\
+             \x20 throwable record[1] Y {{ boolean b; }}\n"
+        );
+        // The thrown object holds a global's object now and then.
+        let keep = self
+            .globals
+            .iter()
+            .find(|g| self.records[g.record].name == *held)
+            .filter(|_| erng.chance(50))
+            .map(|g| format!("    e.keep := {};\n", g.name))
+            .unwrap_or_default();
+        out += &format!(
+            "  function fx(int (0, 1) k) {{\n    X e;\n    e := new X;\n    e.code := k + 1;\n\
+             {keep}    if k == 0 do throw e; end\n  }}\n"
+        );
+        out += "  function fz(int (0, 1) k) {\n    try\n      fx(k);\n    catch (Y y)\n      \
+                skip;\n    end\n  }\n";
+        out
+    }
+
+    /// Now and then, after a thread's statement, one with exceptions: a `try` around a
+    /// call of `fx` (caught one frame up) or `fz` (two frames up) or around a direct
+    /// `throw`, a `try` whose handler does not match, or a call outside any `try`.
+    fn exception_statement(&mut self, replicated: bool, indent: &str) -> String {
+        let int_global = self.int_global;
+        let Some(erng) = self.exceptions.as_mut() else {
+            return String::new();
+        };
+        if !erng.chance(35) {
+            return String::new();
+        }
+        let k = match erng.below(3) {
+            0 if replicated => "id".to_string(),
+            n => (n % 2).to_string(),
+        };
+        let inner = format!("{indent}  ");
+        let handler = match erng.below(3) {
+            0 => "skip;".to_string(),
+            1 if int_global => "g := x.code;".to_string(),
+            _ => "xl := x;".to_string(),
+        };
+        let catch_x = |body: String| {
+            format!("{indent}try\n{body}{indent}catch (X x)\n{inner}{handler}\n{indent}end\n")
+        };
+        match erng.below(10) {
+            0..=3 => catch_x(format!("{inner}fx({k});\n")),
+            4 | 5 => catch_x(format!("{inner}fz({k});\n")),
+            6 => catch_x(format!("{inner}xl := new X;\n{inner}throw xl;\n")),
+            7 => format!("{indent}try\n{inner}fx(1);\n{indent}catch (Y y)\n{inner}skip;\n{indent}end\n"),
+            _ => format!("{indent}fx({k});\n"),
+        }
     }
 
     /// A reference variable of `scope`, of type `record` when given.
@@ -323,4 +408,30 @@ impl HeapGen {
             _ => format!("{indent}{}\n", self.action(scope)),
         }
     }
+}
+
+/// A low-level thread that allocates an X, throws it, and catches it (or not) with
+/// `catch` clauses among its locations: a clause for Y first now and then (which never
+/// matches), the X clause covering `throwing` (or, one time in five, only `make`: the throw
+/// is then uncaught), the handler going on or starting again.
+fn low_level_catcher(erng: &mut Rng) -> String {
+    let mut out = String::from("  active thread TL() {\n    X a;\n");
+    out += "    loc make: do { a := new X; } goto throwing;\n";
+    out += "    loc throwing: do { throw a; } goto make;\n";
+    let after = if erng.chance(50) { "done" } else { "make" };
+    out += &format!("    loc caught: do {{ a := null; }} goto {after};\n");
+    out += "    loc done: do { } return;\n";
+    if erng.chance(40) {
+        out += "    catch Y y at make, throwing goto done;\n";
+    }
+    let covered = if erng.chance(20) {
+        "make"
+    } else if erng.chance(50) {
+        "make, throwing"
+    } else {
+        "throwing"
+    };
+    out += &format!("    catch X x at {covered} goto caught;\n");
+    out += "  }\n";
+    out
 }

@@ -96,7 +96,30 @@ fn a_quarter_of_the_models_are_of_version_3() {
 /// The heap generator's models too: `build.rs` compiles some of them with `bir!`.
 #[test]
 fn two_thousand_heap_models_pass_the_front_end() {
+    let mut models = Vec::new();
     for seed in 0..2_000u64 {
-        accept(&bir_difftest::generate_heap("H", seed), seed);
+        let model = bir_difftest::generate_heap("H", seed);
+        accept(&model, seed);
+        models.push(model);
     }
+    // The exceptions: a throwable record, throws, high-level and low-level handlers, calls
+    // caught a frame or two up and outside any `try`.
+    for construct in [
+        "throwable record",
+        "throw e;",
+        "throw xl;",
+        "throw a;",
+        "catch (X x)",
+        "catch (Y y)",
+        "catch X x at",
+        "catch Y y at",
+        "fz(",
+    ] {
+        assert!(
+            models.iter().any(|m| m.contains(construct)),
+            "no heap model has `{construct}`"
+        );
+    }
+    let without = models.iter().filter(|m| !m.contains("throwable")).count();
+    assert!(without > 500, "{without} heap models without exceptions");
 }

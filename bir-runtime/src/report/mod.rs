@@ -15,7 +15,9 @@ use crate::verdict::{FindingKind, IncompleteReason, Strategy, Verdict};
 
 pub(crate) use coverage::Fired;
 pub use coverage::{Coverage, Unfired, Vacuous};
-pub use display::{step_changes, OperandsDisplay, PartDisplay, StateDisplay, StepChange};
+pub use display::{
+    heap_step_text, step_changes, OperandsDisplay, PartDisplay, StateDisplay, StepChange,
+};
 
 /// What a search counted. See the counting rules in `LANGUAGE.md` ("Steps, states and
 /// verdicts"); a search stopped at a finding or a limit counts what it did up to there.

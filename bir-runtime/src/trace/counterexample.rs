@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::model::heap::steps::HeapStep;
 use crate::model::{Fault, ModelInfo, Operand, TransitionId};
 use crate::verdict::FindingKind;
 
@@ -55,6 +56,10 @@ pub struct Step {
     pub changes: Vec<Change>,
     /// For the failing last step of a fault counterexample, the fault it raised.
     pub fault: Option<Fault>,
+    /// For a step of a model with records that allocated, collected or renumbered
+    /// objects, what it did to the heap ([`HeapStep`]); `None` otherwise, and for steps
+    /// not rebuilt by executing the model.
+    pub heap: Option<HeapStep>,
 }
 
 /// A path from the initial state to a finding, decoded so that it does not depend on the

@@ -7,6 +7,9 @@
 
 use std::sync::Arc;
 
+use crate::model::heap::steps::{with_order, HeapStep};
+use crate::model::heap::HeapOrder;
+use crate::model::StateParts;
 use crate::model::{
     FailedCheck, Fault, InvariantFailure, Model, ModelInfo, Operand, Outcome, Successor,
     TransitionId, STUTTER,
@@ -297,6 +300,9 @@ impl Walk {
         self.values.clone_from(&self.initial);
         let mut next_values = Vec::with_capacity(self.values.len());
         let mut successors: Vec<Successor<M::State>> = Vec::new();
+        // A model with records: each step's allocations and collections are found by
+        // replaying it in allocation order.
+        let parts = Some(StateParts::new(info)).filter(|p| !p.heaps().is_empty());
         if let Err(failure) = model.check_invariants(&state) {
             let is_last = path.is_empty() && cycle.is_none();
             return invariant_ending(model, info, &state, failure, 0, is_last);
@@ -317,6 +323,7 @@ impl Walk {
                     transition,
                     changes: Vec::new(),
                     fault: None,
+                    heap: None,
                 });
                 continue;
             }
@@ -339,6 +346,7 @@ impl Walk {
                         transition,
                         changes: Vec::new(),
                         fault: Some(fault),
+                        heap: None,
                     });
                     let message = fault_message(info, fault);
                     let mut operands = Vec::new();
@@ -359,10 +367,17 @@ impl Walk {
                 }
             };
             model.decode(&next, &mut next_values);
+            let heap = match &parts {
+                Some(parts) => {
+                    heap_step(model, info, parts, &state, transition, self, &next_values)
+                }
+                None => None,
+            };
             self.steps.push(Step {
                 transition,
                 changes: Change::between(&self.values, &next_values),
                 fault: None,
+                heap,
             });
             std::mem::swap(&mut self.values, &mut next_values);
             state = next;
@@ -392,6 +407,34 @@ impl Walk {
         }
         Err(ReplayError::NoFinding { steps: path.len() })
     }
+}
+
+/// What the step of `transition` from `state` (decoded in `walk.values`), which leads to
+/// the decoded `after`, did to the heap: the step is executed again in
+/// [`HeapOrder::Allocation`] (on this thread only) and the three states compared
+/// ([`HeapStep::new`]). `None` when it changed nothing of the heap's objects, or when the
+/// replay does not find the step.
+fn heap_step<M: Model>(
+    model: &M,
+    info: &ModelInfo,
+    parts: &StateParts,
+    state: &M::State,
+    transition: TransitionId,
+    walk: &Walk,
+    after: &[i64],
+) -> Option<HeapStep> {
+    let raw = with_order(HeapOrder::Allocation, || {
+        let mut successors = Vec::new();
+        model.successors(state, &mut successors);
+        successors.into_iter().find(|s| s.transition == transition)
+    })?;
+    let Outcome::Next(raw) = raw.outcome else {
+        return None;
+    };
+    let mut raw_values = Vec::new();
+    model.decode(&raw, &mut raw_values);
+    let step = HeapStep::new(info, parts, &walk.values, &raw_values, after);
+    (!step.is_quiet()).then_some(step)
 }
 
 /// The ending at a state that fails its invariants after `step` steps: the finding if the

@@ -3,6 +3,7 @@
 //! after ([`PartDisplay`]).
 
 use super::PartDisplay;
+use crate::model::heap::steps::HeapStep;
 use crate::model::{ModelInfo, Part, SlotRole, StateParts};
 use crate::trace::{Change, Step};
 
@@ -32,7 +33,9 @@ pub enum StepChange {
 /// lock is listed once when its text changes (a send, a receive, a `lock`, a `notify` that
 /// only moves a wait mark); a frame's local is listed when its frame is on the stack after
 /// the step (a call's arguments, a running frame's writes), not when the step pops its
-/// frame (which gives it its initial value again); the cells, counts and marks read only
+/// frame (which gives it its initial value again); a record type's objects are listed when
+/// their text changes, unless the step only renumbered them ([`HeapStep::renames_only`]);
+/// the cells, counts and marks read only
 /// as part of a channel or lock are never listed apart.
 pub fn step_changes(
     info: &ModelInfo,
@@ -80,7 +83,12 @@ pub fn step_changes(
             PartDisplay::new(info, parts, part, &after).to_string(),
             old.name().to_string(),
         );
-        if old != new {
+        // A type whose objects the step only renumbered is shown unchanged.
+        let renamed = match (part, &step.heap) {
+            (Part::Heap(id), Some(heap)) => heap.renames_only(info, parts, id, before, &after),
+            _ => false,
+        };
+        if old != new && !renamed {
             listed.push((
                 slot,
                 StepChange::Part {
@@ -95,4 +103,42 @@ pub fn step_changes(
     // Stable: a part's line stands where its slot is, among the slots' in order.
     listed.sort_by_key(|(slot, _)| *slot);
     listed.into_iter().map(|(_, change)| change).collect()
+}
+
+/// What a step did to the heap, as the step's line in a trace ends: `allocated Node#2;
+/// collected Node#1; renumbered Node#2 as Node#1` (each part only when not empty, the
+/// objects by type then number: allocated ones by their numbers after the step, collected
+/// ones by theirs before, renumbered ones before and after). `None` when there is nothing
+/// to say.
+pub fn heap_step_text(parts: &StateParts, heap: &HeapStep) -> Option<String> {
+    let name = |record: usize, number: u32| {
+        let record = parts.heaps().get(record).map_or("?", |h| h.record.as_str());
+        format!("{record}#{number}")
+    };
+    let mut said = Vec::new();
+    let list = |objects: Vec<String>| objects.join(", ");
+    if !heap.allocated.is_empty() {
+        let objects = heap.allocated.iter().map(|o| name(o.record, o.number));
+        said.push(format!("allocated {}", list(objects.collect())));
+    }
+    if !heap.collected.is_empty() {
+        let objects = heap.collected.iter().map(|o| name(o.record, o.number));
+        said.push(format!("collected {}", list(objects.collect())));
+    }
+    let renumbered: Vec<String> = heap
+        .kept
+        .iter()
+        .filter(|k| k.before != k.after)
+        .map(|k| {
+            format!(
+                "{} as {}",
+                name(k.record, k.before),
+                name(k.record, k.after)
+            )
+        })
+        .collect();
+    if !renumbered.is_empty() {
+        said.push(format!("renumbered {}", list(renumbered)));
+    }
+    (!said.is_empty()).then(|| said.join("; "))
 }

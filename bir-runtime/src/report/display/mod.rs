@@ -7,7 +7,7 @@ mod report;
 mod state;
 mod trace;
 
-pub use changes::{step_changes, StepChange};
+pub use changes::{heap_step_text, step_changes, StepChange};
 pub use parts::PartDisplay;
 pub(crate) use state::ChangeDisplay;
 pub use state::{OperandsDisplay, StateDisplay};

@@ -446,6 +446,7 @@ mod tests {
                 },
             ],
             fault: None,
+            heap: None,
         };
         let shown = ChangeDisplay::new(model.info(), &StateParts::default(), &[], &step).unwrap();
         assert_eq!(shown.to_string(), "fork[1]: false -> true");

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{ChangeDisplay, OperandsDisplay, StateDisplay};
+use super::{heap_step_text, ChangeDisplay, OperandsDisplay, StateDisplay};
 use crate::model::{StateParts, STUTTER};
 use crate::trace::{Counterexample, Step};
 use crate::units::Counted;
@@ -102,6 +102,13 @@ fn write_numbered(
                 "(stutter: no transition is enabled; the run stays in this state forever)"
             )?,
             None => write!(f, "transition {}", step.transition)?,
+        }
+        if let Some(text) = step
+            .heap
+            .as_ref()
+            .and_then(|h| heap_step_text(walk.parts, h))
+        {
+            write!(f, "   [{text}]")?;
         }
         writeln!(f)?;
         if step.fault.is_some() {
