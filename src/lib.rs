@@ -38,7 +38,8 @@
 //!   [properties](guide::properties), [reductions](guide::reductions),
 //!   [storage and limits](guide::storage), [the command line](guide::cli),
 //!   [the explorer](guide::explorer), [across machines](guide::dist),
-//!   [bug hunting](guide::bug_hunting) and [the internals](guide::internals).
+//!   [bug hunting](guide::bug_hunting), [the evaluation](guide::evaluation) and
+//!   [the internals](guide::internals).
 //! - [`Checker`]: the builder — depth-first or breadth-first search, limits, threads,
 //!   storage, partial-order reduction, LTL under fairness, reachability — and
 //!   [`Checker::plan`], what a run will do.
@@ -130,6 +131,11 @@ pub mod guide {
     /// Bug hunting: best-first search, heuristics, swarms.
     #[doc = include_str!("../docs/guide/bug-hunting.md")]
     pub mod bug_hunting {}
+
+    /// Evaluation: bir beside SPIN, Rumur and Stateright, the tables `scripts/compare`
+    /// writes.
+    #[doc = include_str!("../docs/guide/evaluation.md")]
+    pub mod evaluation {}
 
     /// Internals: the pipeline, the runtime's layers, the state layout, the search.
     #[doc = include_str!("../docs/guide/internals.md")]
