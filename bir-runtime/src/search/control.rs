@@ -43,6 +43,9 @@ pub(crate) struct Control {
     ending: Mutex<Ending>,
     /// States that may still be stored (the state limit), handed out in chunks.
     quota: AtomicU64,
+    /// The states of the chunks that swarm searches hold (granted, not all stored, not
+    /// given back); never less than what they may still store.
+    held: AtomicU64,
     memory: MemoryBudget,
     /// Totals published by the threads, for the progress line.
     states: AtomicU64,
@@ -83,6 +86,7 @@ impl Control {
             stop: AtomicBool::new(false),
             ending: Mutex::new(Ending::default()),
             quota: AtomicU64::new(options.max_states.unwrap_or(u64::MAX)),
+            held: AtomicU64::new(0),
             memory: MemoryBudget {
                 limit: options.memory_limit,
                 at_start: resident,
@@ -137,18 +141,37 @@ impl Control {
         let mut granted = 0;
         let _ = self
             .quota
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
                 granted = left.min(wanted);
                 Some(left - granted)
             });
         granted
     }
 
+    /// Takes up to `wanted` states for a search that counts as holding them until
+    /// [`Self::unhold`]: the hold comes first, so that [`Self::held`] never undercounts.
+    pub(crate) fn reserve_held(&self, wanted: u64) -> u64 {
+        self.held.fetch_add(wanted, Ordering::SeqCst);
+        let granted = self.reserve_states(wanted);
+        self.unhold(wanted - granted);
+        granted
+    }
+
+    /// Ends the hold of `states` taken with [`Self::reserve_held`].
+    pub(crate) fn unhold(&self, states: u64) {
+        self.held.fetch_sub(states, Ordering::SeqCst);
+    }
+
+    /// The states that searches hold and may still store; 0 when no search can store more.
+    pub(crate) fn held(&self) -> u64 {
+        self.held.load(Ordering::SeqCst)
+    }
+
     /// Returns states taken from the quota and not stored.
     pub(crate) fn release_states(&self, states: u64) {
         let _ = self
             .quota
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
                 Some(left.saturating_add(states))
             });
     }
