@@ -201,6 +201,18 @@ reference!(
     1
 );
 
+reference!(
+    an_array_field_indexed_past_its_end,
+    array_fields,
+    ArrayFields,
+    "../../models/v3/array_fields.bir",
+    "v3/array_fields.bir",
+    6,
+    6,
+    0,
+    1
+);
+
 /// Without the canonical numbering (allocation order kept, garbage still collected) the
 /// two orders of `heap_renumber`'s allocations stay two states: the one heap symmetry
 /// merges, as the model's header counts.

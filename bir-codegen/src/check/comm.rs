@@ -418,6 +418,8 @@ impl Checker<'_> {
             match expr {
                 ast::Expr::Builtin { builtin, .. } => *builtin == Builtin::WasNotified,
                 ast::Expr::Index { index, .. } => in_expr(index),
+                ast::Expr::Field { base, .. } => in_expr(base),
+                ast::Expr::FieldIndex { base, index, .. } => in_expr(base) || in_expr(index),
                 ast::Expr::Unary { expr, .. } | ast::Expr::Paren { expr, .. } => in_expr(expr),
                 ast::Expr::Binary { lhs, rhs, .. } => in_expr(lhs) || in_expr(rhs),
                 ast::Expr::Cond {

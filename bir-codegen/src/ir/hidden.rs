@@ -52,7 +52,10 @@ pub struct RecordField {
     pub name: String,
     /// Its type (a reference, for a field that refers to an object).
     pub scalar: Scalar,
-    /// Its value in every object: an array of the record's bound.
+    /// For an array field (`int x[3]`), its length `n`.
+    pub len: Option<u32>,
+    /// Its value in every object: an array of the record's bound (times `n` for an array
+    /// field, element `i` of object `j` at `j * n + i`).
     pub global: GlobalId,
 }
 

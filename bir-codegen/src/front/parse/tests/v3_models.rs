@@ -70,6 +70,10 @@ const V3_MODELS: &[(&str, &str)] = &[
         include_str!("../../../../../models/v3/push_pop.bir"),
     ),
     (
+        "array_fields",
+        include_str!("../../../../../models/v3/array_fields.bir"),
+    ),
+    (
         "treiber_stack",
         include_str!("../../../../../models/v3/treiber_stack.bir"),
     ),
