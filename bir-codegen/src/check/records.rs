@@ -99,6 +99,7 @@ impl Checker<'_> {
                     name: field.name.text.clone(),
                     scalar: ty.scalar,
                     len: ty.len,
+                    default: ty.scalar.default_value(),
                     global,
                 });
             }
@@ -110,6 +111,7 @@ impl Checker<'_> {
                 bound,
                 live,
                 fields,
+                waiting: None,
             });
         }
     }
@@ -127,24 +129,6 @@ impl Checker<'_> {
                 self.symbols.get(&owner.text),
                 Some(super::Symbol::Global(_))
             )
-    }
-
-    /// True when `name` is a variable of a record type in `scope`.
-    pub(super) fn is_reference(&self, name: &Name, scope: &Scope) -> bool {
-        let local = scope.thread.and_then(|thread| {
-            self.sigs[thread]
-                .locals
-                .iter()
-                .find(|local| local.name == name.text)
-                .map(|local| local.ty.scalar)
-        });
-        let global = match self.symbols.get(&name.text) {
-            Some(super::Symbol::Global(id)) => self.globals.get(*id).map(|var| var.ty.scalar),
-            _ => None,
-        };
-        local
-            .or(global)
-            .is_some_and(|scalar| scalar.record().is_some())
     }
 
     /// `base.field` (or `base.field[index]`, an element of an array field) read as a value.

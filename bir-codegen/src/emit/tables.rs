@@ -257,7 +257,7 @@ impl Tables {
                             name: field.name.clone().into(),
                             element: field.len.map(|_| i as u32),
                             slots: all.iter().skip(i).step_by(n).copied().collect(),
-                            default: field.scalar.default_value(),
+                            default: field.default,
                             refers: field.scalar.record().map(|r| r.0),
                         })
                     })
