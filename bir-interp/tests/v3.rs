@@ -201,6 +201,42 @@ reference!(
     1
 );
 
+reference!(
+    an_array_field_indexed_past_its_end,
+    array_fields,
+    ArrayFields,
+    "../../models/v3/array_fields.bir",
+    "v3/array_fields.bir",
+    6,
+    6,
+    0,
+    1
+);
+
+reference!(
+    a_monitor_over_an_objects_own_lock,
+    object_lock,
+    ObjectLock,
+    "../../models/v3/object_lock.bir",
+    "v3/object_lock.bir",
+    18,
+    18,
+    2,
+    0
+);
+
+reference!(
+    a_wait_mark_follows_its_object_when_renumbered,
+    object_lock_renumber,
+    ObjectLockRenumber,
+    "../../models/v3/object_lock_renumber.bir",
+    "v3/object_lock_renumber.bir",
+    10,
+    9,
+    0,
+    0
+);
+
 /// Without the canonical numbering (allocation order kept, garbage still collected) the
 /// two orders of `heap_renumber`'s allocations stay two states: the one heap symmetry
 /// merges, as the model's header counts.

@@ -29,7 +29,8 @@ pub struct Root {
 /// elements by index), then each instance in successor order with its locals in
 /// declaration order (parameters, locals, then its frames' locals by frame), then the
 /// channels' message slots (channels in declaration order, messages from the first,
-/// fields in order). A record's own hidden globals are the heap, never roots.
+/// fields in order). A record's own hidden globals are the heap, never roots; the object
+/// whose lock an instance waits on is a root after that instance's locals.
 pub fn roots(system: &ir::System) -> Vec<Root> {
     let hidden = &system.hidden;
     let mut roots = Vec::new();
@@ -42,7 +43,8 @@ pub fn roots(system: &ir::System) -> Vec<Root> {
         let Some(record) = var.ty.scalar.record() else {
             continue;
         };
-        if hidden.record_of(id).is_some() || channel_slots.contains(&id) {
+        let waiting = hidden.records.iter().any(|r| r.waiting == Some(id));
+        if hidden.record_of(id).is_some() || channel_slots.contains(&id) || waiting {
             continue;
         }
         for element in 0..var.ty.elements() {
@@ -53,8 +55,21 @@ pub fn roots(system: &ir::System) -> Vec<Root> {
             });
         }
     }
+    let mut number = 0u32;
     for (thread_id, thread) in system.threads.iter_enumerated() {
         for instance in thread.instance_ids() {
+            // The objects whose locks this instance waits on, after its own references.
+            let waiting = hidden.records.iter_enumerated().filter_map(|(record, r)| {
+                let global = r.waiting?;
+                let len = system.globals[global].ty.elements();
+                (number < len).then_some(Root {
+                    owner: Owner::Global(global),
+                    element: number,
+                    record,
+                })
+            });
+            let waiting: Vec<Root> = waiting.collect();
+            number += 1;
             for (local, var) in thread.locals.iter_enumerated() {
                 let Some(record) = var.ty.scalar.record() else {
                     continue;
@@ -71,6 +86,7 @@ pub fn roots(system: &ir::System) -> Vec<Root> {
                     });
                 }
             }
+            roots.extend(waiting);
         }
     }
     for channel in &hidden.channels {

@@ -44,6 +44,12 @@ pub(super) struct Channel {
 /// A checked lock (or array of locks).
 #[derive(Clone, Debug)]
 pub(super) struct Lock {
+    /// Its name in the model (the record's, for the locks of its objects).
+    pub name: String,
+    /// The record type whose objects carry these locks (`lock(x)` on a reference): one
+    /// element per object, element `x - 1`, but one lock number (`first`) for all of
+    /// them, the waiting instance's object held in the record's `waiting` references.
+    pub record: Option<ir::RecordId>,
     /// The length of an array of locks.
     pub len: Option<u32>,
     /// The number of its first element among the model's lock elements.
@@ -73,6 +79,8 @@ struct Operand {
     index: Option<(Expr, ir::SiteId)>,
     /// The text for messages: `c`, `c[i]`.
     text: String,
+    /// For the lock of an object, the reference to it.
+    object: Option<Expr>,
 }
 
 impl Checker<'_> {
@@ -138,6 +146,8 @@ impl Checker<'_> {
                 false,
             );
             self.locks.push(Lock {
+                name: decl.name.text.clone(),
+                record: None,
                 len,
                 first,
                 owner,
@@ -145,10 +155,87 @@ impl Checker<'_> {
             });
             first += elements;
         }
+        // Rule: every object carries a lock; its owner and count are hidden fields of its
+        // record (only when some operation takes the lock of an object).
+        let object_locks = self.uses_object_locks();
+        if object_locks {
+            let records: Vec<(ir::RecordId, ir::Record)> = self
+                .records
+                .iter_enumerated()
+                .map(|(id, r)| (id, r.clone()))
+                .collect();
+            for (id, record) in records {
+                let owner_scalar = Scalar::Int {
+                    lo: -1,
+                    hi: nobody,
+                    wrap: false,
+                };
+                let count_scalar = Scalar::Int {
+                    lo: 0,
+                    hi: MAX_HOLDS,
+                    wrap: false,
+                };
+                let owner = self.hidden_global(
+                    bir_model::heap_field_name(&record.name, "lock"),
+                    record.span,
+                    owner_scalar,
+                    Some(record.bound),
+                    true,
+                );
+                let count = self.hidden_global(
+                    bir_model::heap_field_name(&record.name, "lock.count"),
+                    record.span,
+                    count_scalar,
+                    Some(record.bound),
+                    false,
+                );
+                let fields = &mut self.records[id].fields;
+                fields.push(ir::RecordField {
+                    name: "lock".to_string(),
+                    scalar: owner_scalar,
+                    len: None,
+                    default: -1,
+                    global: owner,
+                });
+                fields.push(ir::RecordField {
+                    name: "lock.count".to_string(),
+                    scalar: count_scalar,
+                    len: None,
+                    default: 0,
+                    global: count,
+                });
+                self.locks.push(Lock {
+                    name: record.name.clone(),
+                    record: Some(id),
+                    len: Some(record.bound),
+                    first,
+                    owner,
+                    count,
+                });
+                first += 1;
+            }
+            if self.hidden_site.is_none() {
+                if let Some(span) = self.records.iter().next().map(|r| r.span) {
+                    let site = self.site(
+                        FaultKind::Range,
+                        "a channel's or lock's hidden state left its range (a bug of bir's)"
+                            .to_string(),
+                        span,
+                        Spans::one(span),
+                    );
+                    self.hidden_site = Some(site);
+                }
+            }
+        }
         if first > 0 && self.uses_waits() {
             let marks = 2 * i64::from(first);
             let per_instance = u32::try_from(instances).ok().filter(|&n| n >= 1);
-            let span = self.lock_decls[0].name.span;
+            let span = self
+                .lock_decls
+                .first()
+                .map(|l| l.name.span)
+                .or(self.records.iter().next().map(|r| r.span))
+                .unwrap_or_else(proc_macro2::Span::call_site);
             let mark = self.hidden_global(
                 bir_model::WAIT_MARK_NAME.to_string(),
                 span,
@@ -176,6 +263,21 @@ impl Checker<'_> {
                 count,
                 locks: first,
             });
+            if object_locks {
+                let ids: Vec<ir::RecordId> =
+                    self.records.iter_enumerated().map(|(id, _)| id).collect();
+                for id in ids {
+                    let record = self.records[id].clone();
+                    let waiting = self.hidden_global(
+                        format!("wait({})", record.name),
+                        record.span,
+                        self.reference_type(id),
+                        per_instance,
+                        false,
+                    );
+                    self.records[id].waiting = Some(waiting);
+                }
+            }
         }
     }
 
@@ -197,9 +299,8 @@ impl Checker<'_> {
         let locks = self
             .locks
             .iter()
-            .zip(&self.lock_decls)
-            .map(|(lock, decl)| ir::HiddenLock {
-                name: decl.name.text.clone(),
+            .map(|lock| ir::HiddenLock {
+                name: lock.name.clone(),
                 len: lock.len,
                 first: lock.first,
                 owner: lock.owner,
@@ -418,6 +519,8 @@ impl Checker<'_> {
             match expr {
                 ast::Expr::Builtin { builtin, .. } => *builtin == Builtin::WasNotified,
                 ast::Expr::Index { index, .. } => in_expr(index),
+                ast::Expr::Field { base, .. } => in_expr(base),
+                ast::Expr::FieldIndex { base, index, .. } => in_expr(base) || in_expr(index),
                 ast::Expr::Unary { expr, .. } | ast::Expr::Paren { expr, .. } => in_expr(expr),
                 ast::Expr::Binary { lhs, rhs, .. } => in_expr(lhs) || in_expr(rhs),
                 ast::Expr::Cond {
@@ -452,9 +555,180 @@ impl Checker<'_> {
             })
     }
 
+    /// True when some lock operation or lock built-in names something other than a
+    /// declared `lock` (or an element of one): the lock of an object, so that the records'
+    /// objects carry locks.
+    fn uses_object_locks(&self) -> bool {
+        fn in_expr(checker: &Checker, expr: &ast::Expr) -> bool {
+            match expr {
+                ast::Expr::Builtin {
+                    builtin, operand, ..
+                } => {
+                    (builtin.needs_instance() && !checker.names_lock(operand))
+                        || in_expr(checker, operand)
+                }
+                ast::Expr::Index { index, .. } => in_expr(checker, index),
+                ast::Expr::Field { base, .. } => in_expr(checker, base),
+                ast::Expr::FieldIndex { base, index, .. } => {
+                    in_expr(checker, base) || in_expr(checker, index)
+                }
+                ast::Expr::Unary { expr, .. } | ast::Expr::Paren { expr, .. } => {
+                    in_expr(checker, expr)
+                }
+                ast::Expr::Binary { lhs, rhs, .. } => {
+                    in_expr(checker, lhs) || in_expr(checker, rhs)
+                }
+                ast::Expr::Cond {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    in_expr(checker, cond) || in_expr(checker, then) || in_expr(checker, otherwise)
+                }
+                ast::Expr::Quant { body, .. } => in_expr(checker, body),
+                ast::Expr::Call { args, .. } => args.iter().any(|a| in_expr(checker, a)),
+                _ => false,
+            }
+        }
+        if self.records.is_empty() {
+            return false;
+        }
+        let bodies = self
+            .thread_decls
+            .iter()
+            .map(|t| &t.body)
+            .chain(self.function_decls.iter().map(|f| &f.body));
+        bodies
+            .flat_map(|body| &body.locations)
+            .flat_map(|location| &location.transforms)
+            .any(|transform| {
+                transform.guard.as_ref().is_some_and(|g| in_expr(self, g))
+                    || transform.actions.iter().any(|action| match action {
+                        ast::Action::Lock { operand, .. } => !self.names_lock(operand),
+                        ast::Action::Assign { value, .. } => in_expr(self, value),
+                        ast::Action::Assert { expr, .. } | ast::Action::Assume { expr, .. } => {
+                            in_expr(self, expr)
+                        }
+                        _ => false,
+                    })
+            })
+    }
+
+    /// True when `expr` names a declared `lock` or an element of one.
+    fn names_lock(&self, expr: &ast::Expr) -> bool {
+        match expr {
+            ast::Expr::Paren { expr, .. } => self.names_lock(expr),
+            ast::Expr::Name(name) | ast::Expr::Index { array: name, .. } => {
+                matches!(self.symbols.get(&name.text), Some(Symbol::Lock(_)))
+            }
+            _ => false,
+        }
+    }
+
+    /// The lock of the object `expr` refers to, as an operand: element `expr - 1` of its
+    /// record's lock owners and counts, whose index error at `null` is a null error. Rule:
+    /// `expr` is a reference (when it is not a declared lock).
+    fn object_operand(&mut self, expr: &ast::Expr, scope: &mut Scope) -> Option<Operand> {
+        let (reference, kind) = self.expr(expr, scope);
+        let record = match kind {
+            Kind::Ref(record) => record,
+            Kind::Error => return None,
+            Kind::Null => {
+                self.diags.error(
+                    expr.spans(),
+                    "expected a lock: `null` refers to no object, and has no lock",
+                );
+                return None;
+            }
+            other => {
+                self.diags.error(
+                    expr.spans(),
+                    format!(
+                        "expected a lock: `{expr}` is {}, neither a `lock` nor a reference to \
+                         an object (whose lock it would be)",
+                        self.kind_name(other)
+                    ),
+                );
+                return None;
+            }
+        };
+        let which = self.locks.iter().position(|l| l.record == Some(record))?;
+        let site = self.site(
+            FaultKind::Null,
+            format!("`{expr}` is `null`: the lock of no object"),
+            expr.spans().first,
+            expr.spans(),
+        );
+        let index = Expr::Arith {
+            op: ArithOp::Sub,
+            lhs: Box::new(reference.clone()),
+            rhs: Box::new(Expr::Int(1)),
+            overflow: None,
+            division: None,
+        };
+        Some(Operand {
+            which,
+            index: Some((index, site)),
+            text: expr.to_string(),
+            object: Some(reference),
+        })
+    }
+
+    /// For the lock of an object: `waiting(R)[instance] == x`, that the wait mark of
+    /// `instance` names this object; `None` for a declared lock.
+    fn same_object(&self, lock: &Operand, instance: Expr) -> Option<Expr> {
+        let object = lock.object.clone()?;
+        let record = self.locks[lock.which].record?;
+        let waiting = self.records.get(record)?.waiting?;
+        Some(compare(
+            CmpOp::Eq,
+            Expr::Element {
+                var: VarRef::Global(waiting),
+                index: Box::new(instance),
+                site: self.any_site(),
+            },
+            object,
+        ))
+    }
+
+    /// `cond`, and for the lock of an object also that `instance`'s mark names it.
+    fn and_same_object(&self, lock: &Operand, instance: Expr, cond: Expr) -> Expr {
+        match self.same_object(lock, instance) {
+            Some(same) => Expr::And(Box::new(cond), Box::new(same)),
+            None => cond,
+        }
+    }
+
+    /// For the lock of an object, `waiting(R)[instance] := value`; nothing otherwise.
+    fn set_waiting(
+        &mut self,
+        lock: &Operand,
+        instance: Expr,
+        value: Expr,
+        spans: Spans,
+    ) -> Vec<ir::Action> {
+        let Some(record) = self.locks[lock.which].record else {
+            return Vec::new();
+        };
+        let Some(waiting) = self.records.get(record).and_then(|r| r.waiting) else {
+            return Vec::new();
+        };
+        vec![ir::Action::Assign {
+            place: Place {
+                var: VarRef::Global(waiting),
+                index: Some((Box::new(instance), self.any_site())),
+            },
+            value,
+            site: self.internal_site(spans),
+        }]
+    }
+
     /// The channel or lock an operation names (`c`, `c[i]`), with its index checked
     /// against the array; `locks` chooses which kind. `None` after an error (reported).
     fn operand(&mut self, expr: &ast::Expr, locks: bool, scope: &mut Scope) -> Option<Operand> {
+        if locks && !self.names_lock(expr) && !self.records.is_empty() {
+            return self.object_operand(expr, scope);
+        }
         let (name, index, spans) = match expr {
             ast::Expr::Name(name) => (name, None, name.spans()),
             ast::Expr::Index {
@@ -477,11 +751,6 @@ impl Checker<'_> {
             (found, _) => {
                 let what = if locks { "a lock" } else { "a channel" };
                 let is = match found {
-                    _ if locks && self.is_reference(name, scope) => format!(
-                        "`{}` is a reference, and bir does not take the lock of an object \
-                         yet; declare a global `lock` for it",
-                        name.text
-                    ),
                     Some(symbol) => format!("`{}` is {}", name.text, symbol.describe()),
                     None => format!("no `{}` is declared", name.text),
                 };
@@ -530,7 +799,12 @@ impl Checker<'_> {
             Some(_) => format!("{expr}"),
             None => name.text.clone(),
         };
-        Some(Operand { which, index, text })
+        Some(Operand {
+            which,
+            index,
+            text,
+            object: None,
+        })
     }
 
     /// `len(c)`, `empty(c)`, `full(c)`, `lockAvailable(l)`, `hasLock(l)`, `wasNotified(l)`.
@@ -1055,6 +1329,7 @@ impl Checker<'_> {
     fn lock_number(&mut self, lock: &Operand) -> Expr {
         let first = i64::from(self.locks[lock.which].first);
         match &lock.index {
+            _ if lock.object.is_some() => Expr::Int(first),
             None => Expr::Int(first),
             Some((index, _)) => Expr::Arith {
                 op: ArithOp::Add,
@@ -1094,7 +1369,8 @@ impl Checker<'_> {
             return Expr::Bool(false);
         };
         let notified = self.mark_for(lock, 1 + i64::from(waits.locks));
-        compare(CmpOp::Eq, self.mark_of(waits, me), notified)
+        let cond = compare(CmpOp::Eq, self.mark_of(waits, me.clone()), notified);
+        self.and_same_object(lock, me, cond)
     }
 
     /// The readiness and actions of a lock operation (Java monitors, reentrant).
@@ -1206,6 +1482,7 @@ impl Checker<'_> {
                     var: VarRef::Global(waits.mark),
                     index: Some((Box::new(me.clone()), self.any_site())),
                 };
+                let me_wait = me.clone();
                 let remembered = Place {
                     var: VarRef::Global(waits.count),
                     index: Some((Box::new(me), self.any_site())),
@@ -1237,6 +1514,9 @@ impl Checker<'_> {
                         site: self.internal_site(spans),
                     },
                 ];
+                let mut actions = actions;
+                let object = lock.object.clone().unwrap_or(Expr::Int(0));
+                actions.extend(self.set_waiting(&lock, me_wait, object, spans));
                 Some((None, actions))
             }
             LockOp::Unwait => {
@@ -1275,6 +1555,8 @@ impl Checker<'_> {
                         site: self.internal_site(spans),
                     },
                 ];
+                let mut actions = actions;
+                actions.extend(self.set_waiting(&lock, me.clone(), Expr::Int(0), spans));
                 Some((Some(ready), actions))
             }
             LockOp::NotifyAll => {
@@ -1292,8 +1574,13 @@ impl Checker<'_> {
                 let notified = self.mark_for(&lock, 1 + i64::from(waits.locks));
                 for instance in 0..instances {
                     let mark = self.mark_of(waits, Expr::Int(i64::from(instance)));
+                    let cond = self.and_same_object(
+                        &lock,
+                        Expr::Int(i64::from(instance)),
+                        compare(CmpOp::Eq, mark.clone(), waiting.clone()),
+                    );
                     let value = Expr::Cond {
-                        cond: Box::new(compare(CmpOp::Eq, mark.clone(), waiting.clone())),
+                        cond: Box::new(cond),
                         then: Box::new(notified.clone()),
                         otherwise: Box::new(mark),
                     };
@@ -1385,11 +1672,12 @@ impl Checker<'_> {
         let waiting = self.mark_for(&lock, 1);
         let notified = self.mark_for(&lock, 1 + i64::from(waits.locks));
         let waits_on = |checker: &Self, instance: u32| {
-            compare(
+            let cond = compare(
                 CmpOp::Eq,
                 checker.mark_of(waits, Expr::Int(i64::from(instance))),
                 waiting.clone(),
-            )
+            );
+            checker.and_same_object(&lock, Expr::Int(i64::from(instance)), cond)
         };
         let nobody = (0..instances)
             .map(|instance| Expr::Not(Box::new(waits_on(self, instance))))

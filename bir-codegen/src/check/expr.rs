@@ -189,12 +189,18 @@ impl<'a> Checker<'a> {
             ast::Expr::Bool { value, .. } => (Expr::Bool(*value), Kind::Bool),
             ast::Expr::Null { .. } => (Expr::Int(0), Kind::Null),
             ast::Expr::Paren { expr, .. } => self.expr(expr, scope),
-            ast::Expr::Field { base, field } => self.field_read(base, field, scope),
+            ast::Expr::Field { base, field } => self.field_read(base, field, None, scope),
+            ast::Expr::FieldIndex {
+                base,
+                field,
+                index,
+                spans,
+            } => self.field_read(base, field, Some((index, *spans)), scope),
             ast::Expr::Member {
                 scope: owner,
                 member,
             } if scope.constant.is_none() && self.names_variable(owner, scope) => {
-                self.field_read(&ast::Expr::Name(owner.clone()), member, scope)
+                self.field_read(&ast::Expr::Name(owner.clone()), member, None, scope)
             }
             ast::Expr::Name(name) => self.name(name, scope),
             ast::Expr::Member {

@@ -5,7 +5,9 @@
 //! "How `bir` implements version 3"): object `j` of record `R` is element `j` of the
 //! hidden array `live(R)` and of one hidden array per field, `R#f`; a reference holds
 //! `j + 1`, `null` 0. So `x.f` reads element `x - 1` of `R#f`, and the index error that
-//! `null` (-1) meets is the null error of the read (its site has the kind `Null`); `x.f :=
+//! `null` (-1) meets is the null error of the read (its site has the kind `Null`); an array
+//! field's element `x.f[i]` is element `(x - 1) * n + i` of `R#f` (see
+//! [`Checker::field_place`]); `x.f :=
 //! e` writes it, `x := new R` takes the free object of lowest number. The garbage
 //! collector and the canonical numbering run after each step that needs them
 //! (`bir_model::heap`), outside the actions.
@@ -58,9 +60,10 @@ impl Checker<'_> {
         }
     }
 
-    /// Rule: a field has a scalar type (a reference included) and a name no other field of
-    /// its record has. Declares the hidden globals of every record's objects, after the
-    /// model's own globals.
+    /// Rule: a field has a scalar type (a reference included) or a fixed array of one, and a
+    /// name no other field of its record has. Declares the hidden globals of every record's
+    /// objects, after the model's own globals (an array field of `n` elements: `n` per
+    /// object, element `i` of object `j` at `j * n + i`).
     pub(super) fn check_records(&mut self) {
         for (index, decl) in self.record_decls.clone().into_iter().enumerate() {
             let bound = self.record_bounds[index];
@@ -85,24 +88,18 @@ impl Checker<'_> {
                     continue;
                 }
                 let Some(ty) = ty else { continue };
-                if ty.len.is_some() {
-                    self.diags.error(
-                        field.ty.spans,
-                        "an array field is not supported yet: declare one field per element, \
-                         or a record of the elements linked by references",
-                    );
-                    continue;
-                }
                 let global = self.hidden_global(
                     bir_model::heap_field_name(&decl.name.text, &field.name.text),
                     field.name.span,
                     ty.scalar,
-                    Some(bound),
+                    Some(bound * ty.len.unwrap_or(1)),
                     false,
                 );
                 fields.push(ir::RecordField {
                     name: field.name.text.clone(),
                     scalar: ty.scalar,
+                    len: ty.len,
+                    default: ty.scalar.default_value(),
                     global,
                 });
             }
@@ -114,6 +111,7 @@ impl Checker<'_> {
                 bound,
                 live,
                 fields,
+                waiting: None,
             });
         }
     }
@@ -133,32 +131,15 @@ impl Checker<'_> {
             )
     }
 
-    /// True when `name` is a variable of a record type in `scope`.
-    pub(super) fn is_reference(&self, name: &Name, scope: &Scope) -> bool {
-        let local = scope.thread.and_then(|thread| {
-            self.sigs[thread]
-                .locals
-                .iter()
-                .find(|local| local.name == name.text)
-                .map(|local| local.ty.scalar)
-        });
-        let global = match self.symbols.get(&name.text) {
-            Some(super::Symbol::Global(id)) => self.globals.get(*id).map(|var| var.ty.scalar),
-            _ => None,
-        };
-        local
-            .or(global)
-            .is_some_and(|scalar| scalar.record().is_some())
-    }
-
-    /// `base.field` read as a value.
+    /// `base.field` (or `base.field[index]`, an element of an array field) read as a value.
     pub(super) fn field_read(
         &mut self,
         base: &ast::Expr,
         field: &Name,
+        index: Option<(&ast::Expr, Spans)>,
         scope: &mut Scope,
     ) -> (Expr, Kind) {
-        match self.field_place(base, field, scope) {
+        match self.field_place(base, field, index, scope) {
             Some((place, scalar)) => {
                 let Some((index, site)) = place.index else {
                     return error();
@@ -176,14 +157,21 @@ impl Checker<'_> {
 
     /// `base.field` as a place (to read or write): element `base - 1` of the field's
     /// global, whose index error is the null error of `base`. Rule: `base` is a reference
-    /// and its record has the field.
+    /// and its record has the field; an array field is used with an index, `base.field[i]`
+    /// (an int), and only an array field is indexed. Element `i` of an array field of `n`
+    /// elements is element `(base - 1) * n + i` of the global when `0 <= i < n`; otherwise
+    /// the index is -1 for a `null` base (the null error, which comes first) and an index
+    /// error of its own (at `index`'s site) for an object.
     pub(super) fn field_place(
         &mut self,
         base: &ast::Expr,
         field: &Name,
+        index: Option<(&ast::Expr, Spans)>,
         scope: &mut Scope,
     ) -> Option<(Place, Scalar)> {
         let (base_ir, kind) = self.expr(base, scope);
+        let index_ir = index
+            .map(|(index, _)| self.expr_of(index, scope, Kind::Int, "the index of an array field"));
         let record = match kind {
             Kind::Ref(record) => record,
             Kind::Error => return None,
@@ -213,7 +201,7 @@ impl Checker<'_> {
             r.fields
                 .iter()
                 .find(|f| f.name == field.text)
-                .map(|f| (f.global, f.scalar))
+                .map(|f| (f.global, f.scalar, f.len))
         }) else {
             let record = &self.record_decls[record.index()];
             let names = record.fields.iter().map(|f| f.name.text.as_str());
@@ -227,20 +215,105 @@ impl Checker<'_> {
             );
             return None;
         };
-        let (global, scalar) = found;
+        let (global, scalar, len) = found;
+        let record_name = &self.record_decls[record.index()].name.text;
+        match (len, index) {
+            (Some(len), None) => {
+                self.diags.error(
+                    base.spans().to(field.spans()),
+                    format!(
+                        "`{base}.{0}` is an array field of {len} elements and is used by \
+                         element: `{base}.{0}[i]`",
+                        field.text
+                    ),
+                );
+                return None;
+            }
+            (None, Some((_, spans))) => {
+                self.diags.error(
+                    spans,
+                    format!(
+                        "field `{}` of record `{record_name}` is not an array and cannot be \
+                         indexed",
+                        field.text
+                    ),
+                );
+                return None;
+            }
+            _ => {}
+        }
         let spans = base.spans().to(field.spans());
+        let text = match index {
+            Some((index, _)) => format!("{base}.{}[{index}]", field.text),
+            None => format!("{base}.{}", field.text),
+        };
         let site = self.site(
             FaultKind::Null,
-            format!("`{base}.{}` reads or writes a field of `null`", field.text),
+            format!("`{text}` reads or writes a field of `null`"),
             spans.first,
             base.spans(),
         );
-        let index = Expr::Arith {
+        let minus_one = |base: Expr| Expr::Arith {
             op: ArithOp::Sub,
-            lhs: Box::new(base_ir),
+            lhs: Box::new(base),
             rhs: Box::new(Expr::Int(1)),
             overflow: None,
             division: None,
+        };
+        let index = match (len, index, index_ir) {
+            (Some(len), Some((index, index_spans)), Some(i)) => {
+                let index_site = self.site(
+                    FaultKind::Index,
+                    format!(
+                        "index out of bounds in `{text}`: the field `{}` of record \
+                         `{record_name}` has {len} elements",
+                        field.text
+                    ),
+                    index_spans.first,
+                    index.spans(),
+                );
+                let n = i64::from(len);
+                let cmp = |op, lhs: Expr, rhs: Expr| Expr::Cmp {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                };
+                let within = Expr::And(
+                    Box::new(cmp(ir::CmpOp::Le, Expr::Int(0), i.clone())),
+                    Box::new(cmp(ir::CmpOp::Lt, i.clone(), Expr::Int(n))),
+                );
+                let element = Expr::Arith {
+                    op: ArithOp::Add,
+                    lhs: Box::new(Expr::Arith {
+                        op: ArithOp::Mul,
+                        lhs: Box::new(minus_one(base_ir.clone())),
+                        rhs: Box::new(Expr::Int(n)),
+                        overflow: None,
+                        division: None,
+                    }),
+                    rhs: Box::new(i),
+                    overflow: None,
+                    division: None,
+                };
+                // Outside the array: the null error first, else the index error (an element
+                // read at -1 of the field's global, which always raises its site).
+                let outside = Expr::Cond {
+                    cond: Box::new(cmp(ir::CmpOp::Eq, base_ir, Expr::Int(0))),
+                    then: Box::new(Expr::Int(-1)),
+                    otherwise: Box::new(Expr::Element {
+                        var: VarRef::Global(global),
+                        index: Box::new(Expr::Int(-1)),
+                        site: index_site,
+                    }),
+                };
+                Expr::Cond {
+                    cond: Box::new(within),
+                    then: Box::new(element),
+                    otherwise: Box::new(outside),
+                }
+            }
+            (Some(_), _, None) | (None, Some(_), _) => return None,
+            (_, _, _) => minus_one(base_ir),
         };
         let place = Place {
             var: VarRef::Global(global),

@@ -752,9 +752,15 @@ impl<'a> Checker<'a> {
                 scope: owner,
                 member,
             } if self.names_variable(owner, scope) => {
-                self.field_place(&ast::Expr::Name(owner.clone()), member, scope)
+                self.field_place(&ast::Expr::Name(owner.clone()), member, None, scope)
             }
-            ast::Expr::Field { base, field } => self.field_place(base, field, scope),
+            ast::Expr::Field { base, field } => self.field_place(base, field, None, scope),
+            ast::Expr::FieldIndex {
+                base,
+                field,
+                index,
+                spans,
+            } => self.field_place(base, field, Some((index, *spans)), scope),
             ast::Expr::Member {
                 scope: owner,
                 member,

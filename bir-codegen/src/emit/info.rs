@@ -105,7 +105,13 @@ impl Gen<'_> {
         // A field's slots are consecutive: an array's elements in one loop.
         let pushes = tables.fields.iter().map(|field| {
             let slot = &tables.slots[field.first_slot];
-            if field.elements > 1 {
+            let all = &tables.slots[field.first_slot..][..field.elements as usize];
+            let one_name = all.iter().all(|s| s.name == slot.name);
+            if !one_name {
+                // An array field's global: its slots' names differ (`R#x[0]`, `R#x[1]`).
+                let infos = all.iter().map(|slot| self.slot_info(slot));
+                quote!(#(slots.push(#infos);)*)
+            } else if field.elements > 1 {
                 let (first, end) = (0u32, field.elements);
                 let element = quote!(::core::option::Option::Some(element));
                 let info = self.slot_info_of(slot, element);

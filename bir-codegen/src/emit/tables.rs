@@ -159,6 +159,17 @@ pub struct InvariantRow {
     pub line: u32,
 }
 
+/// The length of the array field whose global is `global`, when it is one.
+fn array_field_len(system: &ir::System, global: ir::GlobalId) -> Option<u32> {
+    system
+        .hidden
+        .records
+        .iter()
+        .flat_map(|record| &record.fields)
+        .find(|field| field.global == global)
+        .and_then(|field| field.len)
+}
+
 impl Tables {
     /// The tables of `system` laid out as `layout`.
     pub fn new(system: &ir::System, layout: &Layout) -> Tables {
@@ -172,10 +183,21 @@ impl Tables {
                 elements: field.elements,
                 initial: initial_values(system, field.owner),
             });
+            // The global of an array field of `n` elements holds element `i` of object `j`
+            // at `j * n + i`: that slot is named `R#x[i]`, element `j`, so that it reads as
+            // a field of object `j` (`R#(j + 1).x[i]`) like a scalar field's.
+            let per_object = match field.owner {
+                Owner::Global(global) => array_field_len(system, global),
+                _ => None,
+            };
             for i in 0..field.elements {
+                let (name, element) = match per_object {
+                    Some(n) => (format!("{name}[{}]", i % n), Some(i / n)),
+                    None => (name.clone(), field.is_array.then_some(i)),
+                };
                 slots.push(Slot {
-                    name: name.clone(),
-                    element: field.is_array.then_some(i),
+                    name,
+                    element,
                     kind,
                 });
             }
@@ -223,15 +245,21 @@ impl Tables {
                 name: record.name.clone().into(),
                 bound: record.bound,
                 live: slots(record.live),
+                // An array field of `n` elements is `n` fields of one name, element `i` of
+                // object `j` in slot `j * n + i` of its global.
                 fields: record
                     .fields
                     .iter()
-                    .map(|field| FieldLayout {
-                        name: field.name.clone().into(),
-                        element: None,
-                        slots: slots(field.global),
-                        default: field.scalar.default_value(),
-                        refers: field.scalar.record().map(|r| r.0),
+                    .flat_map(|field| {
+                        let all = slots(field.global);
+                        let n = field.len.unwrap_or(1) as usize;
+                        (0..n).map(move |i| FieldLayout {
+                            name: field.name.clone().into(),
+                            element: field.len.map(|_| i as u32),
+                            slots: all.iter().skip(i).step_by(n).copied().collect(),
+                            default: field.default,
+                            refers: field.scalar.record().map(|r| r.0),
+                        })
                     })
                     .collect(),
             })

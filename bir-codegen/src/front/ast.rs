@@ -996,6 +996,18 @@ pub enum Expr {
         /// The field.
         field: Name,
     },
+    /// `base.field[index]`: an element of an array field of the object `base` refers to
+    /// (version 3); `x.f[i]` has the base `x` as an [`Expr::Name`].
+    FieldIndex {
+        /// The reference.
+        base: Box<Expr>,
+        /// The array field.
+        field: Name,
+        /// The index.
+        index: Box<Expr>,
+        /// From the base's first token to the closing bracket.
+        spans: Spans,
+    },
     /// `(e)`
     Paren {
         /// The inner expression.
@@ -1016,6 +1028,7 @@ impl Expr {
             Expr::Name(name) => name.spans(),
             Expr::Member { scope, member } => scope.spans().to(member.spans()),
             Expr::Index { spans, .. }
+            | Expr::FieldIndex { spans, .. }
             | Expr::Quant { spans, .. }
             | Expr::Paren { spans, .. }
             | Expr::Builtin { spans, .. }

@@ -64,6 +64,9 @@ impl Display for Expr {
             Expr::Paren { expr, .. } => write!(f, "({expr})"),
             Expr::Null { .. } => f.write_str("null"),
             Expr::Field { base, field } => write!(f, "{base}.{}", field.text),
+            Expr::FieldIndex {
+                base, field, index, ..
+            } => write!(f, "{base}.{}[{index}]", field.text),
         }
     }
 }

@@ -41,8 +41,15 @@ pub struct Record {
     pub bound: u32,
     /// Per object, whether it is allocated: `boolean [bound]`.
     pub live: GlobalId,
-    /// Its fields, in declaration order.
+    /// Its fields, in declaration order; when some operation takes the lock of an object
+    /// (`lock(x)` on a reference), the lock's owner (`lock`) and hold count (`lock.count`)
+    /// after them, so that they move with the object and reset when it is collected.
     pub fields: Vec<RecordField>,
+    /// Per instance (by global number), the object whose lock it waits on or was notified
+    /// by (a reference, `null` otherwise), when some step waits on an object's lock: a root
+    /// of the walk after that instance's locals, so that the object stays reachable and its
+    /// renumbering rewrites the mark.
+    pub waiting: Option<GlobalId>,
 }
 
 /// A field of a record type.
@@ -52,7 +59,12 @@ pub struct RecordField {
     pub name: String,
     /// Its type (a reference, for a field that refers to an object).
     pub scalar: Scalar,
-    /// Its value in every object: an array of the record's bound.
+    /// For an array field (`int (0, 3)[3] x`), its length `n`.
+    pub len: Option<u32>,
+    /// Its value in a new object and in a dead one (-1, free, for a lock's owner).
+    pub default: i64,
+    /// Its value in every object: an array of the record's bound (times `n` for an array
+    /// field, element `i` of object `j` at `j * n + i`).
     pub global: GlobalId,
 }
 

@@ -491,6 +491,7 @@ fn parenthesised(expr: &Expr) -> Expr {
         | Expr::Name(_)
         | Expr::Member { .. }
         | Expr::Index { .. }
+        | Expr::FieldIndex { .. }
         | Expr::At { .. }
         | Expr::Paren { .. }
         | Expr::Builtin { .. }

@@ -264,10 +264,45 @@ fn primary(input: ParseStream, depth: usize) -> syn::Result<Nested> {
     fields(input, depth, named)
 }
 
-/// The fields `.f.g` read after `primary` (version 3's records), each one level up.
+/// The fields `.f.g` read after `primary` (version 3's records), each one level up; a
+/// field followed by `[i]` is an element of an array field (`x.f[i]`, `a[j].f[i].g`).
 fn fields(input: ParseStream, depth: usize, primary: Nested) -> syn::Result<Nested> {
     let (mut expr, mut height) = primary;
-    while input.peek(Token![.]) && !input.peek(Token![..]) && input.peek2(syn::Ident) {
+    loop {
+        if input.peek(syn::token::Bracket) {
+            let (base, field) = match expr {
+                Expr::Member { scope, member } => (Expr::Name(scope), member),
+                Expr::Field { base, field } => (*base, field),
+                other => {
+                    expr = other;
+                    break;
+                }
+            };
+            let first = base.spans().first;
+            let content;
+            let brackets = bracketed!(content in input);
+            let (index, index_height) = nested_expr(&content, depth + 1)?;
+            end_of_group(&content, "the index")?;
+            let spans = Spans {
+                first,
+                last: brackets.span.close(),
+            };
+            (expr, height) = node(
+                Expr::FieldIndex {
+                    base: Box::new(base),
+                    field,
+                    index: Box::new(index),
+                    spans,
+                },
+                depth,
+                &[height, index_height],
+                first,
+            )?;
+            continue;
+        }
+        if !(input.peek(Token![.]) && !input.peek(Token![..]) && input.peek2(syn::Ident)) {
+            break;
+        }
         let span = input.parse::<Token![.]>()?.span;
         let field = name(input)?;
         (expr, height) = node(

@@ -162,10 +162,29 @@ impl<'a> PartDisplay<'a> {
             }
             none = false;
             write!(f, "{}#{} {{", heap.record, object.number)?;
-            for (n, (name, slot)) in object.fields.iter().enumerate() {
+            // The elements of an array field (`x[0]`, `x[1]`, ...) as one list, `x = [0, 2]`,
+            // as a global array reads.
+            let mut fields = object.fields.iter().peekable();
+            let mut n = 0;
+            while let Some((name, slot)) = fields.next() {
                 f.write_str(if n == 0 { " " } else { ", " })?;
-                write!(f, "{name} = ")?;
+                n += 1;
+                let Some(array) = name.strip_suffix("[0]") else {
+                    write!(f, "{name} = ")?;
+                    self.value(f, *slot)?;
+                    continue;
+                };
+                write!(f, "{array} = [")?;
                 self.value(f, *slot)?;
+                let mut next = 1;
+                while let Some((_, slot)) =
+                    fields.next_if(|(name, _)| *name == format!("{array}[{next}]"))
+                {
+                    f.write_str(", ")?;
+                    self.value(f, *slot)?;
+                    next += 1;
+                }
+                f.write_str("]")?;
             }
             f.write_str(if object.fields.is_empty() { "}" } else { " }" })?;
         }

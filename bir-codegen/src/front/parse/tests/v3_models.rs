@@ -70,6 +70,18 @@ const V3_MODELS: &[(&str, &str)] = &[
         include_str!("../../../../../models/v3/push_pop.bir"),
     ),
     (
+        "array_fields",
+        include_str!("../../../../../models/v3/array_fields.bir"),
+    ),
+    (
+        "object_lock",
+        include_str!("../../../../../models/v3/object_lock.bir"),
+    ),
+    (
+        "object_lock_renumber",
+        include_str!("../../../../../models/v3/object_lock_renumber.bir"),
+    ),
+    (
         "treiber_stack",
         include_str!("../../../../../models/v3/treiber_stack.bir"),
     ),

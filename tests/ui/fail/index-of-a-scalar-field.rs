@@ -5,8 +5,7 @@ bir! {
         record Node { int (0, 3) value; }
         Node n;
         active thread T() {
-            loc a: do { n := new Node; } goto b;
-            loc b: do { lock(n); } return;
+            loc l: do { n := new Node; n.value[0] := 1; } return;
         }
     }
 }

@@ -4,8 +4,9 @@ bir! {
     system S {
         record Node { int (0, 3)[2] values; }
         Node n;
+        int (0, 3) x;
         active thread T() {
-            loc l: do { n := new Node; } return;
+            loc l: do { n := new Node; x := n.values[true]; } return;
         }
     }
 }
