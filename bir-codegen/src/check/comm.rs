@@ -515,99 +515,60 @@ impl Checker<'_> {
     /// True when some step of the model waits, notifies or asks `wasNotified`: only then do
     /// the instances carry wait marks.
     fn uses_waits(&self) -> bool {
-        fn in_expr(expr: &ast::Expr) -> bool {
-            match expr {
-                ast::Expr::Builtin { builtin, .. } => *builtin == Builtin::WasNotified,
-                ast::Expr::Index { index, .. } => in_expr(index),
-                ast::Expr::Field { base, .. } => in_expr(base),
-                ast::Expr::FieldIndex { base, index, .. } => in_expr(base) || in_expr(index),
-                ast::Expr::Unary { expr, .. } | ast::Expr::Paren { expr, .. } => in_expr(expr),
-                ast::Expr::Binary { lhs, rhs, .. } => in_expr(lhs) || in_expr(rhs),
-                ast::Expr::Cond {
-                    cond,
-                    then,
-                    otherwise,
-                } => in_expr(cond) || in_expr(then) || in_expr(otherwise),
-                ast::Expr::Quant { body, .. } => in_expr(body),
-                _ => false,
-            }
-        }
-        let bodies = self
-            .thread_decls
-            .iter()
-            .map(|t| &t.body)
-            .chain(self.function_decls.iter().map(|f| &f.body));
-        bodies
-            .flat_map(|body| &body.locations)
-            .flat_map(|location| &location.transforms)
-            .any(|transform| {
-                transform.guard.as_ref().is_some_and(in_expr)
-                    || transform.actions.iter().any(|action| match action {
-                        ast::Action::Lock { op, .. } => {
-                            !matches!(op, LockOp::Lock | LockOp::Unlock)
-                        }
-                        ast::Action::Assign { value, .. } => in_expr(value),
-                        ast::Action::Assert { expr, .. } | ast::Action::Assume { expr, .. } => {
-                            in_expr(expr)
-                        }
-                        _ => false,
-                    })
-            })
+        self.any_step(
+            |expr| {
+                matches!(
+                    expr,
+                    ast::Expr::Builtin {
+                        builtin: Builtin::WasNotified,
+                        ..
+                    }
+                )
+            },
+            |op, _| !matches!(op, LockOp::Lock | LockOp::Unlock),
+        )
     }
 
     /// True when some lock operation or lock built-in names something other than a
     /// declared `lock` (or an element of one): the lock of an object, so that the records'
     /// objects carry locks.
     fn uses_object_locks(&self) -> bool {
-        fn in_expr(checker: &Checker, expr: &ast::Expr) -> bool {
-            match expr {
-                ast::Expr::Builtin {
-                    builtin, operand, ..
-                } => {
-                    (builtin.needs_instance() && !checker.names_lock(operand))
-                        || in_expr(checker, operand)
-                }
-                ast::Expr::Index { index, .. } => in_expr(checker, index),
-                ast::Expr::Field { base, .. } => in_expr(checker, base),
-                ast::Expr::FieldIndex { base, index, .. } => {
-                    in_expr(checker, base) || in_expr(checker, index)
-                }
-                ast::Expr::Unary { expr, .. } | ast::Expr::Paren { expr, .. } => {
-                    in_expr(checker, expr)
-                }
-                ast::Expr::Binary { lhs, rhs, .. } => {
-                    in_expr(checker, lhs) || in_expr(checker, rhs)
-                }
-                ast::Expr::Cond {
-                    cond,
-                    then,
-                    otherwise,
-                } => {
-                    in_expr(checker, cond) || in_expr(checker, then) || in_expr(checker, otherwise)
-                }
-                ast::Expr::Quant { body, .. } => in_expr(checker, body),
-                ast::Expr::Call { args, .. } => args.iter().any(|a| in_expr(checker, a)),
-                _ => false,
-            }
-        }
-        if self.records.is_empty() {
-            return false;
-        }
+        !self.records.is_empty()
+            && self.any_step(
+                |expr| match expr {
+                    ast::Expr::Builtin {
+                        builtin, operand, ..
+                    } => builtin.needs_instance() && !self.names_lock(operand),
+                    _ => false,
+                },
+                |_, operand| !self.names_lock(operand),
+            )
+    }
+
+    /// True when some step of a thread or function has an expression (a guard, an assigned
+    /// value, an assertion, or any part of one) for which `expr` holds, or a lock operation
+    /// for which `lock` holds.
+    fn any_step(
+        &self,
+        expr: impl Fn(&ast::Expr) -> bool,
+        lock: impl Fn(&LockOp, &ast::Expr) -> bool,
+    ) -> bool {
         let bodies = self
             .thread_decls
             .iter()
             .map(|t| &t.body)
             .chain(self.function_decls.iter().map(|f| &f.body));
+        let in_expr = |e: &ast::Expr| e.any(&expr);
         bodies
             .flat_map(|body| &body.locations)
             .flat_map(|location| &location.transforms)
             .any(|transform| {
-                transform.guard.as_ref().is_some_and(|g| in_expr(self, g))
+                transform.guard.as_ref().is_some_and(in_expr)
                     || transform.actions.iter().any(|action| match action {
-                        ast::Action::Lock { operand, .. } => !self.names_lock(operand),
-                        ast::Action::Assign { value, .. } => in_expr(self, value),
+                        ast::Action::Lock { op, operand, .. } => lock(op, operand),
+                        ast::Action::Assign { value, .. } => in_expr(value),
                         ast::Action::Assert { expr, .. } | ast::Action::Assume { expr, .. } => {
-                            in_expr(self, expr)
+                            in_expr(expr)
                         }
                         _ => false,
                     })

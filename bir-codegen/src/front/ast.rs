@@ -1018,6 +1018,35 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// True when `holds` is true of this expression or of any expression inside it.
+    pub fn any(&self, holds: &impl Fn(&Expr) -> bool) -> bool {
+        if holds(self) {
+            return true;
+        }
+        match self {
+            Expr::Int { .. }
+            | Expr::Bool { .. }
+            | Expr::Name(_)
+            | Expr::Member { .. }
+            | Expr::Null { .. } => false,
+            Expr::Index { index, .. } => index.any(holds),
+            Expr::At { index, .. } => index.as_ref().is_some_and(|index| index.any(holds)),
+            Expr::Builtin { operand, .. } => operand.any(holds),
+            Expr::Call { args, .. } => args.iter().any(|arg| arg.any(holds)),
+            Expr::Quant { lo, hi, body, .. } => lo.any(holds) || hi.any(holds) || body.any(holds),
+            Expr::Unary { expr, .. } => expr.any(holds),
+            Expr::Binary { lhs, rhs, .. } => lhs.any(holds) || rhs.any(holds),
+            Expr::Cond {
+                cond,
+                then,
+                otherwise,
+            } => cond.any(holds) || then.any(holds) || otherwise.any(holds),
+            Expr::Field { base, .. } => base.any(holds),
+            Expr::FieldIndex { base, index, .. } => base.any(holds) || index.any(holds),
+            Expr::Paren { expr, .. } => expr.any(holds),
+        }
+    }
+
     /// The expression's first and last tokens.
     pub fn spans(&self) -> Spans {
         match self {
