@@ -163,8 +163,13 @@ pub fn order() -> HeapOrder {
     })
 }
 
-/// The scratch of a layout of at most this many objects lies in fixed arrays on the
-/// thread's stack.
+/// The scratch of a layout of at most this many objects, of at most [`FEW_TYPES`] record
+/// types, lies in fixed arrays on the thread's stack, small enough that clearing them costs
+/// little beside the walk.
+const TINY: usize = 16;
+/// The most record types of a [`TINY`] layout.
+const FEW_TYPES: usize = 4;
+/// The same for layouts of at most this many objects and [`TYPES`] types.
 const SMALL: usize = 64;
 /// The same for larger layouts; past it, the scratch is allocated.
 const LARGE: usize = 1024;
@@ -216,11 +221,14 @@ impl Tally {
 
 /// The working memory of one [`HeapLayout::collect`]: `marks` has one entry per object (the
 /// types' objects one after another), `tallies` one per type, `stack` one per object (each
-/// object is pushed at most once).
+/// object is pushed at most once); `from` and `old`, at least one per object of the
+/// largest type, hold one column of a type while it is renumbered.
 struct Scratch<'a> {
     marks: &'a mut [u16],
     tallies: &'a mut [Tally],
     stack: &'a mut [Frame],
+    from: &'a mut [u8],
+    old: &'a mut [i64],
 }
 
 impl HeapLayout {
@@ -254,37 +262,47 @@ impl HeapLayout {
         let types = self.records.len();
         if total == 0 {
             false
+        } else if total <= TINY && types <= FEW_TYPES {
+            self.collect_fixed::<S, TINY, FEW_TYPES>(state, order, total)
         } else if total <= SMALL && types <= TYPES {
-            self.collect_fixed::<S, SMALL>(state, order, total)
+            self.collect_fixed::<S, SMALL, TYPES>(state, order, total)
         } else if total <= LARGE && types <= TYPES {
-            self.collect_fixed::<S, LARGE>(state, order, total)
+            self.collect_fixed::<S, LARGE, TYPES>(state, order, total)
         } else {
             let mut marks = vec![UNREACHED; total];
             let mut tallies = vec![Tally::ZERO; types];
             let mut stack = vec![Frame::ZERO; total];
+            let mut from = vec![0; total];
+            let mut old = vec![0; total];
             let scratch = Scratch {
                 marks: &mut marks,
                 tallies: &mut tallies,
                 stack: &mut stack,
+                from: &mut from,
+                old: &mut old,
             };
             self.collect_in(state, order, scratch)
         }
     }
 
-    /// [`collect`](Self::collect) with its scratch in arrays of `N` objects.
-    fn collect_fixed<S: HeapSlots + ?Sized, const N: usize>(
+    /// [`collect`](Self::collect) with its scratch in arrays of `N` objects and `T` types.
+    fn collect_fixed<S: HeapSlots + ?Sized, const N: usize, const T: usize>(
         &self,
         state: &mut S,
         order: HeapOrder,
         total: usize,
     ) -> bool {
         let mut marks = [UNREACHED; N];
-        let mut tallies = [Tally::ZERO; TYPES];
+        let mut tallies = [Tally::ZERO; T];
         let mut stack = [Frame::ZERO; N];
+        let mut from = [0; N];
+        let mut old = [0; N];
         let scratch = Scratch {
             marks: &mut marks[..total],
             tallies: &mut tallies[..self.records.len()],
             stack: &mut stack[..total],
+            from: &mut from[..total],
+            old: &mut old[..total],
         };
         self.collect_in(state, order, scratch)
     }
@@ -300,6 +318,8 @@ impl HeapLayout {
             marks,
             tallies,
             stack,
+            from,
+            old,
         } = s;
         let records = &self.records[..];
         let mut base = 0;
@@ -378,13 +398,11 @@ impl HeapLayout {
                 }
             }
         }
-        // Per type whose objects move, where each new index takes its object from: the
-        // object numbered `n` goes to `n - 1`.
-        let mut from = [0u8; MAX_BOUND as usize];
-        // The column of one field across one type's objects, read whole before any of it is
-        // written: a permutation of at most `MAX_BOUND` values, cheaper than following its
-        // cycles, and every slot is written at most once (and only when its value changes).
-        let mut old = [0i64; MAX_BOUND as usize];
+        // `from`: per type whose objects move, where each new index takes its object from:
+        // the object numbered `n` goes to `n - 1`. `old`: the column of one field across
+        // one type's objects, read whole before any of it is written: a permutation of at
+        // most `MAX_BOUND` values, cheaper than following its cycles, and every slot is
+        // written at most once (and only when its value changes).
         for (r, record) in records.iter().enumerate() {
             let tally = tallies[r];
             let bound = record.bound as usize;

@@ -1,4 +1,4 @@
-//! [`FlatStates`]: whole states wider than a word, held in their slots, in 256
+//! [`FlatStates`]: whole states wider than a word, held in their slots, in 16
 //! open-addressing segments with linear probing and a one-byte tag per slot. A search
 //! computes where a successor will be looked up and fetches that memory while it computes
 //! the others ([`Store::prefetch_state`]): a wide state's lookup is a cache miss in the tags
@@ -10,11 +10,14 @@
 use std::hash::Hash;
 use std::mem::size_of;
 
+use super::pages;
 use super::words::prefetch;
 use super::{hash_state, Footprint, Growth, Lookup, Store};
 
-/// The number of segments, by bits 40 to 47 of a state's hash.
-const SEGMENTS: usize = 256;
+/// The number of segments, by bits 40 to 43 of a state's hash. Few, so that a large set's
+/// segments are large enough for huge pages ([`pages::filled`]); a growth still rehashes
+/// only 1/16 of the set.
+const SEGMENTS: usize = 16;
 
 /// Slots of a segment's first allocation.
 const MIN_SLOTS: usize = 16;
@@ -75,8 +78,8 @@ impl<S: Clone + Eq + Hash> Segment<S> {
     /// fills the empty slots.
     fn resized(&mut self, slots: usize, filler: &S) -> Segment<S> {
         let mut grown = Segment {
-            tags: vec![EMPTY_TAG; slots].into_boxed_slice(),
-            slots: vec![filler.clone(); slots],
+            tags: pages::filled(slots, EMPTY_TAG).into_boxed_slice(),
+            slots: pages::filled(slots, filler.clone()),
             used: self.used,
         };
         for (tag, state) in self.tags.iter().zip(std::mem::take(&mut self.slots)) {
@@ -99,7 +102,7 @@ fn tag_of(hash: u64) -> u8 {
 
 /// The segment of a hash (bits the probe start and the tag do not use at usual sizes).
 fn segment_of(hash: u64) -> usize {
-    usize::from((hash >> 40) as u8)
+    (hash >> 40) as usize & (SEGMENTS - 1)
 }
 
 /// Wide states held in flat open-addressing segments.
@@ -175,7 +178,10 @@ impl<S: Clone + Eq + Hash> Store<S> for FlatStates<S> {
         if !segment.tags.is_empty() {
             let start = segment.start(hash);
             prefetch(&segment.tags[start]);
-            prefetch(&segment.slots[start]);
+            // A slot wider than the gap to its cache line's end spans two lines.
+            let slot: *const S = &segment.slots[start];
+            prefetch(slot);
+            prefetch(slot.cast::<u8>().wrapping_add(size_of::<S>() - 1));
         }
     }
 }

@@ -582,19 +582,17 @@ impl<S> Store<S> for WordsHandle<'_> {
     }
 }
 
-/// Asks the processor to start loading the cache line of `value`.
+/// Asks the processor to start loading the cache line at `address` (a reference, or a
+/// byte inside one).
 #[inline(always)]
-pub(crate) fn prefetch<T>(value: &T) {
+pub(crate) fn prefetch<T>(address: *const T) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint: it never faults, whatever the address, and the
-    // address here is of a live reference.
+    // SAFETY: a prefetch is a hint: it never faults, whatever the address.
     unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (value as *const T).cast::<i8>(),
-        );
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address.cast::<i8>());
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
+    let _ = address;
 }
 
 #[cfg(test)]
