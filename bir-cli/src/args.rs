@@ -426,8 +426,9 @@ pub struct CheckOptions {
         conflicts_with = "bfs",
         value_parser = swarm,
         help = "Run K diversified searches at once (on --threads, else\n\
-                one per core), each over its own bit array; stops at\n\
-                the first finding, never \"verified\""
+                one per core; spread over --workers/--processes), each\n\
+                over its own bit array; stops at the first finding,\n\
+                never \"verified\""
     )]
     pub swarm: Option<usize>,
 

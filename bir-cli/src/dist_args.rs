@@ -19,7 +19,8 @@ pub struct DistArgs {
         value_name = "W",
         value_parser = positive,
         help = "Distributed breadth-first search (bir-dist, timely dataflow)\n\
-                with W worker threads in this process"
+                with W worker threads in this process (with --swarm: the\n\
+                swarm's searches spread over the workers)"
     )]
     pub workers: Option<usize>,
 

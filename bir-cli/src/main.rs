@@ -71,8 +71,9 @@
 //!       --order-by <H>            Depth-first search, each state's successors in the
 //!                                 order of the heuristic H (as for --best-first)
 //!       --swarm <K>               Run K diversified searches at once (on --threads, else
-//!                                 one per core), each over its own bit array; stops at
-//!                                 the first finding, never "verified"
+//!                                 one per core; spread over --workers/--processes), each
+//!                                 over its own bit array; stops at the first finding,
+//!                                 never "verified"
 //!       --keep-going <N>          Count every finding, keeping the counterexamples of
 //!                                 the first N (default: stop at the first finding)
 //!       --max-states <N>          Store at most N states (N >= 1)
@@ -117,7 +118,8 @@
 //!       --cache <DIR>             Keep compiled checkers in DIR (default: $XDG_CACHE_HOME/bir
 //!                                 or ~/.cache/bir)
 //!       --workers <W>             Distributed breadth-first search (bir-dist, timely dataflow)
-//!                                 with W worker threads in this process
+//!                                 with W worker threads in this process (with --swarm: the
+//!                                 swarm's searches spread over the workers)
 //!       --processes <N>           Distributed search over N processes: run the same command
 //!                                 N times, each with its own --process
 //!       --process <I>             This process's index among --processes, 0 to N-1

@@ -96,6 +96,18 @@ fn two_processes_of_the_compiled_checker_agree_with_the_sequential_search() {
 /// Runs `models/<name>` on two processes over loopback (two free ports in a hostfile),
 /// with `more` arguments; both print the sequential `counts` and exit 0.
 fn two_processes_agree(name: &str, counts: &str, more: &[&str]) {
+    let mut args = vec!["--keep-going", "1"];
+    args.extend(more);
+    for (code, out) in two_processes(name, &args) {
+        assert_eq!(code, Some(0), "{out}");
+        assert!(out.contains(counts), "{out}");
+        assert!(out.contains("2 workers sent"), "{out}");
+    }
+}
+
+/// Runs `models/<name>` on two processes over loopback (two free ports in a hostfile),
+/// with `more` arguments: each one's exit status and output (stdout, then stderr).
+fn two_processes(name: &str, more: &[&str]) -> Vec<(Option<i32>, String)> {
     let ports: Vec<u16> = (0..2)
         .map(|_| {
             TcpListener::bind("127.0.0.1:0")
@@ -113,7 +125,7 @@ fn two_processes_agree(name: &str, counts: &str, more: &[&str]) {
     let args = |process: &'static str| {
         let mut command = bir_command();
         command
-            .args(["check", &file, "--keep-going", "1", "--processes", "2"])
+            .args(["check", &file, "--processes", "2"])
             .args(["--process", process, "--hostfile", &hostfile])
             .args(more)
             .stdout(Stdio::piped())
@@ -123,13 +135,40 @@ fn two_processes_agree(name: &str, counts: &str, more: &[&str]) {
     let second = args("1").spawn().expect("process 1 starts");
     let first = args("0").output().expect("process 0 runs");
     let second = second.wait_with_output().expect("process 1 runs");
-    for output in [first, second] {
-        let out = String::from_utf8_lossy(&output.stdout);
-        let err = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(0), "{out}{err}");
-        assert!(out.contains(counts), "{out}");
-        assert!(out.contains("2 workers sent"), "{out}");
+    [first, second]
+        .into_iter()
+        .map(|output| {
+            let out = String::from_utf8_lossy(&output.stdout);
+            let err = String::from_utf8_lossy(&output.stderr);
+            (output.status.code(), format!("{out}{err}"))
+        })
+        .collect()
+}
+
+#[test]
+fn a_swarm_over_two_processes_finds_the_deadlock_and_both_print_it() {
+    let runs = two_processes(
+        "dining_philosophers.bir",
+        &["--interpret", "--swarm", "4", "--set", "Param.N=8"],
+    );
+    let mut replays = Vec::new();
+    for (code, out) in &runs {
+        assert_eq!(*code, Some(1), "{out}");
+        assert!(
+            out.contains("deadlock found (swarm search, 4 searches, 2 workers"),
+            "{out}"
+        );
+        assert!(out.contains("2 workers ran the swarm's searches"), "{out}");
+        assert!(out.contains("swarm search #3:"), "{out}");
+        let mine: Vec<&str> = out
+            .lines()
+            .filter(|l| l.trim_start().starts_with("replay:"))
+            .collect();
+        replays.push(mine);
     }
+    // Both processes print the same counterexamples.
+    assert!(!replays[0].is_empty());
+    assert_eq!(replays[0], replays[1]);
 }
 
 #[test]

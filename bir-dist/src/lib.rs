@@ -1,5 +1,6 @@
 //! bir's breadth-first search spread over the workers of a [timely dataflow]: threads of one
-//! process (`-w`), processes on one machine or on several (`-n`, `-p`, `-h hostfile`).
+//! process (`-w`), processes on one machine or on several (`-n`, `-p`, `-h hostfile`); and
+//! a swarm's searches spread over them.
 //!
 //! Each state has one owner, the worker its packed state hashes to, which alone stores it
 //! in its shard of the seen set, with a reference to its parent (the parent's owner and its
@@ -15,6 +16,12 @@
 //! Counterexamples are shortest: a finding's path is traced back from owner to owner along
 //! the parent references, then replayed from the initial state into the ordinary bir
 //! trace. Every process prints the same report.
+//!
+//! A checker that asks for a swarm ([`Checker::swarm`]) runs it across the workers instead:
+//! worker `w` of `W` runs the swarm's searches `w`, `w + W`, ... on the cores of its share,
+//! the first finding anywhere stops them all, and only the results travel — counts,
+//! coverage, and each finding as its path — from which every process writes the same
+//! report, its counterexamples replayed and shortened as on one machine.
 //!
 //! A worker that dies (its process killed, a lost connection) makes every other worker
 //! fail: [`check`] then returns [`DistError::WorkerFailed`], which a program reports as
@@ -40,6 +47,7 @@
 
 mod message;
 mod search;
+mod swarm;
 mod trace;
 
 use std::fmt;
@@ -72,6 +80,13 @@ impl Outcome {
     /// What a distributed search adds to its report: the states per level and what the
     /// workers sent each other, one line each.
     pub fn summary(&self) -> String {
+        if self.report.plan().strategy == bir_runtime::Strategy::Swarm {
+            return format!(
+                "{} workers ran the swarm's searches and sent each other {} bytes of results \
+                 ({} to other workers)\n",
+                self.workers, self.traffic.bytes_sent, self.traffic.bytes_to_others
+            );
+        }
         let states: Vec<String> = self.levels.iter().map(|l| l.states.to_string()).collect();
         let traffic = &self.traffic;
         let transitions = self.report.transitions().max(1) as f64;
@@ -142,7 +157,7 @@ where
 
 /// Runs `checker`'s search over the workers of `config`: the options apply to every worker
 /// (the state limit shared among them); the search is breadth-first whatever the checker
-/// says. Returns in every process once all workers are done; the outcome is the same in
+/// says, but for a swarm, whose searches are spread over the workers. Returns in every process once all workers are done; the outcome is the same in
 /// every process.
 ///
 /// The model chooses the copy of the search it runs on, as for [`Checker::run`]: generated
@@ -183,6 +198,7 @@ impl EngineCall for Workers {
 
     fn run<M: Model + Clone + Send + 'static>(self, checker: Checker<M>) -> Self::Output {
         let config = self.0;
+        let local = local_workers(&config);
         let checker = Arc::new(checker);
         let (results, outcomes) = mpsc::channel();
         let guards = timely::execute(config, move |worker| {
@@ -191,7 +207,7 @@ impl EngineCall for Workers {
                 index: worker.index(),
                 sent: false,
             };
-            sender.send(run(worker, &checker));
+            sender.send(run(worker, &checker, local));
         })
         .map_err(DistError::Start)?;
         let local = guards.guards().len();
@@ -245,11 +261,39 @@ impl Drop for Sender {
     }
 }
 
-/// One worker's whole run: the search, then the summaries and trace-backs, then the report.
-fn run<M>(worker: &mut Worker, checker: &Checker<M>) -> Result<Outcome, DistError>
+/// The workers of this process.
+fn local_workers(config: &Config) -> usize {
+    match &config.communication {
+        timely::CommunicationConfig::Thread => 1,
+        timely::CommunicationConfig::Process(threads)
+        | timely::CommunicationConfig::ProcessBinary(threads)
+        | timely::CommunicationConfig::Cluster { threads, .. } => *threads,
+    }
+}
+
+/// One worker's whole run: the search, then the summaries and trace-backs, then the
+/// report. A swarm runs its share of the searches instead (`local` shares in this process).
+fn run<M>(worker: &mut Worker, checker: &Checker<M>, local: usize) -> Result<Outcome, DistError>
 where
     M: Model + Clone + Send + 'static,
 {
+    if let Some(share) = checker.swarm_share(worker.index(), worker.peers(), local) {
+        let share = share.map_err(DistError::Config)?;
+        let (share, results, traffic) = swarm::search(worker, share)?;
+        if results.len() != worker.peers() {
+            return Err(DistError::WorkerFailed(format!(
+                "{} of the {} workers sent no result",
+                worker.peers() - results.len().min(worker.peers()),
+                worker.peers()
+            )));
+        }
+        return Ok(Outcome {
+            report: share.report(&results),
+            levels: Vec::new(),
+            workers: worker.peers(),
+            traffic,
+        });
+    }
     let shard = checker
         .shard(worker.index(), worker.peers())
         .map_err(DistError::Config)?;

@@ -36,6 +36,8 @@ const CHILD: &str = "BIR_DIST_CHILD";
 const ARGS: &str = "BIR_DIST_ARGS";
 const KEEP: &str = "BIR_DIST_KEEP";
 const MAX_STATES: &str = "BIR_DIST_MAX_STATES";
+const SWARM: &str = "BIR_DIST_SWARM";
+const SLOW: &str = "BIR_DIST_SLOW";
 
 /// What one process printed about the search, as a line of its output.
 fn result_line<M: Model + Clone + Send + 'static>(model: M, run: Run) -> (String, i32) {
@@ -45,6 +47,17 @@ fn result_line<M: Model + Clone + Send + 'static>(model: M, run: Run) -> (String
     }
     if let Some(max) = run.max_states {
         checker = checker.max_states(max);
+    }
+    if run.slow {
+        // A heuristic that takes a millisecond a state and tells the states apart not at
+        // all: the searches it orders crawl.
+        checker = checker.best_first(bir::Heuristic::custom(|_| {
+            std::thread::sleep(Duration::from_millis(1));
+            0
+        }));
+    }
+    if let Some(searches) = run.swarm {
+        checker = checker.swarm(searches).progress(false);
     }
     let args = run.args;
     match bir_dist::check_from_args(checker, args.into_iter()) {
@@ -56,15 +69,21 @@ fn result_line<M: Model + Clone + Send + 'static>(model: M, run: Run) -> (String
                 .map(|l| format!("{}/{}", l.states, l.transitions))
                 .collect();
             let first = report.first_finding();
+            let searches: Vec<String> = report
+                .swarm_searches()
+                .iter()
+                .map(|s| s.states.to_string())
+                .collect();
             let line = format!(
                 "RESULT {:?} states={} transitions={} errors={} deadlocks={} levels={} \
-                 replay={} length={}",
+                 searches={} replay={} length={}",
                 report.verdict(),
                 report.states(),
                 report.transitions(),
                 report.errors(),
                 report.deadlocks(),
                 levels.join(","),
+                searches.join("/"),
                 first.map_or("-", |f| f.replay()),
                 first.map_or(0, |f| f.len()),
             );
@@ -86,6 +105,10 @@ struct Run {
     args: Vec<String>,
     keep: Option<usize>,
     max_states: Option<u64>,
+    /// A swarm of this many searches.
+    swarm: Option<usize>,
+    /// The swarm's user heuristic crawls.
+    slow: bool,
 }
 
 fn run_named(name: &str, args: Run) -> (String, i32) {
@@ -115,6 +138,8 @@ fn child() {
         args: args.split_whitespace().map(str::to_string).collect(),
         keep: std::env::var(KEEP).ok().and_then(|k| k.parse().ok()),
         max_states: std::env::var(MAX_STATES).ok().and_then(|k| k.parse().ok()),
+        swarm: std::env::var(SWARM).ok().and_then(|k| k.parse().ok()),
+        slow: std::env::var(SLOW).is_ok(),
     };
     let (line, code) = run_named(&name, run);
     println!("{line}");
@@ -338,6 +363,60 @@ fn a_killed_process_makes_every_other_incomplete() {
     }
 }
 
+#[test]
+fn a_swarm_over_processes_finds_the_bug_and_every_process_reports_it_alike() {
+    let children = spawn("phils10", 2, &[(SWARM, "4".to_string())]);
+    let results = finish(children);
+    let (_, first) = &results[0];
+    for (code, line) in &results {
+        assert_eq!(*code, Some(1), "{line}");
+        assert!(line.starts_with("RESULT Found(Deadlock)"), "{line}");
+        assert_eq!(line, first, "every process writes the same report");
+    }
+    let replay = first
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("replay="))
+        .expect("a replay string");
+    let again = Checker::new(Phils10).replay(replay);
+    assert!(
+        again.is_ok_and(|c| c.kind() == bir::FindingKind::Deadlock),
+        "{first}"
+    );
+    let searches = first
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("searches="))
+        .unwrap_or("");
+    assert_eq!(searches.split('/').count(), 4, "{first}");
+}
+
+#[test]
+fn the_first_finding_of_a_swarm_stops_the_searches_of_every_process() {
+    // Three searches on two processes: process 0 runs #0 (depth-first by the crawling
+    // heuristic, which still goes straight down to the deadlock) and #2 (random); process 1
+    // runs #1, best-first by the crawling heuristic, which without the stop would take
+    // minutes to reach depth 10; the finding in process 0 stops it.
+    let started = Instant::now();
+    let env = [(SWARM, "3".to_string()), (SLOW, "1".to_string())];
+    for (code, line) in finish(spawn("phils10", 2, &env)) {
+        assert_eq!(code, Some(1), "{line}");
+        assert!(line.starts_with("RESULT Found(Deadlock)"), "{line}");
+        let searches: Vec<u64> = line
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("searches="))
+            .unwrap_or("")
+            .split('/')
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        assert_eq!(searches.len(), 3, "{line}");
+        let ms = started.elapsed().as_millis() as u64;
+        assert!(
+            searches[1] <= ms + 1,
+            "search #1 stopped: {line} after {ms} ms"
+        );
+    }
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
+
 /// The outcome of `checker` on two worker threads of this process, without its timings.
 fn in_process<M: Model + Clone + Send + 'static>(checker: Checker<M>) -> String {
     let config = bir_dist::Config::from_args(["-w", "2"].map(String::from).into_iter())
@@ -359,6 +438,16 @@ fn in_process<M: Model + Clone + Send + 'static>(checker: Checker<M>) -> String 
             .collect::<Vec<_>>(),
         outcome.summary()
     )
+}
+
+#[test]
+fn a_swarm_on_worker_threads_finds_the_bug() {
+    let swarm = in_process(Checker::new(Phils5).swarm(2));
+    assert!(swarm.starts_with("Found(Deadlock)"), "{swarm}");
+    assert!(
+        swarm.contains("2 workers ran the swarm's searches"),
+        "{swarm}"
+    );
 }
 
 /// Generated models run the distributed search on the copy compiled once for every model

@@ -6,6 +6,7 @@ pub use crate::checker::EngineCall;
 pub use crate::model::checked::*;
 pub use crate::model::engine::{Call, Sink, StateWord, Words};
 pub use crate::search::frontier::shard;
+pub use crate::search::frontier::swarm::share as swarm_share;
 
 /// Whether this build of `bir-runtime` compiles the search shared by every model
 /// (`Call::erased`): in debug builds, and with the features `quick-build` or `erased`;

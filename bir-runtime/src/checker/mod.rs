@@ -14,6 +14,7 @@ use crate::search::dispatch;
 use crate::search::erased::{AsWords, Erased, ErasedModel};
 use crate::search::frontier::shard::Shard;
 use crate::search::frontier::simulation::Walks;
+use crate::search::frontier::swarm::share::SwarmShare;
 use crate::trace::{Counterexample, ReplayError};
 use crate::verdict::Strategy;
 
@@ -415,6 +416,22 @@ impl<M: Model + Clone> Checker<M> {
     #[doc(hidden)]
     pub fn shard(&self, worker: usize, workers: usize) -> Result<Shard<M>, ConfigError> {
         Shard::new(&self.model, &self.options, worker, workers)
+    }
+
+    /// For a swarm ([`swarm`](Self::swarm)): worker `share`'s share of its searches when
+    /// they are spread over `shares` workers (`bir-dist` runs one per worker), in a process
+    /// that runs `local` of them; `None` when the options ask for no swarm. The options
+    /// apply to every share, but for the state limit, shared evenly among them, and the
+    /// threads, which are the process's cores split among its shares unless chosen.
+    #[doc(hidden)]
+    pub fn swarm_share(
+        &self,
+        share: usize,
+        shares: usize,
+        local: usize,
+    ) -> Option<Result<SwarmShare<M>, ConfigError>> {
+        (self.options.strategy == Strategy::Swarm)
+            .then(|| SwarmShare::new(&self.model, &self.options, share, shares, local))
     }
 }
 

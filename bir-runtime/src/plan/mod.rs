@@ -119,6 +119,9 @@ pub struct Plan {
     pub heuristic: Option<String>,
     /// The searches of a [`Strategy::Swarm`] (0 otherwise).
     pub swarm: usize,
+    /// The workers a swarm's searches are spread over (`bir-dist`); 1 on one machine, 0 for
+    /// a search that is not a swarm. `threads` are then each worker's.
+    pub swarm_workers: usize,
     /// What the options did not say and the plan decided, printed in the report.
     pub notes: Vec<String>,
     /// States are stored exactly in a table of words or states where compact storage would
@@ -151,6 +154,9 @@ impl Plan {
             text.push_str(&format!(", {} search{s}", self.swarm));
             if let Some(heuristic) = &self.heuristic {
                 text.push_str(&format!(" (with {heuristic})"));
+            }
+            if self.swarm_workers > 1 {
+                text.push_str(&format!(", {} workers", self.swarm_workers));
             }
         }
         if self.strategy == Strategy::Distributed {

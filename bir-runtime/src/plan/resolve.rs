@@ -259,6 +259,7 @@ pub(crate) fn resolve<M: Model>(
         } else {
             0
         },
+        swarm_workers: usize::from(strategy == Strategy::Swarm),
         storage,
         layout,
         por,

@@ -121,18 +121,32 @@ const LIMITS: [IncompleteReason; 8] = [
 ];
 
 /// Marks "none" in the words of a summary.
-const NONE: u64 = u64::MAX;
+pub(crate) const NONE: u64 = u64::MAX;
 
-fn kind_word(kind: FindingKind) -> u64 {
+/// A finding kind as a word of a summary.
+pub(crate) fn kind_word(kind: FindingKind) -> u64 {
     KINDS.iter().position(|&k| k == kind).unwrap_or(0) as u64
+}
+
+/// The finding kind [`kind_word`] wrote.
+pub(crate) fn kind_from_word(word: u64) -> Option<FindingKind> {
+    KINDS.get(usize::try_from(word).ok()?).copied()
+}
+
+/// A limit as a word of a summary.
+pub(crate) fn limit_word(reason: IncompleteReason) -> u64 {
+    LIMITS.iter().position(|&r| r == reason).unwrap_or(0) as u64
+}
+
+/// The limit [`limit_word`] wrote.
+pub(crate) fn limit_from_word(word: u64) -> Option<IncompleteReason> {
+    LIMITS.get(usize::try_from(word).ok()?).copied()
 }
 
 impl ShardSummary {
     /// The summary as words, for sending to the other workers.
     pub fn to_words(&self) -> Vec<u64> {
-        let limit = self.limit.map_or(NONE, |reason| {
-            LIMITS.iter().position(|&r| r == reason).unwrap_or(0) as u64
-        });
+        let limit = self.limit.map_or(NONE, limit_word);
         let mut words = vec![
             u64::from(self.worker),
             self.states,
@@ -175,13 +189,13 @@ impl ShardSummary {
         let mut words = words.iter().copied();
         let mut next = || words.next();
         let small = |word: u64| u32::try_from(word).ok();
-        let kind = |word: u64| KINDS.get(usize::try_from(word).ok()?).copied();
+        let kind = kind_from_word;
         let worker = small(next()?)?;
         let (states, transitions, errors, deadlocks) = (next()?, next()?, next()?, next()?);
         let max_depth = small(next()?)?;
         let limit = match next()? {
             NONE => None,
-            word => Some(*LIMITS.get(usize::try_from(word).ok()?)?),
+            word => Some(limit_from_word(word)?),
         };
         let at_finding = next()? != 0;
         let seen_bytes = next()?;
