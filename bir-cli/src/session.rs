@@ -277,11 +277,16 @@ impl<M: Model + Clone> Session<M> {
                     &self.values(&self.states[index + 1]),
                 )
             };
+            let heap = if fault {
+                None
+            } else {
+                bir_runtime::heap_step(self.model(), &self.states[index], transition)
+            };
             steps.push(Step {
                 transition,
                 changes,
                 fault: None,
-                heap: None,
+                heap,
             });
             if fault {
                 if let Some(found) = self.finding() {

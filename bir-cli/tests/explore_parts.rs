@@ -190,6 +190,20 @@ fn the_heap_of_the_current_state_is_served_as_a_graph() {
     assert!(page.contains("<div id=\"heap-panel\" hidden>"), "{page}");
     let script = request(a, "GET", "/page.js", &[], None).text();
     assert!(script.contains("$(\"heap-panel\").hidden = !model.heap;"));
+    // Each step says what it did to the heap, as a trace does.
+    let steps = &state["steps"];
+    assert_eq!(steps[0]["allocated"], json!(["Node#1"]), "{steps}");
+    assert_eq!(steps[1]["allocated"], json!(["Node#1"]), "{steps}");
+    assert_eq!(
+        steps[1]["renumbered"],
+        json!([{"from": "Node#1", "to": "Node#2"}]),
+        "{steps}"
+    );
+    let state = take(a, "T", "c");
+    let steps = &state["steps"];
+    assert_eq!(steps[2]["collected"], json!(["Node#1"]), "{steps}");
+    assert_eq!(steps[2]["allocated"], json!([]), "{steps}");
+    assert!(script.contains("\"collected \""), "the page lists them");
 }
 
 #[test]

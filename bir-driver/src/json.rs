@@ -186,10 +186,37 @@ struct JsonStep {
 }
 
 /// An object a step renumbered: its name before and after (`Node#1`, `Node#2`).
-#[derive(Serialize)]
-struct JsonRenumbered {
-    from: String,
-    to: String,
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct JsonRenumbered {
+    /// Its name before the step.
+    pub from: String,
+    /// Its name after the step.
+    pub to: String,
+}
+
+/// What a step did to the heap, by the objects' names (`Node#2`), as the JSON of a
+/// counterexample's step and the explorer's say it: the objects allocated (numbered after
+/// the step), collected (numbered before it) and renumbered. All empty for a step of a
+/// model without records, or one that left the heap's objects as they were.
+pub fn heap_changes(
+    parts: &StateParts,
+    step: &bir_runtime::Step,
+) -> (Vec<String>, Vec<String>, Vec<JsonRenumbered>) {
+    let renumbered = step
+        .heap
+        .iter()
+        .flat_map(|h| &h.kept)
+        .filter(|k| k.before != k.after)
+        .map(|k| JsonRenumbered {
+            from: object_name(parts, k.record, k.before),
+            to: object_name(parts, k.record, k.after),
+        })
+        .collect();
+    (
+        heap_names(parts, step, |h| &h.allocated),
+        heap_names(parts, step, |h| &h.collected),
+        renumbered,
+    )
 }
 
 /// One variable a failing check read.
@@ -415,6 +442,7 @@ fn counterexample(info: &ModelInfo, c: &Counterexample) -> JsonCounterexample {
             let text = |f: fn(&bir_runtime::model::TransitionInfo) -> &str| {
                 t.map(|t| f(t).to_string()).unwrap_or_default()
             };
+            let (allocated, collected, renumbered) = heap_changes(&parts, step);
             JsonStep {
                 transition: step.transition,
                 thread: text(|t| t.thread.as_ref()),
@@ -424,18 +452,9 @@ fn counterexample(info: &ModelInfo, c: &Counterexample) -> JsonCounterexample {
                 line: t.map_or(0, |t| t.line),
                 fails: step.fault.is_some(),
                 stutter: step.transition == STUTTER,
-                allocated: heap_names(&parts, step, |h| &h.allocated),
-                collected: heap_names(&parts, step, |h| &h.collected),
-                renumbered: step
-                    .heap
-                    .iter()
-                    .flat_map(|h| &h.kept)
-                    .filter(|k| k.before != k.after)
-                    .map(|k| JsonRenumbered {
-                        from: object_name(&parts, k.record, k.before),
-                        to: object_name(&parts, k.record, k.after),
-                    })
-                    .collect(),
+                allocated,
+                collected,
+                renumbered,
                 changes: step
                     .changes
                     .iter()

@@ -202,5 +202,7 @@ pub use report::{
     heap_step_text, step_changes, Coverage, OperandsDisplay, PartDisplay, Report, StateDisplay,
     Stats, StepChange, SwarmSearch, Unfired, Vacuous,
 };
-pub use trace::{replay_steps, replay_string, Change, Counterexample, ReplayError, Step};
+pub use trace::{
+    heap_step, replay_steps, replay_string, Change, Counterexample, ReplayError, Step,
+};
 pub use verdict::{FindingKind, IncompleteReason, Strategy, Verdict};

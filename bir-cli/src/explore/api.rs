@@ -361,6 +361,8 @@ impl App {
                         }
                     })
                     .collect();
+                let (allocated, collected, renumbered) =
+                    bir_driver::json::heap_changes(&self.parts, step);
                 json!({
                     "transition": step.transition,
                     "thread": t.map(|t| t.thread.to_string()),
@@ -370,6 +372,9 @@ impl App {
                     "line": t.map_or(0, |t| t.line),
                     "fails": step.fault.is_some(),
                     "changes": changes,
+                    "allocated": allocated,
+                    "collected": collected,
+                    "renumbered": renumbered,
                 })
             })
             .collect();

@@ -102,7 +102,16 @@ function render(state) {
     cell(row, (s.from || "") + " → " + (s.to || ""));
     cell(row, (s.fails ? "FAILS " : "") + (s.text || ""));
     cell(row, String(s.line));
-    cell(row, s.changes.map((c) => c.variable + ": " + text(c.old) + " → " + text(c.new)).join(", "));
+    // What the step did to the heap, in the words of a trace: objects allocated,
+    // collected by the garbage collector, and renumbered into the canonical order.
+    const heap = [];
+    const objects = (list) => list.join(", ");
+    if ((s.allocated || []).length) heap.push("allocated " + objects(s.allocated));
+    if ((s.collected || []).length) heap.push("collected " + objects(s.collected));
+    const moved = (s.renumbered || []).map((r) => r.from + " as " + r.to);
+    if (moved.length) heap.push("renumbered " + objects(moved));
+    const changes = s.changes.map((c) => c.variable + ": " + text(c.old) + " → " + text(c.new));
+    cell(row, changes.join(", ") + (heap.length ? (changes.length ? "; " : "") + heap.join("; ") : ""));
   });
 
   $("replay-current").textContent = state.replay;

@@ -8,6 +8,7 @@ mod rebuild;
 pub(crate) mod replay;
 
 pub use counterexample::{Change, Counterexample, Step};
+pub use rebuild::heap_step;
 pub(crate) use rebuild::{
     fault_kind, invariant_failure_kind, rebuild, rebuild_lasso, rebuild_predicate_fault,
     rebuild_reached,

@@ -368,9 +368,15 @@ impl Walk {
             };
             model.decode(&next, &mut next_values);
             let heap = match &parts {
-                Some(parts) => {
-                    heap_step(model, info, parts, &state, transition, self, &next_values)
-                }
+                Some(parts) => heap_step_between(
+                    model,
+                    info,
+                    parts,
+                    &state,
+                    transition,
+                    &self.values,
+                    &next_values,
+                ),
                 None => None,
             };
             self.steps.push(Step {
@@ -409,18 +415,18 @@ impl Walk {
     }
 }
 
-/// What the step of `transition` from `state` (decoded in `walk.values`), which leads to
-/// the decoded `after`, did to the heap: the step is executed again in
+/// What the step of `transition` from `state` (decoded: `before`), which leads to the
+/// decoded `after`, did to the heap: the step is executed again in
 /// [`HeapOrder::Allocation`] (on this thread only) and the three states compared
 /// ([`HeapStep::new`]). `None` when it changed nothing of the heap's objects, or when the
 /// replay does not find the step.
-fn heap_step<M: Model>(
+fn heap_step_between<M: Model>(
     model: &M,
     info: &ModelInfo,
     parts: &StateParts,
     state: &M::State,
     transition: TransitionId,
-    walk: &Walk,
+    before: &[i64],
     after: &[i64],
 ) -> Option<HeapStep> {
     let raw = with_order(HeapOrder::Allocation, || {
@@ -433,8 +439,37 @@ fn heap_step<M: Model>(
     };
     let mut raw_values = Vec::new();
     model.decode(&raw, &mut raw_values);
-    let step = HeapStep::new(info, parts, &walk.values, &raw_values, after);
+    let step = HeapStep::new(info, parts, before, &raw_values, after);
     (!step.is_quiet()).then_some(step)
+}
+
+/// What the step of `transition` from `state` did to the heap of objects (allocated,
+/// collected, renumbered), as a counterexample's [`Step::heap`] says it: for the explorer,
+/// which walks paths of its own. `None` for a model without records, when the step
+/// changed nothing of the heap's objects, or when `transition` is not enabled in `state`
+/// or faults there.
+pub fn heap_step<M: Model>(
+    model: &M,
+    state: &M::State,
+    transition: TransitionId,
+) -> Option<HeapStep> {
+    let info = model.info();
+    let parts = StateParts::new(info);
+    if parts.heaps().is_empty() {
+        return None;
+    }
+    let mut successors = Vec::new();
+    model.successors(state, &mut successors);
+    let taken = successors
+        .into_iter()
+        .find(|s| s.transition == transition)?;
+    let Outcome::Next(next) = taken.outcome else {
+        return None;
+    };
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    model.decode(state, &mut before);
+    model.decode(&next, &mut after);
+    heap_step_between(model, info, &parts, state, transition, &before, &after)
 }
 
 /// The ending at a state that fails its invariants after `step` steps: the finding if the
