@@ -18,6 +18,11 @@
 // cover some of its locations (the first matching clause in source order wins; a throw at
 // a location no clause covers is uncaught). Those choices come from a stream of their own,
 // so that a model without exceptions is what it was for its seed.
+// In one model of three, array fields (`R1[2] a;`): some record types get an array of two
+// references, which the threads link (`x.a[i] := y`, `:= null`) and follow
+// (`y := x.a[i]`) by constant indices and, where the model has the int global `g`
+// (`int (0, 2)`), by `g`, whose 2 is an index error. Those choices too come from a stream
+// of their own.
 // Included after `generate.rs` (whose `Rng` it uses), on its own: it shares no state with
 // the other generators, so that their models stay what they were for every seed.
 
@@ -28,6 +33,8 @@ struct HeapRecord {
     hi: i64,
     /// The reference fields: name and the index of the record type they refer to.
     refs: Vec<(String, usize)>,
+    /// The array fields of references: name, the record type they refer to, length.
+    arrays: Vec<(String, usize, usize)>,
 }
 
 /// A reference variable in scope: its name and record type.
@@ -49,6 +56,8 @@ struct HeapGen {
     channel: Option<usize>,
     /// The choices of the exceptions, when the model has them.
     exceptions: Option<Rng>,
+    /// The choices of the array fields' statements, when the model has array fields.
+    arrays: Option<Rng>,
 }
 
 /// A random heap model named `name`, from `seed`.
@@ -70,7 +79,20 @@ pub fn generate_heap(name: &str, seed: u64) -> String {
             name: format!("R{r}"),
             hi: 1 + rng.below(2) as i64,
             refs,
+            arrays: Vec::new(),
         });
+    }
+    let mut arrays = Rng::new(seed ^ 0xA77A_0000_A77A);
+    let mut arrays = arrays.chance(33).then_some(arrays);
+    if let Some(arng) = arrays.as_mut() {
+        for record in &mut records {
+            if arng.chance(60) {
+                record.arrays.push(("a".to_string(), arng.below(types), 2));
+            }
+        }
+        if records.iter().all(|r| r.arrays.is_empty()) {
+            records[0].arrays.push(("a".to_string(), arng.below(types), 2));
+        }
     }
     let mut globals = Vec::new();
     for g in 0..1 + rng.below(2) {
@@ -94,6 +116,7 @@ pub fn generate_heap(name: &str, seed: u64) -> String {
         int_global,
         channel,
         exceptions,
+        arrays,
     };
     gen.system(name)
 }
@@ -109,6 +132,9 @@ impl HeapGen {
             );
             for (field, to) in &record.refs {
                 out += &format!("{} {field}; ", self.records[*to].name);
+            }
+            for (field, to, len) in &record.arrays {
+                out += &format!("{}[{len}] {field}; ", self.records[*to].name);
             }
             out += "}\n";
         }
@@ -173,6 +199,7 @@ impl HeapGen {
         for _ in 0..steps {
             out += &self.statement(&scope, indent, 1);
             out += &self.exception_statement(replicated, indent);
+            out += &self.array_statement(&scope, indent);
         }
         if looping {
             out += "    end\n";
@@ -237,6 +264,46 @@ impl HeapGen {
             6 => catch_x(format!("{inner}xl := new X;\n{inner}throw xl;\n")),
             7 => format!("{indent}try\n{inner}fx(1);\n{indent}catch (Y y)\n{inner}skip;\n{indent}end\n"),
             _ => format!("{indent}fx({k});\n"),
+        }
+    }
+
+    /// Now and then, after a thread's statement, one on an array field: a link, an
+    /// unlink or a follow of an element, by a constant index or by `g`.
+    fn array_statement(&mut self, scope: &[HeapVar], indent: &str) -> String {
+        let int_global = self.int_global;
+        let Some(arng) = self.arrays.as_mut() else {
+            return String::new();
+        };
+        if !arng.chance(50) {
+            return String::new();
+        }
+        let holders: Vec<&HeapVar> = scope
+            .iter()
+            .filter(|v| !self.records[v.record].arrays.is_empty())
+            .collect();
+        if holders.is_empty() {
+            return String::new();
+        }
+        let x = holders[arng.below(holders.len())].clone();
+        let arrays = &self.records[x.record].arrays;
+        let (field, to, len) = arrays[arng.below(arrays.len())].clone();
+        let index = if int_global && arng.chance(25) {
+            "g".to_string()
+        } else {
+            arng.below(len).to_string()
+        };
+        let element = format!("{}.{field}[{index}]", x.name);
+        let same: Vec<&HeapVar> = scope.iter().filter(|v| v.record == to).collect();
+        let other = (!same.is_empty()).then(|| same[arng.below(same.len())].name.clone());
+        let action = match (arng.below(4), other) {
+            (0 | 1, Some(y)) => format!("{element} := {y};"),
+            (2, Some(y)) => format!("{y} := {element};"),
+            _ => format!("{element} := null;"),
+        };
+        if arng.chance(60) {
+            format!("{indent}if {} != null do {action} end\n", x.name)
+        } else {
+            format!("{indent}{action}\n")
         }
     }
 

@@ -33,7 +33,8 @@
 //!
 //! Records and the heap have their own generator ([`generate_heap`], `heap.rs`: one or two
 //! record types with small bounds, threads that allocate, link, unlink and drop references,
-//! sometimes over a channel of references): `BIR_DIFF_HEAP` of those models (default 4) are
+//! sometimes over a channel of references, sometimes through array fields of references):
+//! `BIR_DIFF_HEAP` of those models (default 4) are
 //! compiled into the run too, and `tests/heap.rs` checks the canonical heap on
 //! `BIR_DIFF_HEAP_INTERPRETED` of them (default 300) through the interpreter alone, against
 //! a brute-force count of the classes of raw (allocation-order) states under renaming of
