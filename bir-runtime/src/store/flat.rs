@@ -10,13 +10,13 @@
 use std::hash::Hash;
 use std::mem::size_of;
 
-use super::pages;
+use super::filled::Filled;
 use super::words::prefetch;
 use super::{hash_state, Footprint, Growth, Lookup, Store};
 
 /// The number of segments, by bits 40 to 43 of a state's hash. Few, so that a large set's
-/// segments are large enough for huge pages ([`pages::filled`]); a growth still rehashes
-/// only 1/16 of the set.
+/// segments are large enough for huge pages ([`Filled`]); a growth still rehashes only
+/// 1/16 of the set.
 const SEGMENTS: usize = 16;
 
 /// Slots of a segment's first allocation.
@@ -32,16 +32,16 @@ const EMPTY_TAG: u8 = 0;
 /// One open-addressing table: `tags[i]` says whether `slots[i]` holds a state (and 7 bits
 /// of its hash, so that a probe compares few states).
 struct Segment<S> {
-    tags: Box<[u8]>,
-    slots: Vec<S>,
+    tags: Filled<u8>,
+    slots: Filled<S>,
     used: usize,
 }
 
 impl<S: Clone + Eq + Hash> Segment<S> {
     fn empty() -> Self {
         Segment {
-            tags: Box::new([]),
-            slots: Vec::new(),
+            tags: Filled::empty(),
+            slots: Filled::empty(),
             used: 0,
         }
     }
@@ -78,16 +78,16 @@ impl<S: Clone + Eq + Hash> Segment<S> {
     /// fills the empty slots.
     fn resized(&mut self, slots: usize, filler: &S) -> Segment<S> {
         let mut grown = Segment {
-            tags: pages::filled(slots, EMPTY_TAG).into_boxed_slice(),
-            slots: pages::filled(slots, filler.clone()),
+            tags: Filled::new(slots, EMPTY_TAG),
+            slots: Filled::new(slots, filler.clone()),
             used: self.used,
         };
-        for (tag, state) in self.tags.iter().zip(std::mem::take(&mut self.slots)) {
+        for (tag, state) in self.tags.iter().zip(self.slots.iter()) {
             if *tag != EMPTY_TAG {
-                let hash = hash_state(&state);
-                if let Err(index) = grown.probe(&state, hash) {
+                let hash = hash_state(state);
+                if let Err(index) = grown.probe(state, hash) {
                     grown.tags[index] = *tag;
-                    grown.slots[index] = state;
+                    grown.slots[index] = state.clone();
                 }
             }
         }

@@ -30,6 +30,7 @@
 //! same table layout, memory figures and timings run after run.
 
 mod bitstate;
+mod filled;
 mod flat;
 mod nodes;
 mod pages;

@@ -270,20 +270,14 @@ mod system {
     pub(super) fn advise_huge(_: *const u8, _: usize) {}
 }
 
-/// `len` copies of `value`, in memory that the system is asked to back with huge pages
-/// before it is first written, when it is large: a seen set far beyond the processor's
-/// TLB reach costs a page walk per random lookup (a successor's prefetch stalls on it),
-/// which 2 MiB pages remove. Under 4 MiB the vector is an ordinary one.
-pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Vec<T> {
-    let mut values = Vec::with_capacity(len);
-    let room = values.spare_capacity_mut();
-    let bytes = std::mem::size_of_val(room);
-    if bytes >= 4 << 20 {
-        system::advise_huge(room.as_ptr().cast(), bytes);
-    }
-    values.resize(len, value);
-    values
+/// Asks the system to back the whole huge pages inside `bytes` at `start` with huge pages
+/// (advice only; nothing on systems without them).
+pub(crate) fn advise_huge(start: *const u8, bytes: usize) {
+    system::advise_huge(start, bytes);
 }
+
+/// Whether [`advise_huge`] can do anything here.
+pub(crate) const HUGE_PAGES: bool = system::AVAILABLE;
 
 #[cfg(test)]
 mod tests {
