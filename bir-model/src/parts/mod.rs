@@ -26,8 +26,9 @@ pub use heap::{HeapObject, HeapPart};
 pub use lock::{LockPart, LockState, Waiter};
 pub use names::{
     channel_field_name, channel_length_name, frame_item_name, frame_name, heap_field_name,
-    heap_live_name, is_overflow_name, lock_holds_name, lock_owner_name, overflow_name,
-    parse_frame_item, rendezvous_name, FRAME_RESULT, WAIT_HOLDS_NAME, WAIT_MARK_NAME,
+    heap_live_name, heap_lock_holds_field, heap_lock_of_holds_field, is_overflow_name,
+    lock_holds_name, lock_owner_name, overflow_name, parse_frame_item, rendezvous_name,
+    FRAME_RESULT, OBJECT_LOCK_FIELD, WAIT_HOLDS_NAME, WAIT_MARK_NAME,
 };
 pub use stack::{Frame, Local, StackPart};
 
