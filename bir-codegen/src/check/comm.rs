@@ -314,7 +314,7 @@ impl Checker<'_> {
             for id in locking {
                 let record = self.records[id].clone();
                 let waiting = self.hidden_global(
-                    format!("wait({})", record.name),
+                    bir_model::object_wait_name(&record.name),
                     record.span,
                     self.reference_type(id),
                     per_instance,

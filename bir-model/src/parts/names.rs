@@ -76,6 +76,14 @@ pub fn heap_lock_of_holds_field(field: &str) -> Option<String> {
     Some(format!("{lock}{element}"))
 }
 
+/// The array of the object of record `record` whose lock each instance waits on or was
+/// notified by (a reference, `null` otherwise), element `i` for the instance of global
+/// number `i`: `wait(Node)`. With the wait mark's lock number, it names one lock of one
+/// object (the numbers of objects' locks being the same for every object of a record).
+pub fn object_wait_name(record: &str) -> String {
+    format!("wait({record})")
+}
+
 /// The array of every instance's wait mark, element `i` for the instance of global number
 /// `i`: 0 none, `1 + l` waiting on lock element `l`, `1 + L + l` notified by it, of `L` lock
 /// elements (numbered over the lock declarations in order, an array's elements by index).
