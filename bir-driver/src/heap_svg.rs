@@ -4,12 +4,14 @@
 //! - The roots, in slot order: every plain slot of reference kind that is not null (a
 //!   global `head`, a local `T.n`, an array element `r[1]`), the reference locals of the
 //!   frames on each call stack, and the reference fields of the messages buffered in a
-//!   channel (`c⟨1⟩.0`: field 0 of its oldest message). Each is a `g.heap-root` box with
+//!   channel (`c⟨1⟩.0`: field 0 of its oldest message), and the object whose lock an
+//!   instance waits on or was notified by (`W[1] waits`). Each is a `g.heap-root` box with
 //!   its name, and an arrow to the object it refers to.
 //! - Each live object is a `g.heap-object` box titled as references read it (`Node#1`),
 //!   one row per field in declaration order: `value = 1`, a null reference `next = null`,
 //!   a reference to an object `next ●`, from whose row an arrow labelled with the field's
-//!   name leaves for that object.
+//!   name leaves for that object; then one row per lock the object carries (its own,
+//!   `lock`, and its lock fields), as a lock reads: `guard = held by W[0]`.
 //! - The objects are laid out in columns by their distance from the roots (breadth first,
 //!   the roots in order, each object's fields in order: one layout per state), the objects
 //!   no drawn root reaches in a last column, marked `heap-unreachable`. An arrow to a
@@ -25,6 +27,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use bir_runtime::model::{ModelInfo, SlotKind, StateParts};
+use bir_runtime::PartDisplay;
 
 use crate::json::value;
 use crate::msc::{cut, escape};
@@ -87,9 +90,8 @@ pub fn render(info: &ModelInfo, parts: &StateParts, values: &[i64]) -> String {
     let mut index_of: HashMap<ObjectId, usize> = HashMap::new();
     for (h, heap) in parts.heaps().iter().enumerate() {
         for object in heap.objects(values) {
-            let fields = object
-                .fields
-                .iter()
+            let mut fields: Vec<Field> = object
+                .values()
                 .map(|&(name, slot)| {
                     let target = target_of(slot);
                     let text = match (target, info.slots.get(slot), values.get(slot)) {
@@ -104,6 +106,15 @@ pub fn render(info: &ModelInfo, parts: &StateParts, values: &[i64]) -> String {
                     }
                 })
                 .collect();
+            // Its locks after its values, each as a lock reads (`guard = held by T`).
+            fields.extend(object.locks.iter().map(|lock| {
+                let state = parts.object_lock_state(h, &object, lock, values);
+                Field {
+                    name: lock.name.to_string(),
+                    text: format!("{} = {}", lock.name, PartDisplay::lock_text(parts, &state)),
+                    target: None,
+                }
+            }));
             index_of.insert((h, object.number), objects.len());
             objects.push(Object {
                 title: format!("{}#{}", heap.record, object.number),

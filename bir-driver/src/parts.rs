@@ -9,14 +9,16 @@
 //! - a lock: `owner` (an instance's name, or null when free), `holds`, and `waiting` and
 //!   `notified`, each a list of `{"instance", "holds"}` (the count its `unwait` takes back);
 //! - a heap (the objects of one record type): `record` and `objects`, each with its
-//!   `object` (`Node#1`, what references to it read) and `fields` (name → value, a
-//!   reference as `Node#2` or null);
+//!   `object` (`Node#1`, what references to it read), `fields` (name → value, a
+//!   reference as `Node#2` or null) and, for an object that carries locks, `locks` (its
+//!   own lock `lock` and its lock fields, `f` or `f[1]`, each → what a lock part holds,
+//!   with its `value` as text, but no `name` and `kind`);
 //! - a stack: `frames`, the running one first and the thread's body last, each with its
 //!   `function` (null for the body), `frame` (its number, 0 for the body), `location` (as
 //!   the function's body names it) and `locals` (name → value; none listed for the body,
 //!   whose locals are the instance's own variables); empty once the instance has ended.
 
-use bir_runtime::model::{ModelInfo, Part, StateParts, Waiter};
+use bir_runtime::model::{LockState, ModelInfo, Part, StateParts, Waiter};
 use bir_runtime::PartDisplay;
 use serde_json::{json, Map, Value};
 
@@ -51,23 +53,11 @@ pub fn part_json(info: &ModelInfo, parts: &StateParts, part: Part, values: &[i64
             json!({ "kind": "channel", "messages": messages, "capacity": channel.capacity })
         }),
         Part::Lock(id) => parts.lock_state(id, values).map(|lock| {
-            let waiters = |list: &[Waiter]| -> Vec<Value> {
-                list.iter()
-                    .map(|w| {
-                        json!({
-                            "instance": parts.instance_name(w.instance as i64),
-                            "holds": w.holds,
-                        })
-                    })
-                    .collect()
-            };
-            json!({
-                "kind": "lock",
-                "owner": lock.owner.map(|owner| parts.instance_name(owner)),
-                "holds": lock.holds,
-                "waiting": waiters(&lock.waiting),
-                "notified": waiters(&lock.notified),
-            })
+            let mut lock = lock_json(parts, &lock);
+            if let Value::Object(lock) = &mut lock {
+                lock.insert("kind".to_string(), json!("lock"));
+            }
+            lock
         }),
         Part::Stack(id) => parts.stacks().get(id).map(|stack| {
             let frames: Vec<Value> = stack
@@ -94,14 +84,31 @@ pub fn part_json(info: &ModelInfo, parts: &StateParts, part: Part, values: &[i64
                 .objects(values)
                 .map(|object| {
                     let fields: Map<String, Value> = object
-                        .fields
-                        .iter()
+                        .values()
                         .map(|&(name, slot)| (name.to_string(), slot_value(slot)))
                         .collect();
-                    json!({
+                    // Each lock of the object as a lock part reads, with its text.
+                    let locks: Map<String, Value> = object
+                        .locks
+                        .iter()
+                        .map(|lock| {
+                            let state = parts.object_lock_state(id, &object, lock, values);
+                            let mut json = lock_json(parts, &state);
+                            if let Value::Object(json) = &mut json {
+                                let text = PartDisplay::lock_text(parts, &state);
+                                json.insert("value".to_string(), json!(text));
+                            }
+                            (lock.name.to_string(), json)
+                        })
+                        .collect();
+                    let mut json = json!({
                         "object": format!("{}#{}", heap.record, object.number),
                         "fields": fields,
-                    })
+                    });
+                    if let (false, Value::Object(json)) = (locks.is_empty(), &mut json) {
+                        json.insert("locks".to_string(), Value::Object(locks));
+                    }
+                    json
                 })
                 .collect();
             json!({ "kind": "heap", "record": heap.record, "objects": objects })
@@ -111,6 +118,28 @@ pub fn part_json(info: &ModelInfo, parts: &StateParts, part: Part, values: &[i64
         object.extend(more);
     }
     object
+}
+
+/// A lock's `owner` (an instance's name, or null when free), `holds`, and `waiting` and
+/// `notified`, each a list of `{"instance", "holds"}`: a global lock's part and the lock of
+/// an object alike.
+fn lock_json(parts: &StateParts, lock: &LockState) -> Value {
+    let waiters = |list: &[Waiter]| -> Vec<Value> {
+        list.iter()
+            .map(|w| {
+                json!({
+                    "instance": parts.instance_name(w.instance as i64),
+                    "holds": w.holds,
+                })
+            })
+            .collect()
+    };
+    json!({
+        "owner": lock.owner.map(|owner| parts.instance_name(owner)),
+        "holds": lock.holds,
+        "waiting": waiters(&lock.waiting),
+        "notified": waiters(&lock.notified),
+    })
 }
 
 #[cfg(test)]

@@ -226,6 +226,124 @@ reference!(
 );
 
 reference!(
+    a_monitor_over_the_lock_fields_of_an_object,
+    lock_field,
+    LockField,
+    "../../models/v3/lock_field.bir",
+    "v3/lock_field.bir",
+    162,
+    299,
+    3,
+    0
+);
+
+reference!(
+    lock_field_with_its_locks_declared_as_globals,
+    lock_field_global,
+    LockFieldGlobal,
+    "../../models/v3/lock_field_global.bir",
+    "v3/lock_field_global.bir",
+    162,
+    299,
+    3,
+    0
+);
+
+/// The lock fields of the one object of `lock_field` behave as the global locks of
+/// `lock_field_global`: the same counts, verdict and first counterexample (its replay), in
+/// both engines.
+#[test]
+fn lock_fields_of_one_object_are_global_locks() {
+    let fields = summary(interpreted("v3/lock_field.bir"));
+    assert_eq!(summary(interpreted("v3/lock_field_global.bir")), fields);
+    assert_eq!(summary(lock_field::LockField), fields);
+    assert_eq!(summary(lock_field_global::LockFieldGlobal), fields);
+}
+
+/// A model whose lock field operand faults: `ACTION` through `b`, null until N makes it.
+const LOCK_FIELD_FAULT: &str = "system LockFieldFault {
+    record[1] Box { lock guard; lock l[2]; }
+    Box b;
+    active thread T() {
+        int (0, 2) i := 2;
+        loc a: do { ACTION } goto a;
+    }
+}";
+
+mod lock_field_null {
+    bir::bir! {
+        system LockFieldFault {
+            record[1] Box { lock guard; lock l[2]; }
+            Box b;
+            active thread T() {
+                int (0, 2) i := 2;
+                loc a: do { lock(b.guard); } goto a;
+            }
+        }
+    }
+}
+
+mod lock_field_index {
+    bir::bir! {
+        system LockFieldFault {
+            record[1] Box { lock guard; lock l[2]; }
+            Box b;
+            active thread T() {
+                int (0, 2) i := 2;
+                loc a: do { b := new Box; } goto c;
+                loc c: do { unwait(b.l[i]); } goto a;
+            }
+        }
+    }
+}
+
+/// The operand of a lock operation on a lock field is evaluated before its readiness: a
+/// `null` base is a null error, an index outside the array an index error (not a step
+/// that is never ready), the same in both engines.
+#[test]
+fn lock_field_operands_fault_before_their_readiness() {
+    let interpret = |action: &str| {
+        let text = LOCK_FIELD_FAULT.replace("ACTION", action);
+        let model = Interpreter::from_source(&text).unwrap_or_else(|e| panic!("{e:?}"));
+        Checker::new(model).progress(false).run()
+    };
+    for report in [
+        interpret("lock(b.guard);"),
+        Checker::new(lock_field_null::LockFieldFault)
+            .progress(false)
+            .run(),
+    ] {
+        let found = report.assert_found(bir::FindingKind::Null);
+        assert!(
+            found
+                .message()
+                .contains("`b` is `null`: `b.guard` is a lock of no object"),
+            "{report}"
+        );
+    }
+    for report in [
+        interpret("b := new Box; } goto c; loc c: do { unwait(b.l[i]);"),
+        Checker::new(lock_field_index::LockFieldFault)
+            .progress(false)
+            .run(),
+    ] {
+        let found = report.assert_found(bir::FindingKind::Index);
+        assert!(
+            found.message().contains(
+                "index out of bounds in `b.l[i]`: the lock field `l` of record `Box` has 2 locks"
+            ),
+            "{report}"
+        );
+    }
+    for action in ["wasNotified(b.l[i])", "hasLock(b.l[i])"] {
+        let report = interpret(&format!(
+            "b := new Box; }} goto c; loc c: when {action} do {{ }} goto c; loc d: do {{"
+        ));
+        report.assert_found(bir::FindingKind::Index);
+    }
+}
+
+reference!(
     a_wait_mark_follows_its_object_when_renumbered,
     object_lock_renumber,
     ObjectLockRenumber,

@@ -31,8 +31,8 @@ pub use info::{
 };
 pub use packed::{PackedState, INLINE_WORDS};
 pub use parts::{
-    ChannelPart, Frame, HeapObject, HeapPart, Local, LockPart, LockState, Part, SlotRole,
-    StackPart, StateParts, Waiter,
+    ChannelPart, Frame, HeapObject, HeapPart, Local, LockPart, LockState, ObjectLock, Part,
+    SlotRole, StackPart, StateParts, Waiter,
 };
 // How the code generator names the slots of channels, locks, frames and records, which the
 // interpreter and the tools read back: a convention between bir's own crates, not for users
@@ -40,8 +40,9 @@ pub use parts::{
 #[doc(hidden)]
 pub use parts::{
     channel_field_name, channel_length_name, frame_item_name, frame_name, heap_field_name,
-    heap_live_name, is_overflow_name, lock_holds_name, lock_owner_name, overflow_name,
-    parse_frame_item, rendezvous_name, FRAME_RESULT, WAIT_HOLDS_NAME, WAIT_MARK_NAME,
+    heap_live_name, heap_lock_holds_field, heap_lock_of_holds_field, is_overflow_name,
+    lock_holds_name, lock_owner_name, object_wait_name, overflow_name, parse_frame_item,
+    rendezvous_name, FRAME_RESULT, OBJECT_LOCK_FIELD, WAIT_HOLDS_NAME, WAIT_MARK_NAME,
 };
 pub use property::{
     Automaton, AutomatonEdge, AutomatonState, HeuristicInfo, PropertyInfo, PropertyKind,

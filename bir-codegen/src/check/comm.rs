@@ -10,7 +10,11 @@
 //! queues are equal states); a lock's owner is the global number of the holding instance or
 //! -1, its count 0 to [`MAX_HOLDS`]; an instance's wait mark is 0 (none), `1 + l` (waiting on
 //! lock `l`, locks numbered across the model's lock elements) or `1 + L + l` (notified by
-//! lock `l`, of `L` lock elements).
+//! lock `l`, of `L` lock elements). Lock elements are numbered over the declared locks in
+//! declaration order (an array's elements by index), then over the record types in
+//! declaration order: a record's own lock (one number for all its objects, the object
+//! being the waiting instance's `wait(R)` reference), then its lock fields in declaration
+//! order (`lock f[n];` one number per element, again for all objects).
 
 use super::expr::scalar_kind;
 use super::expr::Scope;
@@ -44,12 +48,16 @@ pub(super) struct Channel {
 /// A checked lock (or array of locks).
 #[derive(Clone, Debug)]
 pub(super) struct Lock {
-    /// Its name in the model (the record's, for the locks of its objects).
+    /// Its name in the model (the record's, for the locks of its objects; `R.f` for a
+    /// lock field).
     pub name: String,
     /// The record type whose objects carry these locks (`lock(x)` on a reference): one
     /// element per object, element `x - 1`, but one lock number (`first`) for all of
     /// them, the waiting instance's object held in the record's `waiting` references.
     pub record: Option<ir::RecordId>,
+    /// For a lock field of the record's objects (`lock f;`, `lock f[n];`), its name and
+    /// length: element `(x - 1) * n + i` for `x.f[i]`, lock number `first + i`.
+    pub field: Option<(String, Option<u32>)>,
     /// The length of an array of locks.
     pub len: Option<u32>,
     /// The number of its first element among the model's lock elements.
@@ -81,6 +89,9 @@ struct Operand {
     text: String,
     /// For the lock of an object, the reference to it.
     object: Option<Expr>,
+    /// For an element of an array of lock fields, `x.f[i]`: `i` (an index error outside
+    /// the array), which numbers the lock with `first` for the wait marks.
+    element: Option<Expr>,
 }
 
 impl Checker<'_> {
@@ -148,6 +159,7 @@ impl Checker<'_> {
             self.locks.push(Lock {
                 name: decl.name.text.clone(),
                 record: None,
+                field: None,
                 len,
                 first,
                 owner,
@@ -156,75 +168,111 @@ impl Checker<'_> {
             first += elements;
         }
         // Rule: every object carries a lock; its owner and count are hidden fields of its
-        // record (only when some operation takes the lock of an object).
+        // record (only when some operation takes the lock of an object). A lock field is
+        // another lock of each object, its owner and count hidden fields too, so that they
+        // move with the object and reset when it is collected.
         let object_locks = self.uses_object_locks();
-        if object_locks {
-            let records: Vec<(ir::RecordId, ir::Record)> = self
-                .records
-                .iter_enumerated()
-                .map(|(id, r)| (id, r.clone()))
-                .collect();
-            for (id, record) in records {
-                let owner_scalar = Scalar::Int {
-                    lo: -1,
-                    hi: nobody,
-                    wrap: false,
-                };
-                let count_scalar = Scalar::Int {
-                    lo: 0,
-                    hi: MAX_HOLDS,
-                    wrap: false,
-                };
-                let owner = self.hidden_global(
-                    bir_model::heap_field_name(&record.name, "lock"),
+        let records: Vec<(ir::RecordId, ir::Record)> = self
+            .records
+            .iter_enumerated()
+            .map(|(id, r)| (id, r.clone()))
+            .collect();
+        let owner_scalar = Scalar::Int {
+            lo: -1,
+            hi: nobody,
+            wrap: false,
+        };
+        let count_scalar = Scalar::Int {
+            lo: 0,
+            hi: MAX_HOLDS,
+            wrap: false,
+        };
+        // The records whose objects carry some lock: each has its `wait(R)` references.
+        let mut locking = Vec::new();
+        for (id, record) in records {
+            let lock_fields = self
+                .lock_fields
+                .get(id.index())
+                .cloned()
+                .unwrap_or_default();
+            if object_locks || !lock_fields.is_empty() {
+                locking.push(id);
+            }
+            let own = object_locks.then(|| {
+                (
+                    bir_model::OBJECT_LOCK_FIELD.to_string(),
+                    None,
                     record.span,
+                    None,
+                )
+            });
+            let fields = lock_fields.into_iter().map(|lock| {
+                let name = lock.name.text.clone();
+                (
+                    name.clone(),
+                    lock.len,
+                    lock.name.span,
+                    Some((name, lock.len)),
+                )
+            });
+            for (name, len, span, field) in own.into_iter().chain(fields) {
+                let elements = record.bound * len.unwrap_or(1);
+                let holds_name = bir_model::heap_lock_holds_field(&name);
+                let owner = self.hidden_global(
+                    bir_model::heap_field_name(&record.name, &name),
+                    span,
                     owner_scalar,
-                    Some(record.bound),
+                    Some(elements),
                     true,
                 );
                 let count = self.hidden_global(
-                    bir_model::heap_field_name(&record.name, "lock.count"),
-                    record.span,
+                    bir_model::heap_field_name(&record.name, &holds_name),
+                    span,
                     count_scalar,
-                    Some(record.bound),
+                    Some(elements),
                     false,
                 );
                 let fields = &mut self.records[id].fields;
                 fields.push(ir::RecordField {
-                    name: "lock".to_string(),
+                    name: name.clone(),
                     scalar: owner_scalar,
-                    len: None,
+                    len,
                     default: -1,
                     global: owner,
                 });
                 fields.push(ir::RecordField {
-                    name: "lock.count".to_string(),
+                    name: holds_name,
                     scalar: count_scalar,
-                    len: None,
+                    len,
                     default: 0,
                     global: count,
                 });
+                let lock_name = match &field {
+                    Some((field, _)) => format!("{}.{field}", record.name),
+                    None => record.name.clone(),
+                };
                 self.locks.push(Lock {
-                    name: record.name.clone(),
+                    name: lock_name,
                     record: Some(id),
-                    len: Some(record.bound),
+                    field,
+                    len: Some(elements),
                     first,
                     owner,
                     count,
                 });
-                first += 1;
+                first += len.unwrap_or(1);
             }
-            if self.hidden_site.is_none() {
-                if let Some(span) = self.records.iter().next().map(|r| r.span) {
-                    let site = self.site(
-                        FaultKind::Range,
-                        "a channel's or lock's hidden state left its range (a bug of bir's)"
-                            .to_string(),
-                        span,
-                        Spans::one(span),
-                    );
-                    self.hidden_site = Some(site);
-                }
+        }
+        if self.hidden_site.is_none() {
+            if let Some(span) = locking.first().map(|&id| self.records[id].span) {
+                let site = self.site(
+                    FaultKind::Range,
+                    "a channel's or lock's hidden state left its range (a bug of bir's)"
+                        .to_string(),
+                    span,
+                    Spans::one(span),
+                );
+                self.hidden_site = Some(site);
             }
         }
         if first > 0 && self.uses_waits() {
@@ -263,20 +311,16 @@ impl Checker<'_> {
                 count,
                 locks: first,
             });
-            if object_locks {
-                let ids: Vec<ir::RecordId> =
-                    self.records.iter_enumerated().map(|(id, _)| id).collect();
-                for id in ids {
-                    let record = self.records[id].clone();
-                    let waiting = self.hidden_global(
-                        format!("wait({})", record.name),
-                        record.span,
-                        self.reference_type(id),
-                        per_instance,
-                        false,
-                    );
-                    self.records[id].waiting = Some(waiting);
-                }
+            for id in locking {
+                let record = self.records[id].clone();
+                let waiting = self.hidden_global(
+                    bir_model::object_wait_name(&record.name),
+                    record.span,
+                    self.reference_type(id),
+                    per_instance,
+                    false,
+                );
+                self.records[id].waiting = Some(waiting);
             }
         }
     }
@@ -471,7 +515,7 @@ impl Checker<'_> {
 
     /// The length of an array of channels or locks, `None` for a single one; an invalid
     /// length is reported and taken as 1.
-    fn comm_len(&mut self, len: Option<&ast::Expr>, what: &'static str) -> Option<u32> {
+    pub(super) fn comm_len(&mut self, len: Option<&ast::Expr>, what: &'static str) -> Option<u32> {
         let expr = len?;
         match self.const_int(expr, what) {
             Some(n) if (1..=MAX_SLOTS).contains(&n) => Some(n as u32),
@@ -530,19 +574,45 @@ impl Checker<'_> {
     }
 
     /// True when some lock operation or lock built-in names something other than a
-    /// declared `lock` (or an element of one): the lock of an object, so that the records'
-    /// objects carry locks.
+    /// declared `lock` (or an element of one) or a lock field: the lock of an object, so
+    /// that the records' objects carry locks.
     fn uses_object_locks(&self) -> bool {
+        let object =
+            |operand: &ast::Expr| !self.names_lock(operand) && !self.names_lock_field(operand);
         !self.records.is_empty()
             && self.any_step(
                 |expr| match expr {
                     ast::Expr::Builtin {
                         builtin, operand, ..
-                    } => builtin.needs_instance() && !self.names_lock(operand),
+                    } => builtin.needs_instance() && object(operand),
                     _ => false,
                 },
-                |_, operand| !self.names_lock(operand),
+                |_, operand| object(operand),
             )
+    }
+
+    /// True when `expr` is a field (`x.f`, `a[i].f`, `x.f[i]`) whose name only lock fields
+    /// have: some record has a lock field of that name, and no record a field of another
+    /// kind (which `lock(x.f)` would read as a reference to an object). Told before the
+    /// types are known, by the name alone; an ambiguous name counts as an object's lock.
+    fn names_lock_field(&self, expr: &ast::Expr) -> bool {
+        let field = match expr {
+            ast::Expr::Paren { expr, .. } => return self.names_lock_field(expr),
+            ast::Expr::Member { member, .. } => member,
+            ast::Expr::Field { field, .. } | ast::Expr::FieldIndex { field, .. } => field,
+            _ => return false,
+        };
+        let lock = self
+            .lock_fields
+            .iter()
+            .flatten()
+            .any(|lock| lock.name.text == field.text);
+        let value = self
+            .record_decls
+            .iter()
+            .flat_map(|record| &record.fields)
+            .any(|f| f.name.text == field.text);
+        lock && !value
     }
 
     /// True when some step of a thread or function has an expression (a guard, an assigned
@@ -588,8 +658,12 @@ impl Checker<'_> {
 
     /// The lock of the object `expr` refers to, as an operand: element `expr - 1` of its
     /// record's lock owners and counts, whose index error at `null` is a null error. Rule:
-    /// `expr` is a reference (when it is not a declared lock).
+    /// `expr` is a lock field (see [`Self::lock_field_operand`]) or a reference (when it is
+    /// not a declared lock).
     fn object_operand(&mut self, expr: &ast::Expr, scope: &mut Scope) -> Option<Operand> {
+        if let Some(field) = self.lock_field_operand(expr, scope) {
+            return field;
+        }
         let (reference, kind) = self.expr(expr, scope);
         let record = match kind {
             Kind::Ref(record) => record,
@@ -613,7 +687,18 @@ impl Checker<'_> {
                 return None;
             }
         };
-        let which = self.locks.iter().position(|l| l.record == Some(record))?;
+        let Some(which) = self
+            .locks
+            .iter()
+            .position(|l| l.record == Some(record) && l.field.is_none())
+        else {
+            // `uses_object_locks` saw every operand that names no lock and no lock field.
+            self.diags.error(
+                expr.spans(),
+                format!("`{expr}` names the lock of an object, which bir did not expect here (a bug of bir's)"),
+            );
+            return None;
+        };
         let site = self.site(
             FaultKind::Null,
             format!("`{expr}` is `null`: the lock of no object"),
@@ -632,7 +717,180 @@ impl Checker<'_> {
             index: Some((index, site)),
             text: expr.to_string(),
             object: Some(reference),
+            element: None,
         })
+    }
+
+    /// The lock field `expr` names, `x.f` or `x.f[i]` (or `a[j].f`, ...), as an operand:
+    /// element `x - 1` of the field's owners and counts, or `(x - 1) * n + i` for an
+    /// element of `lock f[n];`. Rule: the base is a reference whose record has the lock
+    /// field; `lock f[n];` is named by element, with an int index, and only it is indexed.
+    /// Faults, in the order of the spec's operand: `x` null, a null error; `i` outside
+    /// `0..n`, an index error. `None` when `expr` names no lock field (the caller reads it
+    /// as a reference to an object), `Some(None)` after an error (reported).
+    fn lock_field_operand(
+        &mut self,
+        expr: &ast::Expr,
+        scope: &mut Scope,
+    ) -> Option<Option<Operand>> {
+        let member_base;
+        let (base, field, index) = match expr {
+            ast::Expr::Paren { expr, .. } => return self.lock_field_operand(expr, scope),
+            ast::Expr::Member {
+                scope: owner,
+                member,
+            } if self.names_variable(owner, scope) => {
+                member_base = ast::Expr::Name(owner.clone());
+                (&member_base, member, None)
+            }
+            ast::Expr::Field { base, field } => (&**base, field, None),
+            ast::Expr::FieldIndex {
+                base,
+                field,
+                index,
+                spans,
+            } => (&**base, field, Some((&**index, *spans))),
+            _ => return None,
+        };
+        if !self
+            .lock_fields
+            .iter()
+            .flatten()
+            .any(|l| l.name.text == field.text)
+        {
+            return None;
+        }
+        // The base is checked once: when its record has no such lock field, its sites are
+        // forgotten and the caller checks the whole operand again.
+        let sites = self.sites.len();
+        let (base_ir, kind) = self.expr(base, scope);
+        let record = match kind {
+            Kind::Ref(record) => record,
+            Kind::Error => return Some(None),
+            _ => {
+                self.truncate_sites(sites);
+                return None;
+            }
+        };
+        let Some(lock) = self.lock_field(record, &field.text).cloned() else {
+            self.truncate_sites(sites);
+            return None;
+        };
+        let record_name = self.records[record].name.clone();
+        let Some(which) = self.locks.iter().position(|l| {
+            l.record == Some(record) && l.field.as_ref().is_some_and(|(f, _)| *f == field.text)
+        }) else {
+            return Some(None);
+        };
+        let text = match index {
+            Some((index, _)) => format!("{base}.{}[{index}]", field.text),
+            None => format!("{base}.{}", field.text),
+        };
+        let spans = base.spans().to(field.spans());
+        let null_site = self.site(
+            FaultKind::Null,
+            format!("`{base}` is `null`: `{text}` is a lock of no object"),
+            spans.first,
+            base.spans(),
+        );
+        let minus_one = Expr::Arith {
+            op: ArithOp::Sub,
+            lhs: Box::new(base_ir.clone()),
+            rhs: Box::new(Expr::Int(1)),
+            overflow: None,
+            division: None,
+        };
+        let (global_index, element) = match (lock.len, index) {
+            (None, None) => (minus_one, None),
+            (Some(len), Some((index, index_spans))) => {
+                let i = self.expr_of(
+                    index,
+                    scope,
+                    Kind::Int,
+                    "the index of an array of lock fields",
+                );
+                let index_site = self.site(
+                    FaultKind::Index,
+                    format!(
+                        "index out of bounds in `{text}`: the lock field `{}` of record \
+                         `{record_name}` has {len} locks",
+                        field.text
+                    ),
+                    index_spans.first,
+                    index.spans(),
+                );
+                let count = self.locks[which].count;
+                let n = i64::from(len);
+                let within = Expr::And(
+                    Box::new(compare(CmpOp::Le, Expr::Int(0), i.clone())),
+                    Box::new(compare(CmpOp::Lt, i.clone(), Expr::Int(n))),
+                );
+                // Outside the array the index error, raised by reading the counts at -1;
+                // for a `null` base the null error comes first (the owners' read at -1).
+                let out_of_bounds = Expr::Element {
+                    var: VarRef::Global(count),
+                    index: Box::new(Expr::Int(-1)),
+                    site: index_site,
+                };
+                let element_index = Expr::Arith {
+                    op: ArithOp::Add,
+                    lhs: Box::new(Expr::Arith {
+                        op: ArithOp::Mul,
+                        lhs: Box::new(minus_one),
+                        rhs: Box::new(Expr::Int(n)),
+                        overflow: None,
+                        division: None,
+                    }),
+                    rhs: Box::new(i.clone()),
+                    overflow: None,
+                    division: None,
+                };
+                let outside = Expr::Cond {
+                    cond: Box::new(compare(CmpOp::Eq, base_ir.clone(), Expr::Int(0))),
+                    then: Box::new(Expr::Int(-1)),
+                    otherwise: Box::new(out_of_bounds.clone()),
+                };
+                let global_index = Expr::Cond {
+                    cond: Box::new(within.clone()),
+                    then: Box::new(element_index),
+                    otherwise: Box::new(outside),
+                };
+                // The element's number for the wait marks is `i` when inside the array:
+                // outside, the same index error, so that `wasNotified(x.f[i])`, which reads
+                // no owner, faults as the other operations do.
+                let element = Expr::Cond {
+                    cond: Box::new(within),
+                    then: Box::new(i),
+                    otherwise: Box::new(out_of_bounds),
+                };
+                (global_index, Some(element))
+            }
+            (Some(len), None) => {
+                self.diags.error(
+                    spans,
+                    format!("`{text}` is an array of {len} locks; name one of them: `{text}[i]`"),
+                );
+                return Some(None);
+            }
+            (None, Some((_, index_spans))) => {
+                self.diags.error(
+                    index_spans,
+                    format!(
+                        "the lock field `{}` of record `{record_name}` is a single lock, not \
+                         an array of locks, and cannot be indexed",
+                        field.text
+                    ),
+                );
+                return Some(None);
+            }
+        };
+        Some(Some(Operand {
+            which,
+            index: Some((global_index, null_site)),
+            text,
+            object: Some(base_ir),
+            element,
+        }))
     }
 
     /// For the lock of an object: `waiting(R)[instance] == x`, that the wait mark of
@@ -765,6 +1023,7 @@ impl Checker<'_> {
             index,
             text,
             object: None,
+            element: None,
         })
     }
 
@@ -1286,9 +1545,19 @@ impl Checker<'_> {
         )
     }
 
-    /// The number of lock element `lock` among the model's.
+    /// The number of lock element `lock` among the model's: for the locks of objects the
+    /// same for every object (an element of a lock field's array has its own).
     fn lock_number(&mut self, lock: &Operand) -> Expr {
         let first = i64::from(self.locks[lock.which].first);
+        if let Some(element) = &lock.element {
+            return Expr::Arith {
+                op: ArithOp::Add,
+                lhs: Box::new(element.clone()),
+                rhs: Box::new(Expr::Int(first)),
+                overflow: Some(self.any_site()),
+                division: None,
+            };
+        }
         match &lock.index {
             _ if lock.object.is_some() => Expr::Int(first),
             None => Expr::Int(first),
@@ -1482,9 +1751,12 @@ impl Checker<'_> {
             }
             LockOp::Unwait => {
                 let waits = self.waits?;
+                // The owner first: the operand's null and index faults come before the
+                // readiness (LANGUAGE.md's order of evaluation), which the wait mark alone
+                // would decide.
                 let notified = self.notified(&lock, me.clone());
                 let free = self.lock_free(&lock);
-                let ready = Expr::And(Box::new(notified), Box::new(free));
+                let ready = Expr::And(Box::new(free), Box::new(notified));
                 let remembered = Expr::Element {
                     var: VarRef::Global(waits.count),
                     index: Box::new(me.clone()),

@@ -198,6 +198,8 @@ struct Checker<'a> {
     record_bounds: Vec<u32>,
     /// The record types and their hidden globals (`records`).
     records: ir::IdVec<ir::RecordId, ir::Record>,
+    /// Each record's lock fields, in declaration order, by record (`records`).
+    lock_fields: Vec<Vec<records::LockField>>,
     /// Each `fun`, checked on first use.
     funs: Vec<Lazy<funs::CheckedFun>>,
     /// The hidden state of each channel and lock (`comm`).
@@ -275,6 +277,7 @@ impl<'a> Checker<'a> {
             record_decls: Vec::new(),
             record_bounds: Vec::new(),
             records: ir::IdVec::new(),
+            lock_fields: Vec::new(),
             funs: Vec::new(),
             channels: Vec::new(),
             locks: Vec::new(),

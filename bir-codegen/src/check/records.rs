@@ -25,6 +25,17 @@ const DEFAULT_BOUND: i64 = 8;
 /// object's fields; models need a handful.
 pub(crate) const MAX_BOUND: i64 = 64;
 
+/// A checked lock field of a record (`lock f;`, `lock f[n];`): another lock of each of its
+/// objects, besides the object's own; its hidden state is made with the other locks'
+/// (`comm`).
+#[derive(Clone, Debug)]
+pub(super) struct LockField {
+    /// Its name.
+    pub name: Name,
+    /// For `lock f[n];`, `n`.
+    pub len: Option<u32>,
+}
+
 impl Checker<'_> {
     /// Rule: a record's bound is a constant of 1 to [`MAX_BOUND`] (8 when not written).
     /// Runs before the globals, whose types may name records.
@@ -103,6 +114,8 @@ impl Checker<'_> {
                     global,
                 });
             }
+            let locks = self.check_lock_fields(decl, &fields);
+            self.lock_fields.push(locks);
             self.records.push(ir::Record {
                 name: decl.name.text.clone(),
                 span: decl.name.span,
@@ -114,6 +127,44 @@ impl Checker<'_> {
                 waiting: None,
             });
         }
+    }
+
+    /// Rule: a lock field has a name no other field of its record has, and `lock f[n];` a
+    /// constant length of 1 to 65536 (as an array of locks). `fields` are the record's
+    /// checked fields.
+    fn check_lock_fields(
+        &mut self,
+        decl: &ast::RecordDecl,
+        fields: &[ir::RecordField],
+    ) -> Vec<LockField> {
+        let mut locks: Vec<LockField> = Vec::new();
+        for lock in &decl.locks {
+            let name = &lock.name.text;
+            let taken = decl.fields.iter().any(|f| &f.name.text == name)
+                || fields.iter().any(|f| &f.name == name)
+                || locks.iter().any(|l| &l.name.text == name);
+            if taken {
+                self.diags.error(
+                    lock.name.spans(),
+                    format!("duplicate field `{name}` in record `{}`", decl.name.text),
+                );
+                continue;
+            }
+            let len = self.comm_len(lock.len.as_ref(), "an array of lock fields");
+            locks.push(LockField {
+                name: lock.name.clone(),
+                len,
+            });
+        }
+        locks
+    }
+
+    /// The lock field `field` of record `record`, when it has one.
+    pub(super) fn lock_field(&self, record: RecordId, field: &str) -> Option<&LockField> {
+        self.lock_fields
+            .get(record.index())?
+            .iter()
+            .find(|lock| lock.name.text == field)
     }
 
     /// True when `owner` in `owner.member` names a variable in `scope` (a field access)
@@ -197,6 +248,26 @@ impl Checker<'_> {
                 return None;
             }
         };
+        // Rule: a lock field is no value (its hidden owner and count are fields of the
+        // record's, which no expression reads or writes): only a lock operation names it.
+        if let Some(lock) = self.lock_field(record, &field.text) {
+            let text = match (lock.len, index) {
+                (_, Some((index, _))) => format!("{base}.{}[{index}]", field.text),
+                (Some(_), None) => format!("{base}.{}[i]", field.text),
+                (None, None) => format!("{base}.{}", field.text),
+            };
+            let record_name = &self.record_decls[record.index()].name.text;
+            self.diags.error(
+                field.spans(),
+                format!(
+                    "`{}` is a lock field of record `{record_name}`, not a value: it cannot \
+                     be read, assigned, compared or sent; take it with `lock({text});`, or \
+                     ask `hasLock({text})` or `lockAvailable({text})`",
+                    field.text
+                ),
+            );
+            return None;
+        }
         let Some(found) = self.records.get(record).and_then(|r| {
             r.fields
                 .iter()

@@ -84,6 +84,9 @@ pub struct RecordDecl {
     pub name: Name,
     /// Its fields in declaration order.
     pub fields: Vec<VarDecl>,
+    /// Its lock fields (`lock f;`, `lock f[n];`) in declaration order: locks of each object
+    /// besides its own, which are no values.
+    pub locks: Vec<LockDecl>,
 }
 
 /// `channel (T1, T2) buffer k name [n];`: message channels, buffered or rendezvous.

@@ -16,7 +16,9 @@ pub struct Hidden {
     /// Every channel declaration (an array of channels is one), in declaration order: the
     /// number [`Rendezvous::channel`](super::Rendezvous) and [`Buffered::channel`] give.
     pub channels: Vec<HiddenChannel>,
-    /// Every lock declaration (an array of locks is one), in declaration order.
+    /// Every lock declaration (an array of locks is one), in declaration order; then per
+    /// record type the lock of its objects (when some operation takes one) and its lock
+    /// fields, in declaration order.
     pub locks: Vec<HiddenLock>,
     /// The wait marks, when some step waits, notifies or asks `wasNotified`.
     pub waits: Option<HiddenWaits>,
@@ -43,7 +45,9 @@ pub struct Record {
     pub live: GlobalId,
     /// Its fields, in declaration order; when some operation takes the lock of an object
     /// (`lock(x)` on a reference), the lock's owner (`lock`) and hold count (`lock.count`)
-    /// after them, so that they move with the object and reset when it is collected.
+    /// after them, then for each lock field `f` (`lock f;`, `lock f[n];`) its owner (`f`)
+    /// and hold count (`f.count`), arrays of `n` for `lock f[n];`: so that they move with
+    /// the object and reset when it is collected. No expression reads or writes them.
     pub fields: Vec<RecordField>,
     /// Per instance (by global number), the object whose lock it waits on or was notified
     /// by (a reference, `null` otherwise), when some step waits on an object's lock: a root
@@ -94,10 +98,11 @@ impl HiddenChannel {
     }
 }
 
-/// A lock declaration's hidden state.
+/// A lock declaration's hidden state (or the locks of a record's objects: their own, or a
+/// lock field's, one element per object and element of the field).
 #[derive(Clone, Debug)]
 pub struct HiddenLock {
-    /// Its name in the model.
+    /// Its name in the model (`m`; `R` for the objects' own locks, `R.f` for a lock field).
     pub name: String,
     /// The length of an array of locks; `None` for a single one.
     pub len: Option<u32>,

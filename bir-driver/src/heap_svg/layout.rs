@@ -67,6 +67,14 @@ pub(super) fn roots(info: &ModelInfo, parts: &StateParts, values: &[i64]) -> Vec
             }
         }
     }
+    // An object whose lock an instance waits on is reachable from that instance.
+    for heap in parts.heaps() {
+        for (instance, slot) in heap.waiting().iter().enumerate() {
+            if let (Some(slot), Some(name)) = (slot, parts.instance_name(instance as i64)) {
+                roots.push((format!("{name} waits"), *slot));
+            }
+        }
+    }
     roots
 }
 

@@ -45,6 +45,7 @@ fn model(source: &str) -> Interpreter {
 const CHAN_FIFO: &str = include_str!("../../../models/v3/chan_fifo.bir");
 const LOCK_NOTIFY: &str = include_str!("../../../models/v3/lock_notify.bir");
 const FUNC_REC_STACK: &str = include_str!("../../../models/v3/func_rec_stack.bir");
+const LOCK_FIELD: &str = include_str!("../../../models/v3/lock_field.bir");
 
 #[test]
 fn a_buffered_channel_is_its_messages_in_fifo_order() {
@@ -209,4 +210,63 @@ fn the_json_report_has_the_parts_of_a_version_3_model_only() {
     let json = serde_json::to_value(crate::json::JsonReport::new(&report, "t.bir")).unwrap();
     let found = json["counterexamples"][0].as_object().unwrap();
     assert!(!found.contains_key("final_parts") && !found.contains_key("initial_parts"));
+}
+
+#[test]
+fn the_locks_of_an_object_read_as_locks_in_its_text_and_json() {
+    let model = model(LOCK_FIELD);
+    let info = model.info();
+    let parts = StateParts::new(info);
+    let heap = |values: &[i64]| PartDisplay::new(info, &parts, Part::Heap(0), values).to_string();
+    let made = walk(&model, &[("N", "s")]);
+    assert_eq!(
+        heap(&made),
+        "Box#1 { n = 0, guard = free, l = [free, free] }"
+    );
+    let counted = walk(&model, &[("N", "s"), ("W[1]", "a")]);
+    assert_eq!(
+        heap(&counted),
+        "Box#1 { n = 1, guard = held by W[1], l = [free, free] }"
+    );
+    let waits = [
+        ("N", "s"),
+        ("W[1]", "a"),
+        ("W[1]", "u"),
+        ("W[1]", "w"),
+        ("W[1]", "x"),
+    ];
+    let values = walk(&model, &waits);
+    assert_eq!(
+        heap(&values),
+        "Box#1 { n = 1, guard = free, l = [free, free (waiting: W[1])] }"
+    );
+    // The owners, counts and the instances' objects show nowhere but in the heap.
+    assert_eq!(
+        StateDisplay::new(info, &values).to_string(),
+        "b = Box#1, Box#1 { n = 1, guard = free, l = [free, free (waiting: W[1])] }, \
+         W[0] @ a, W[1] @ y, N @ a"
+    );
+    let json = part_json(info, &parts, Part::Heap(0), &values);
+    let free = json!({"owner": null, "holds": 0, "waiting": [], "notified": [], "value": "free"});
+    assert_eq!(
+        json["objects"][0],
+        json!({
+            "object": "Box#1",
+            "fields": {"n": 1},
+            "locks": {
+                "guard": free,
+                "l[0]": free,
+                "l[1]": {"owner": null, "holds": 0, "notified": [],
+                         "waiting": [{"instance": "W[1]", "holds": 1}],
+                         "value": "free (waiting: W[1])"},
+            },
+        })
+    );
+    // The heap's drawing has a row per lock, and the waiting instance as a root.
+    let svg = crate::heap_svg::render(info, &parts, &values);
+    assert!(
+        svg.contains("guard = free") && svg.contains("l[1] = free (waiting: W[1])"),
+        "{svg}"
+    );
+    assert!(svg.contains("W[1] waits"), "{svg}");
 }

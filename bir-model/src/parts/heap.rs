@@ -2,10 +2,15 @@
 //! heap"; the encoding in [`heap_live_name`](super::heap_live_name)): object `j` is live
 //! when element `j` of `live(R)` is true, and its fields are element `j` of each `R#f`.
 //! A reference to it holds `j + 1` and reads `R#(j + 1)`.
+//!
+//! The locks of an object (its own, `lock`, and its record's lock fields, `f` or `f[i]`) are
+//! fields too, an owner and a hold count each (`lock` and `lock.count`,
+//! [`heap_lock_holds_field`](super::heap_lock_holds_field)): [`HeapObject::locks`] pairs
+//! them, and [`HeapObject::values`] are the other fields, which hold the object's values.
 
 use std::collections::HashMap;
 
-use super::{heap_field_name, SlotRole};
+use super::{heap_field_name, heap_lock_of_holds_field, SlotRole};
 use crate::info::SlotInfo;
 
 /// The objects of one record type.
@@ -17,6 +22,26 @@ pub struct HeapPart {
     live: Vec<usize>,
     /// Per field in declaration order, its name and its slot in each object.
     fields: Vec<(String, Vec<usize>)>,
+    /// The locks of each object: per lock, the indices in `fields` of its owner and its
+    /// hold count, and its number among the model's lock elements (the same for every
+    /// object), in slot order.
+    locks: Vec<(usize, usize, u32)>,
+    /// Per instance (by global number), the slot of the object whose lock it waits on or
+    /// was notified by (`wait(R)`), when some instance can wait on an object's lock.
+    pub(super) waiting: Vec<Option<usize>>,
+}
+
+/// One lock of a live object: its own (`lock`) or a lock field's (`f`, `f[1]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ObjectLock<'a> {
+    /// The field's name: `lock` for the object's own lock, `f` or `f[1]` for a lock field.
+    pub name: &'a str,
+    /// The slot of its owner in this object.
+    pub owner: usize,
+    /// The slot of its hold count in this object.
+    pub holds: usize,
+    /// Its number among the model's lock elements, which the wait marks name.
+    pub number: u32,
 }
 
 /// One live object in a state.
@@ -24,8 +49,24 @@ pub struct HeapPart {
 pub struct HeapObject<'a> {
     /// Its number: a reference to it holds this value (`Node#2`).
     pub number: usize,
-    /// Its fields in declaration order: the name and the slot.
+    /// Its fields in declaration order: the name and the slot (its locks' owners and
+    /// counts included, after the record's own fields).
     pub fields: Vec<(&'a str, usize)>,
+    /// Its locks, in slot order.
+    pub locks: Vec<ObjectLock<'a>>,
+}
+
+impl HeapObject<'_> {
+    /// Its fields that hold values, in declaration order: every field but its locks'
+    /// owners and counts.
+    pub fn values(&self) -> impl Iterator<Item = &(&str, usize)> + '_ {
+        self.fields.iter().filter(|(_, slot)| {
+            !self
+                .locks
+                .iter()
+                .any(|lock| lock.owner == *slot || lock.holds == *slot)
+        })
+    }
 }
 
 impl HeapPart {
@@ -58,11 +99,51 @@ impl HeapPart {
         for &slot in live.iter().chain(fields.iter().flat_map(|(_, s)| s)) {
             roles[slot] = SlotRole::Hidden;
         }
+        // Rule: a field `X.count` is the hold count of the lock whose owner is field `X`
+        // (no field of a model has a `.` in its name). Numbered later, by `number_locks`.
+        let locks = fields
+            .iter()
+            .enumerate()
+            .filter_map(|(holds, (name, _))| {
+                let owner = heap_lock_of_holds_field(name)?;
+                let owner = fields.iter().position(|(name, _)| *name == owner)?;
+                Some((owner, holds, 0))
+            })
+            .collect();
         HeapPart {
             record: record.to_string(),
             live,
             fields,
+            locks,
+            waiting: Vec::new(),
         }
+    }
+
+    /// Numbers the objects' locks from `first`, in slot order (LANGUAGE.md's numbering of
+    /// lock elements, which the checker follows: the declared locks, then per record type
+    /// its objects' own lock and its lock fields, an array's elements by index); returns
+    /// the next number.
+    pub(super) fn number_locks(&mut self, first: u32) -> u32 {
+        let mut next = first;
+        self.locks.sort_by_key(|&(owner, _, _)| owner);
+        for lock in &mut self.locks {
+            lock.2 = next;
+            next += 1;
+        }
+        next
+    }
+
+    /// Per instance (by global number), the slot of the reference to the object whose lock
+    /// it waits on or was notified by (`null` when none), when some instance can wait on
+    /// an object's lock: roots of the heap's walk after the instances' own references.
+    pub fn waiting(&self) -> &[Option<usize>] {
+        &self.waiting
+    }
+
+    /// The number of lock elements its objects carry (one number per lock, for all
+    /// objects).
+    pub fn lock_count(&self) -> usize {
+        self.locks.len()
     }
 
     /// The slot where the type's objects are shown: its first live flag.
@@ -82,6 +163,19 @@ impl HeapPart {
                     .fields
                     .iter()
                     .filter_map(|(name, slots)| Some((name.as_str(), *slots.get(object)?)))
+                    .collect(),
+                locks: self
+                    .locks
+                    .iter()
+                    .filter_map(|&(owner, holds, number)| {
+                        let (name, owners) = self.fields.get(owner)?;
+                        Some(ObjectLock {
+                            name,
+                            owner: *owners.get(object)?,
+                            holds: *self.fields.get(holds)?.1.get(object)?,
+                            number,
+                        })
+                    })
                     .collect(),
             })
     }

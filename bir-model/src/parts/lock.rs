@@ -47,28 +47,61 @@ impl LockPart {
         marks: &[Option<usize>],
         holds: &[Option<usize>],
     ) -> LockState {
-        let value = |slot: Option<usize>| slot.and_then(|s| values.get(s)).copied();
-        let owner = value(Some(self.owner)).filter(|&owner| owner >= 0);
-        let (waits_here, notified_here) = (
-            1 + i64::from(self.number),
-            1 + locks as i64 + i64::from(self.number),
-        );
-        let mut state = LockState {
-            owner,
-            holds: value(self.holds).unwrap_or(0),
-            ..LockState::default()
+        let wait = WaitMarks {
+            locks,
+            marks,
+            holds,
         };
-        for (instance, &mark) in marks.iter().enumerate() {
-            let waiter = Waiter {
-                instance,
-                holds: value(holds.get(instance).copied().flatten()).unwrap_or(0),
-            };
-            match value(mark) {
-                Some(mark) if mark == waits_here => state.waiting.push(waiter),
-                Some(mark) if mark == notified_here => state.notified.push(waiter),
-                _ => {}
-            }
-        }
-        state
+        read_lock(values, self.owner, self.holds, self.number, &wait, |_| true)
     }
+}
+
+/// The instances' wait marks and remembered counts, by instance number, of a model with
+/// `locks` lock elements.
+pub(super) struct WaitMarks<'a> {
+    pub locks: usize,
+    pub marks: &'a [Option<usize>],
+    pub holds: &'a [Option<usize>],
+}
+
+/// The lock whose owner and hold count are the slots `owner` and `holds`, and whose number
+/// among the model's lock elements is `number`, in `values`: the instances whose wait mark
+/// names that number wait on it or were notified by it, when `mark_is_here` holds of them
+/// too (for the lock of an object, that the instance's mark names this object: one number
+/// serves every object of a record).
+pub(super) fn read_lock(
+    values: &[i64],
+    owner: usize,
+    holds: Option<usize>,
+    number: u32,
+    wait: &WaitMarks,
+    mark_is_here: impl Fn(usize) -> bool,
+) -> LockState {
+    let value = |slot: Option<usize>| slot.and_then(|s| values.get(s)).copied();
+    let owner = value(Some(owner)).filter(|&owner| owner >= 0);
+    let (waits_here, notified_here) = (
+        1 + i64::from(number),
+        1 + wait.locks as i64 + i64::from(number),
+    );
+    let mut state = LockState {
+        owner,
+        holds: value(holds).unwrap_or(0),
+        ..LockState::default()
+    };
+    for (instance, &mark) in wait.marks.iter().enumerate() {
+        let waiter = Waiter {
+            instance,
+            holds: value(wait.holds.get(instance).copied().flatten()).unwrap_or(0),
+        };
+        match value(mark) {
+            Some(mark) if mark == waits_here && mark_is_here(instance) => {
+                state.waiting.push(waiter)
+            }
+            Some(mark) if mark == notified_here && mark_is_here(instance) => {
+                state.notified.push(waiter)
+            }
+            _ => {}
+        }
+    }
+    state
 }

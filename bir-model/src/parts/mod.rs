@@ -22,12 +22,14 @@ use std::collections::HashMap;
 use crate::info::{ModelInfo, SlotInfo, SlotKind};
 
 pub use channel::ChannelPart;
-pub use heap::{HeapObject, HeapPart};
+pub use heap::{HeapObject, HeapPart, ObjectLock};
+use lock::{read_lock, WaitMarks};
 pub use lock::{LockPart, LockState, Waiter};
 pub use names::{
     channel_field_name, channel_length_name, frame_item_name, frame_name, heap_field_name,
-    heap_live_name, is_overflow_name, lock_holds_name, lock_owner_name, overflow_name,
-    parse_frame_item, rendezvous_name, FRAME_RESULT, WAIT_HOLDS_NAME, WAIT_MARK_NAME,
+    heap_live_name, heap_lock_holds_field, heap_lock_of_holds_field, is_overflow_name,
+    lock_holds_name, lock_owner_name, object_wait_name, overflow_name, parse_frame_item,
+    rendezvous_name, FRAME_RESULT, OBJECT_LOCK_FIELD, WAIT_HOLDS_NAME, WAIT_MARK_NAME,
 };
 pub use stack::{Frame, Local, StackPart};
 
@@ -71,6 +73,9 @@ pub struct StateParts {
     /// The slots of each instance's wait mark and remembered count, by global number.
     wait_marks: Vec<Option<usize>>,
     wait_holds: Vec<Option<usize>>,
+    /// The number of lock elements of the model (the declared locks' elements, then the
+    /// locks each object of a record carries), which the wait marks' encoding counts.
+    lock_elements: usize,
 }
 
 impl StateParts {
@@ -149,6 +154,26 @@ impl StateParts {
                 parts.roles[index] = SlotRole::Hidden;
             }
         }
+        // The locks of objects are numbered after the declared locks' elements (one owner
+        // slot each), record by record; an instance's `wait(R)` names the object whose lock
+        // its mark names, shown with that lock.
+        let mut next = parts.locks.len() as u32;
+        for heap in &mut parts.heaps {
+            next = heap.number_locks(next);
+            let waiting = by_name
+                .get(object_wait_name(&heap.record).as_str())
+                .cloned()
+                .unwrap_or_default();
+            for slot in waiting {
+                let instance = slots[slot].element.unwrap_or(0) as usize;
+                if heap.waiting.len() <= instance {
+                    heap.waiting.resize(instance + 1, None);
+                }
+                heap.waiting[instance] = Some(slot);
+                parts.roles[slot] = SlotRole::Hidden;
+            }
+        }
+        parts.lock_elements = next as usize;
         parts.stacks = StackPart::all(info, &mut parts.roles);
         for (id, stack) in parts.stacks.iter().enumerate() {
             parts.roles[stack.status] = SlotRole::Anchor(Part::Stack(id));
@@ -210,7 +235,47 @@ impl StateParts {
     /// instances in its wait set and those it notified, by number.
     pub fn lock_state(&self, lock: usize, values: &[i64]) -> Option<LockState> {
         let part = self.locks.get(lock)?;
-        Some(part.read(values, self.locks.len(), &self.wait_marks, &self.wait_holds))
+        Some(part.read(
+            values,
+            self.lock_elements,
+            &self.wait_marks,
+            &self.wait_holds,
+        ))
+    }
+
+    /// Lock `lock` of `object`, an object of record type `heap` (its own or a lock
+    /// field's, [`HeapObject::locks`]), in `values`: as [`Self::lock_state`], the instances
+    /// in its wait set and those it notified being those whose wait mark names its number
+    /// and whose `wait(R)` names this object.
+    pub fn object_lock_state(
+        &self,
+        heap: usize,
+        object: &HeapObject,
+        lock: &ObjectLock,
+        values: &[i64],
+    ) -> LockState {
+        let waiting = self.heaps.get(heap).map_or(&[][..], |h| &h.waiting[..]);
+        let wait = WaitMarks {
+            locks: self.lock_elements,
+            marks: &self.wait_marks,
+            holds: &self.wait_holds,
+        };
+        let here = |instance: usize| {
+            waiting
+                .get(instance)
+                .copied()
+                .flatten()
+                .and_then(|slot| values.get(slot))
+                .is_some_and(|&target| usize::try_from(target).ok() == Some(object.number))
+        };
+        read_lock(
+            values,
+            lock.owner,
+            Some(lock.holds),
+            lock.number,
+            &wait,
+            here,
+        )
     }
 }
 

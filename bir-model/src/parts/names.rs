@@ -51,6 +51,39 @@ pub fn heap_field_name(record: &str, field: &str) -> String {
     format!("{record}#{field}")
 }
 
+/// The field of every object that holds the owner of the object's own lock (when some
+/// operation takes an object's lock): `lock`, a reserved word, which no field of a model can
+/// take as its name; its slots are `R#lock`, its hold count's `R#lock.count`.
+pub const OBJECT_LOCK_FIELD: &str = "lock";
+
+/// The field holding the hold count (0 to 3) of the object lock whose owner field is `lock`
+/// (the object's own, [`OBJECT_LOCK_FIELD`], or a lock field `f` of its record):
+/// `lock.count`, `f.count`. A `.` is in no field name of a model, so that a field named so
+/// is always a lock's count and the field before `.count` its owner.
+pub fn heap_lock_holds_field(lock: &str) -> String {
+    format!("{lock}.count")
+}
+
+/// The owner field of the object lock whose hold count field is `field`: `f` for
+/// `f.count` (and `f[1]` for `f.count[1]`, an element of an array of lock fields); `None`
+/// for a field that is no lock's count.
+pub fn heap_lock_of_holds_field(field: &str) -> Option<String> {
+    let (name, element) = match field.find('[') {
+        Some(at) => field.split_at(at),
+        None => (field, ""),
+    };
+    let lock = name.strip_suffix(".count")?;
+    Some(format!("{lock}{element}"))
+}
+
+/// The array of the object of record `record` whose lock each instance waits on or was
+/// notified by (a reference, `null` otherwise), element `i` for the instance of global
+/// number `i`: `wait(Node)`. With the wait mark's lock number, it names one lock of one
+/// object (the numbers of objects' locks being the same for every object of a record).
+pub fn object_wait_name(record: &str) -> String {
+    format!("wait({record})")
+}
+
 /// The array of every instance's wait mark, element `i` for the instance of global number
 /// `i`: 0 none, `1 + l` waiting on lock element `l`, `1 + L + l` notified by it, of `L` lock
 /// elements (numbered over the lock declarations in order, an array's elements by index).
@@ -117,5 +150,20 @@ mod tests {
         assert!(is_overflow_name("sum@overflow.0"));
         assert!(!is_overflow_name("sum@1.n"));
         assert_eq!(parse_frame_item("f@.x"), None);
+    }
+
+    #[test]
+    fn object_lock_counts_name_their_owner_field() {
+        assert_eq!(heap_lock_holds_field(OBJECT_LOCK_FIELD), "lock.count");
+        assert_eq!(
+            heap_lock_of_holds_field("lock.count").as_deref(),
+            Some("lock")
+        );
+        assert_eq!(
+            heap_lock_of_holds_field("f.count[1]").as_deref(),
+            Some("f[1]")
+        );
+        assert_eq!(heap_lock_of_holds_field("count"), None);
+        assert_eq!(heap_lock_of_holds_field("f[1]"), None);
     }
 }

@@ -231,3 +231,83 @@ fn a_call_stack_is_the_running_frame_then_its_callers_down_to_the_body() {
     assert!(!stack.in_call(&[0, 1, 0, 0, 0, 0, 0, 0]));
     assert!(stack.frames(&[0, 6, 0, 0, 0, 0, 0, 0]).is_empty());
 }
+
+#[test]
+fn the_locks_of_objects_are_numbered_after_the_declared_ones_and_wait_by_object() {
+    let mut slots = vec![
+        slot("owner(m)", None, SlotKind::Int), // 0
+        slot("holds(m)", None, SlotKind::Int),
+    ];
+    slots.extend((0..2).map(|j| slot("live(Box)", Some(j), SlotKind::Bool))); // 2, 3
+    slots.extend(array("Box#n", 2)); // 4, 5
+    slots.extend(array("Box#lock", 2)); // 6, 7
+    slots.extend(array("Box#lock.count", 2)); // 8, 9
+                                              // `lock l[2];`: element i of object j at j * 2 + i, named `Box#l[i]`, element j.
+    for name in ["Box#l", "Box#l.count"] {
+        for j in 0..2 {
+            for i in 0..2 {
+                slots.push(slot(&format!("{name}[{i}]"), Some(j), SlotKind::Int));
+            }
+        }
+    } // 10..14 owners, 14..18 counts
+    slots.extend(array(WAIT_MARK_NAME, 2)); // 18, 19
+    slots.extend(array(WAIT_HOLDS_NAME, 2)); // 20, 21
+    let reference = SlotKind::Reference {
+        record: "Box".into(),
+    };
+    slots.extend((0..2).map(|i| slot(&object_wait_name("Box"), Some(i), reference.clone()))); // 22, 23
+    slots.push(status("A", &["a"]));
+    slots.push(status("B", &["b"]));
+    let parts = StateParts::new(&info(slots, Vec::new()));
+    let heap = &parts.heaps()[0];
+    assert_eq!(heap.lock_count(), 3);
+    assert_eq!(heap.waiting(), [Some(22), Some(23)]);
+    assert_eq!(parts.role(22), SlotRole::Hidden);
+    // Object 2 is live: A holds its own lock twice and B waits on its `l[1]` (lock 3:
+    // mark 1 + 3), having released one hold; A was notified by `m` (mark 1 + 4 locks + 0).
+    let mut values = vec![0; 26];
+    values[3] = 1; // live(Box)[1]
+    values[5] = 2; // Box#2.n
+    values[6] = -1;
+    (values[7], values[9]) = (0, 2); // Box#2.lock: A, twice
+    values[10..14].copy_from_slice(&[-1, -1, -1, -1]);
+    (values[18], values[19]) = (5, 4);
+    values[21] = 1;
+    values[23] = 2; // B waits on an object of Box: Box#2
+    let object = heap.objects(&values).next().expect("Box#2 is live");
+    assert_eq!(object.number, 2);
+    let names: Vec<(&str, u32)> = object.locks.iter().map(|l| (l.name, l.number)).collect();
+    assert_eq!(names, [("lock", 1), ("l[0]", 2), ("l[1]", 3)]);
+    let values_shown: Vec<&str> = object.values().map(|(name, _)| *name).collect();
+    assert_eq!(values_shown, ["n"]);
+    let state = |lock: usize| parts.object_lock_state(0, &object, &object.locks[lock], &values);
+    assert_eq!((state(0).owner, state(0).holds), (Some(0), 2));
+    assert_eq!(state(0).waiting, []);
+    assert_eq!(state(1), LockState::default());
+    assert_eq!(
+        state(2).waiting,
+        [Waiter {
+            instance: 1,
+            holds: 1
+        }]
+    );
+    // The same mark on another object's lock names no waiter of this one.
+    let mut elsewhere = values.clone();
+    elsewhere[23] = 1;
+    let lock = &object.locks[2];
+    assert_eq!(
+        parts
+            .object_lock_state(0, &object, lock, &elsewhere)
+            .waiting,
+        []
+    );
+    // `m`'s notified mark counts every lock element, the objects' included.
+    let m = parts.lock_state(0, &values).expect("m");
+    assert_eq!(
+        m.notified,
+        [Waiter {
+            instance: 0,
+            holds: 0
+        }]
+    );
+}

@@ -326,3 +326,211 @@ fn empty_message_slots_hold_their_field_s_default() {
     assert_eq!(system.globals[channel.slots[1]].init, [1, 1]);
     assert_eq!(system.globals[system.hidden.locks[0].owner].init, [-1]);
 }
+
+/// A model whose record has two lock fields, one an array; `own` is an operation on the
+/// lock of the object itself, or nothing.
+fn lock_fields(own: &str) -> String {
+    format!(
+        "system S {{
+            lock m;
+            record[2] Box {{ int (0, 2) n; lock guard; lock l[3]; }}
+            Box b;
+            active [2] thread W(int (0, 1) id) {{
+                loc a: do {{ b := new Box; }} goto c;
+                loc c: do {{ lock(b.guard); b.n := 1; }} goto d;
+                loc d: do {{ wait(b.l[id]); }} goto e;
+                loc e: do {{ {own} notify(m); }} goto a;
+            }}
+        }}"
+    )
+}
+
+#[test]
+fn lock_fields_are_hidden_fields_and_locks_numbered_after_the_declared_ones() {
+    let system = checked(&lock_fields(""));
+    let hidden = &system.hidden;
+    let record = &hidden.records[ir::RecordId(0)];
+    let fields: Vec<(&str, Option<u32>, i64)> = record
+        .fields
+        .iter()
+        .map(|f| (f.name.as_str(), f.len, f.default))
+        .collect();
+    // No operation takes the object's own lock: no `lock` field.
+    assert_eq!(
+        fields,
+        [
+            ("n", None, 0),
+            ("guard", None, -1),
+            ("guard.count", None, 0),
+            ("l", Some(3), -1),
+            ("l.count", Some(3), 0),
+        ]
+    );
+    let names: Vec<(&str, u32, Option<u32>)> = hidden
+        .locks
+        .iter()
+        .map(|l| (l.name.as_str(), l.first, l.len))
+        .collect();
+    // The array field has one number per element, for every object alike; its owners
+    // one element per lock of each object (2 objects of 3).
+    assert_eq!(
+        names,
+        [
+            ("m", 0, None),
+            ("Box.guard", 1, Some(2)),
+            ("Box.l", 2, Some(6))
+        ]
+    );
+    let guard = &hidden.locks[1];
+    assert!(hidden.is_owner(guard.owner));
+    assert_eq!(system.globals[guard.owner].name, "Box#guard");
+    assert_eq!(system.globals[hidden.locks[2].count].name, "Box#l.count");
+    assert_eq!(system.globals[hidden.locks[2].owner].init, [-1; 6]);
+    // Owners of 2 instances (and -1), counts 0 to 3, whatever the field.
+    assert_eq!(
+        system.globals[guard.owner].ty.scalar,
+        ir::Scalar::Int {
+            lo: -1,
+            hi: 1,
+            wrap: false
+        }
+    );
+    let waits = hidden.waits.expect("the model waits");
+    assert_eq!(waits.locks, 5);
+    assert!(
+        record.waiting.is_some(),
+        "an instance waits on an object's lock"
+    );
+}
+
+#[test]
+fn the_lock_of_the_object_itself_comes_before_its_lock_fields() {
+    let system = checked(&lock_fields("lock(b);"));
+    let record = &system.hidden.records[ir::RecordId(0)];
+    let fields: Vec<&str> = record.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(
+        fields,
+        [
+            "n",
+            "lock",
+            "lock.count",
+            "guard",
+            "guard.count",
+            "l",
+            "l.count"
+        ]
+    );
+    let names: Vec<(&str, u32)> = system
+        .hidden
+        .locks
+        .iter()
+        .map(|l| (l.name.as_str(), l.first))
+        .collect();
+    assert_eq!(
+        names,
+        [("m", 0), ("Box", 1), ("Box.guard", 2), ("Box.l", 3)]
+    );
+    assert_eq!(system.hidden.waits.map(|w| w.locks), Some(6));
+}
+
+#[test]
+fn a_lock_field_is_no_value() {
+    let model = |body: &str| {
+        format!(
+            "system S {{
+                channel (int (0, 3)) buffer 1 c;
+                record Box {{ int (0, 3) n; lock guard; lock l[2]; }}
+                Box b;
+                active thread T() {{
+                    int (0, 3) x;
+                    loc a: do {{ {body} }} goto a;
+                }}
+            }}"
+        )
+    };
+    for (body, text) in [
+        ("x := b.guard;", "lock(b.guard);"),
+        ("b.guard := 1;", "lock(b.guard);"),
+        ("x := b.l[1];", "lock(b.l[1]);"),
+        ("b.l[0] := x;", "lock(b.l[0]);"),
+        ("x := b.l;", "lock(b.l[i]);"),
+    ] {
+        let errors = errors(&model(body));
+        let [error] = &errors[..] else {
+            panic!("{body}: {errors:?}")
+        };
+        assert!(
+            error.contains("is a lock field of record `Box`, not a value") && error.contains(text),
+            "{body}: {error}"
+        );
+    }
+    for body in ["x := b.guard == b.guard ? 1 : 0;", "c!(b.guard);"] {
+        let errors = errors(&model(body));
+        assert!(
+            !errors.is_empty() && errors.iter().all(|e| e.contains("not a value")),
+            "{body}: {errors:?}"
+        );
+    }
+}
+
+#[test]
+fn lock_field_operands_are_checked_as_locks() {
+    let model = |decls: &str, action: &str| {
+        format!(
+            "system S {{
+                record Box {{ int (0, 3) n; lock guard; lock l[2]; {decls} }}
+                Box b;
+                active thread T() {{
+                    int (0, 3) x;
+                    loc a: do {{ {action} }} goto a;
+                }}
+            }}"
+        )
+    };
+    let cases = [
+        (
+            "",
+            "lock(b.l);",
+            "`b.l` is an array of 2 locks; name one of them: `b.l[i]`",
+        ),
+        (
+            "",
+            "lock(b.guard[0]);",
+            "the lock field `guard` of record `Box` is a single lock, not an array of locks",
+        ),
+        (
+            "",
+            "lock(b.l[true]);",
+            "mismatched types: the index of an array of lock fields",
+        ),
+        ("", "lock(b.n);", "expected a lock: `b.n` is"),
+        ("", "lock(b.lk);", "record `Box` has no field `lk`"),
+        (
+            "int (0, 1) guard;",
+            "",
+            "duplicate field `guard` in record `Box`",
+        ),
+        ("lock l;", "", "duplicate field `l` in record `Box`"),
+        ("lock z[0];", "", "an array of lock fields has 1 to"),
+    ];
+    for (decls, action, expected) in cases {
+        let errors = errors(&model(decls, action));
+        assert!(
+            errors.iter().any(|e| e.contains(expected)),
+            "{action} {decls}: {errors:?}"
+        );
+    }
+    // Every operation and built-in takes a lock field, through any reference.
+    checked(
+        "system S {
+            record Box { lock guard; lock l[2]; Box next; }
+            Box b;
+            active thread T() {
+                int (0, 1) x;
+                loc a: do { lock(b.next.l[x]); } goto c;
+                loc c: when hasLock(b.guard) || lockAvailable(b.l[1]) || wasNotified(b.next.guard)
+                    do { notifyAll(b.next.l[x]); } goto a;
+            }
+        }",
+    );
+}

@@ -1,4 +1,4 @@
-//! Version 3's record declarations: `[throwable] record [k] Name { type field; ... }`.
+//! Version 3's record declarations: `[throwable] record [k] Name { type field; lock l; ... }`.
 
 use syn::parse::ParseStream;
 
@@ -8,8 +8,9 @@ use crate::front::ast::*;
 use crate::front::kw;
 
 impl Parser {
-    /// `record = [ "throwable" ] "record" [ "[" cexpr "]" ] IDENT "{" { type IDENT ";" } "}"`.
-    /// A broken field is reported and the next one parsed.
+    /// `record = [ "throwable" ] "record" [ "[" cexpr "]" ] IDENT "{" { field } "}"`, where
+    /// `field = type IDENT ";" | "lock" IDENT [ "[" cexpr "]" ] ";"`. A broken field is
+    /// reported and the next one parsed.
     pub(super) fn record_decl(
         &mut self,
         input: ParseStream,
@@ -22,19 +23,18 @@ impl Parser {
         let content;
         syn::braced!(content in input);
         let mut fields = Vec::new();
+        let mut locks = Vec::new();
         while self.more(&content) {
             let start = content.cursor();
+            // A lock field has the global lock's syntax: `lock f;` or `lock f[n];`.
             let field = docs(&content).and_then(|doc| {
                 if kw::peek(&content, "lock") {
-                    return Err(content.error(
-                        "a `lock` field is not supported yet: declare the lock as a global \
-                         (`lock m;`), or lock the object itself, `lock(x);`",
-                    ));
+                    return self.lock(&content, doc).map(Field::Lock);
                 }
-                var_decl(&content, doc)
+                var_decl(&content, doc).map(Field::Var)
             });
             match field {
-                Ok(field) if field.init.is_some() => self.record(syn::Error::new(
+                Ok(Field::Var(field)) if field.init.is_some() => self.record(syn::Error::new(
                     field.name.span,
                     format!(
                         "a field has no initial value: `{}` starts at its type's default in \
@@ -42,7 +42,8 @@ impl Parser {
                         field.name.text
                     ),
                 )),
-                Ok(field) => fields.push(field),
+                Ok(Field::Var(field)) => fields.push(field),
+                Ok(Field::Lock(lock)) => locks.push(lock),
                 Err(error) => {
                     self.record(error);
                     recover::skip_statement(&content, start, &[]);
@@ -56,6 +57,15 @@ impl Parser {
             bound,
             name,
             fields,
+            locks,
         })
     }
+}
+
+/// One declaration in a record's braces.
+enum Field {
+    /// `type name;`
+    Var(VarDecl),
+    /// `lock name;` or `lock name[n];`
+    Lock(LockDecl),
 }

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use super::state::value_text;
-use crate::model::{frame_name, ModelInfo, Part, StateParts};
+use crate::model::{frame_name, LockState, ModelInfo, Part, StateParts};
 
 /// The value of one part of a decoded state, as text:
 /// - a buffered channel, its messages first in first and how many it holds of how many:
@@ -97,60 +97,33 @@ impl<'a> PartDisplay<'a> {
         }
     }
 
-    fn instance(&self, f: &mut fmt::Formatter<'_>, number: i64) -> fmt::Result {
-        match self.parts.instance_name(number) {
-            Some(name) => f.write_str(name),
-            // The owner of a lock that a freed pool instance held (`ir::System::freeing`).
-            None if usize::try_from(number).ok() == Some(self.parts.instance_count()) => {
-                f.write_str("a freed instance")
-            }
-            None => write!(f, "instance ?{number}"),
-        }
-    }
-
     fn lock(&self, f: &mut fmt::Formatter<'_>, id: usize) -> fmt::Result {
         let Some(lock) = self.parts.lock_state(id, self.values) else {
             return f.write_str("?");
         };
-        match lock.owner {
-            Some(owner) => {
-                f.write_str("held by ")?;
-                self.instance(f, owner)?;
+        self.lock_state(f, &lock)
+    }
+
+    /// The text of a lock in the state `lock` of a model whose parts are `parts`, as a
+    /// lock part reads (`held by N (waiting: W[1])`): for the locks of objects, which are
+    /// no parts of their own.
+    pub fn lock_text(parts: &StateParts, lock: &LockState) -> String {
+        struct Text<'a>(&'a StateParts, &'a LockState);
+        impl fmt::Display for Text<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write_lock(f, self.0, self.1)
             }
-            None => f.write_str("free")?,
         }
-        let mut notes = Vec::new();
-        if lock.owner.is_some() && lock.holds != 1 {
-            notes.push(format!("{} holds", lock.holds));
-        }
-        for (what, waiters) in [("waiting", &lock.waiting), ("notified", &lock.notified)] {
-            if waiters.is_empty() {
-                continue;
-            }
-            let names: Vec<String> = waiters
-                .iter()
-                .map(|waiter| {
-                    let name = self
-                        .parts
-                        .instance_name(waiter.instance as i64)
-                        .map_or_else(|| format!("instance ?{}", waiter.instance), str::to_string);
-                    // The count its `unwait` takes back, when it is more than one lock.
-                    match waiter.holds {
-                        holds if holds > 1 => format!("{name} with {holds} holds"),
-                        _ => name,
-                    }
-                })
-                .collect();
-            notes.push(format!("{what}: {}", names.join(", ")));
-        }
-        if !notes.is_empty() {
-            write!(f, " ({})", notes.join("; "))?;
-        }
-        Ok(())
+        Text(parts, lock).to_string()
+    }
+
+    fn lock_state(&self, f: &mut fmt::Formatter<'_>, lock: &LockState) -> fmt::Result {
+        write_lock(f, self.parts, lock)
     }
 
     /// The live objects of a record type, `Node#1 { value = 3, next = Node#2 }, Node#2 {
-    /// value = 1, next = null }`, or `no Node` when none is.
+    /// value = 1, next = null }`, or `no Node` when none is; an object's locks after its
+    /// values, each as a lock reads (`lock = held by T`, `l = [free, held by W[1]]`).
     fn heap(&self, f: &mut fmt::Formatter<'_>, id: usize) -> fmt::Result {
         let Some(heap) = self.parts.heaps().get(id) else {
             return f.write_str("?");
@@ -163,29 +136,49 @@ impl<'a> PartDisplay<'a> {
             none = false;
             write!(f, "{}#{} {{", heap.record, object.number)?;
             // The elements of an array field (`x[0]`, `x[1]`, ...) as one list, `x = [0, 2]`,
-            // as a global array reads.
-            let mut fields = object.fields.iter().peekable();
+            // as a global array reads; an array of lock fields likewise.
             let mut n = 0;
-            while let Some((name, slot)) = fields.next() {
-                f.write_str(if n == 0 { " " } else { ", " })?;
-                n += 1;
-                let Some(array) = name.strip_suffix("[0]") else {
-                    write!(f, "{name} = ")?;
-                    self.value(f, *slot)?;
-                    continue;
-                };
-                write!(f, "{array} = [")?;
-                self.value(f, *slot)?;
-                let mut next = 1;
-                while let Some((_, slot)) =
-                    fields.next_if(|(name, _)| *name == format!("{array}[{next}]"))
-                {
-                    f.write_str(", ")?;
-                    self.value(f, *slot)?;
-                    next += 1;
+            let values: Vec<(&str, usize)> = object.values().copied().collect();
+            let locks: Vec<(&str, LockState)> = object
+                .locks
+                .iter()
+                .map(|lock| {
+                    let state = self.parts.object_lock_state(id, &object, lock, self.values);
+                    (lock.name, state)
+                })
+                .collect();
+            let mut write_list = |f: &mut fmt::Formatter<'_>,
+                                  names: &[&str],
+                                  write: &dyn Fn(&mut fmt::Formatter<'_>, usize) -> fmt::Result|
+             -> fmt::Result {
+                let mut at = 0;
+                while at < names.len() {
+                    f.write_str(if n == 0 { " " } else { ", " })?;
+                    n += 1;
+                    let Some(array) = names[at].strip_suffix("[0]") else {
+                        write!(f, "{} = ", names[at])?;
+                        write(f, at)?;
+                        at += 1;
+                        continue;
+                    };
+                    write!(f, "{array} = [")?;
+                    write(f, at)?;
+                    at += 1;
+                    let mut next = 1;
+                    while names.get(at) == Some(&format!("{array}[{next}]").as_str()) {
+                        f.write_str(", ")?;
+                        write(f, at)?;
+                        at += 1;
+                        next += 1;
+                    }
+                    f.write_str("]")?;
                 }
-                f.write_str("]")?;
-            }
+                Ok(())
+            };
+            let names: Vec<&str> = values.iter().map(|(name, _)| *name).collect();
+            write_list(f, &names, &|f, at| self.value(f, values[at].1))?;
+            let names: Vec<&str> = locks.iter().map(|(name, _)| *name).collect();
+            write_list(f, &names, &|f, at| self.lock_state(f, &locks[at].1))?;
             f.write_str(if object.fields.is_empty() { "}" } else { " }" })?;
         }
         if none {
@@ -240,6 +233,57 @@ impl fmt::Display for PartDisplay<'_> {
             Part::Heap(id) => self.heap(f, id),
         }
     }
+}
+
+/// The instance numbered `number` (what a lock's owner holds), by name.
+fn write_instance(f: &mut fmt::Formatter<'_>, parts: &StateParts, number: i64) -> fmt::Result {
+    match parts.instance_name(number) {
+        Some(name) => f.write_str(name),
+        // The owner of a lock that a freed pool instance held (`ir::System::freeing`).
+        None if usize::try_from(number).ok() == Some(parts.instance_count()) => {
+            f.write_str("a freed instance")
+        }
+        None => write!(f, "instance ?{number}"),
+    }
+}
+
+/// A lock's state: `free` or `held by W[0]`, then its hold count past 1, its wait set and
+/// the instances it notified, a global lock and the lock of an object alike.
+fn write_lock(f: &mut fmt::Formatter<'_>, parts: &StateParts, lock: &LockState) -> fmt::Result {
+    match lock.owner {
+        Some(owner) => {
+            f.write_str("held by ")?;
+            write_instance(f, parts, owner)?;
+        }
+        None => f.write_str("free")?,
+    }
+    let mut notes = Vec::new();
+    if lock.owner.is_some() && lock.holds != 1 {
+        notes.push(format!("{} holds", lock.holds));
+    }
+    for (what, waiters) in [("waiting", &lock.waiting), ("notified", &lock.notified)] {
+        if waiters.is_empty() {
+            continue;
+        }
+        let names: Vec<String> = waiters
+            .iter()
+            .map(|waiter| {
+                let name = parts
+                    .instance_name(waiter.instance as i64)
+                    .map_or_else(|| format!("instance ?{}", waiter.instance), str::to_string);
+                // The count its `unwait` takes back, when it is more than one lock.
+                match waiter.holds {
+                    holds if holds > 1 => format!("{name} with {holds} holds"),
+                    _ => name,
+                }
+            })
+            .collect();
+        notes.push(format!("{what}: {}", names.join(", ")));
+    }
+    if !notes.is_empty() {
+        write!(f, " ({})", notes.join("; "))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -257,3 +257,63 @@ fn at_names_a_function_location_with_a_dot() {
         "to the location"
     );
 }
+
+#[test]
+fn lock_fields_parse_beside_the_other_fields_of_a_record() {
+    let system = system(
+        "system S {
+            record Box {
+                int (0, 2) n;
+                /// Guards `n`.
+                lock guard;
+                lock l[2];
+                Box next;
+            }
+        }",
+    );
+    let Decl::Record(record) = &system.decls[0] else {
+        panic!("a record")
+    };
+    let fields: Vec<&str> = record.fields.iter().map(|f| f.name.text.as_str()).collect();
+    assert_eq!(fields, ["n", "next"]);
+    let [guard, l] = &record.locks[..] else {
+        panic!("two lock fields: {:?}", record.locks)
+    };
+    assert!(guard.name.text == "guard" && guard.len.is_none());
+    assert_eq!(guard.doc, "Guards `n`.");
+    assert_eq!(at(guard.keyword), (5, 17));
+    assert!(l.name.text == "l" && matches!(l.len, Some(Expr::Int { value: 2, .. })));
+}
+
+#[test]
+fn a_broken_lock_field_is_reported_and_the_next_field_parsed() {
+    let errors = errors_at(
+        "system S {
+            record Box {
+                lock(b);
+                lock m n;
+                int (0, 2) n := 1;
+            }
+        }",
+    );
+    let messages: Vec<(usize, usize, &str)> = errors
+        .iter()
+        .map(|(message, line, column)| (*line, *column, message.as_str()))
+        .collect();
+    assert_eq!(messages.len(), 3, "{messages:?}");
+    assert!(
+        messages[0].2.starts_with("expected the lock's name"),
+        "{messages:?}"
+    );
+    assert_eq!(messages[0].0, 3);
+    assert!(
+        messages[1]
+            .2
+            .starts_with("expected `;` after the lock's name `m`"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[2].2.starts_with("a field has no initial value"),
+        "{messages:?}"
+    );
+}

@@ -78,6 +78,14 @@ const V3_MODELS: &[(&str, &str)] = &[
         include_str!("../../../../../models/v3/object_lock.bir"),
     ),
     (
+        "lock_field",
+        include_str!("../../../../../models/v3/lock_field.bir"),
+    ),
+    (
+        "lock_field_global",
+        include_str!("../../../../../models/v3/lock_field_global.bir"),
+    ),
+    (
         "object_lock_renumber",
         include_str!("../../../../../models/v3/object_lock_renumber.bir"),
     ),

@@ -1,0 +1,14 @@
+use bir::bir;
+
+bir! {
+    system S {
+        record Account { int (0, 3) balance; lock guard[2]; }
+        Account a;
+
+        active thread T() {
+            lock(a.guard);
+        }
+    }
+}
+
+fn main() {}
