@@ -143,6 +143,17 @@ reference!(
     1
 );
 reference!(
+    a_freed_pool_instance_keeps_no_object_it_waited_on_alive,
+    pool_wait_freed,
+    PoolWaitFreed,
+    "../../models/v3/pool_wait_freed.bir",
+    "v3/pool_wait_freed.bir",
+    9,
+    8,
+    0,
+    0
+);
+reference!(
     a_pool_of_two_workers_serves_three_requests,
     thread_pool,
     ThreadPool,

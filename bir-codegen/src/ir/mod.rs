@@ -787,8 +787,9 @@ pub struct Freeing {
     pub number: i64,
     /// The owner of a lock that a freed instance held: the number past the last instance.
     pub nobody: i64,
-    /// The instance's element of each per-instance wait array (its wait mark and the count
-    /// its `wait` released), with the initial value it takes again.
+    /// The instance's element of each per-instance wait array (its wait mark, the count its
+    /// `wait` released and its `wait(R)` references), with the initial value it takes
+    /// again.
     pub waits: Vec<(Owner, u32, i64)>,
 }
 
@@ -1014,8 +1015,9 @@ impl System {
     /// Rule: what freeing pool instance `instance` writes at the end of the step that ends
     /// it, in this order: its locals take their initial values again, its status becomes
     /// free (its "not started" value), every stored `tid` that names it becomes `null`,
-    /// every lock it held stays held by no instance, and its wait mark is cleared
-    /// (`None` for an instance that is not a pool's). Both engines free by this
+    /// every lock it held stays held by no instance, and its wait mark is cleared with
+    /// its `wait(R)` references (so that they keep no object alive; `None` for an instance
+    /// that is not a pool's). Both engines free by this
     /// description; a later pass over the state (the heap's collection) comes after it.
     pub fn freeing(&self, instance: InstanceId) -> Option<Freeing> {
         let (thread_id, _) = self.instance(instance);
@@ -1062,6 +1064,7 @@ impl System {
                 .waits
                 .iter()
                 .flat_map(|waits| [waits.mark, waits.count])
+                .chain(self.hidden.records.iter().filter_map(|r| r.waiting))
                 .map(|global| {
                     (
                         Owner::Global(global),
