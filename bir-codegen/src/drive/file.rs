@@ -77,7 +77,10 @@ pub fn expand(input: TokenStream, base: &Path) -> TokenStream {
     };
     let model = match located {
         Ok(warnings) => {
-            let model = pipeline::generate(tokens, &Overrides::default(), Warnings::Elsewhere);
+            let model = match generate_located(&text) {
+                Some(model) => model,
+                None => pipeline::generate(tokens, &Overrides::default(), Warnings::Elsewhere),
+            };
             let warnings = crate::emit::warnings::warnings(
                 warnings.iter().map(|warning| (span, warning.trim_end())),
             );
@@ -137,6 +140,21 @@ fn check_located(text: &str, path: &str) -> Result<Vec<String>, Vec<String>> {
     };
     proc_macro2::fallback::unforce();
     result
+}
+
+/// The checker generated from `text` with the lines of the file in its traces: tokens
+/// parsed by the compiler here carry the macro's call site, whose line every step, assertion
+/// and invariant would name, so the model is parsed and generated with proc-macro2's own
+/// tokens (which know their place in `text`) and the code handed back to the compiler as
+/// text. Every span of the result is the call site, as those of `text.parse()` are. `None`
+/// when the text does not go through (it always does after [`check_located`] accepted it).
+fn generate_located(text: &str) -> Option<TokenStream> {
+    proc_macro2::fallback::force();
+    let generated = text.parse::<TokenStream>().ok().map(|tokens| {
+        pipeline::generate(tokens, &Overrides::default(), Warnings::Elsewhere).to_string()
+    });
+    proc_macro2::fallback::unforce();
+    generated?.parse().ok()
 }
 
 /// `compile_error!` with `message` on `span`.
