@@ -15,6 +15,10 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+#[path = "src/fnv.rs"]
+mod fnv;
+use fnv::Fnv;
+
 /// The crates the checker's crate depends on, itself or through another: `bir-runtime`
 /// (the search, imported as `bir`), `bir-driver` (the options and the report), `bir-model`
 /// (under the runtime), and `bir-dist` (the driver's feature `dist`).
@@ -176,27 +180,4 @@ fn write(path: &Path, text: &str) {
 /// An environment variable that cargo sets for build scripts.
 fn env(name: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| panic!("cargo sets {name}"))
-}
-
-/// 64-bit FNV-1a, each field followed by its length (as `src/cache.rs` hashes).
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv {
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 ^= u64::from(byte);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    fn field(&mut self, bytes: &[u8]) {
-        self.write(bytes);
-        self.write(&(bytes.len() as u64).to_le_bytes());
-    }
 }

@@ -56,6 +56,8 @@ use bir_codegen::{ir, Overrides};
 use bir_driver::SearchOptions;
 use proc_macro2::TokenStream;
 
+use crate::fnv::Fnv;
+
 /// The environment variable that chooses the cargo profile of compiled checkers.
 pub const PROFILE_VARIABLE: &str = "BIR_CACHE_PROFILE";
 
@@ -578,30 +580,6 @@ fn toml_string(path: &Path) -> String {
     }
     out.push('"');
     out
-}
-
-/// 64-bit FNV-1a; each field is followed by its length, so that fields cannot run into
-/// each other.
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv {
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 ^= u64::from(byte);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    fn field(&mut self, bytes: &[u8]) {
-        self.write(bytes);
-        self.write(&(bytes.len() as u64).to_le_bytes());
-    }
 }
 
 #[cfg(test)]

@@ -211,6 +211,7 @@ mod cache;
 mod dist_args;
 mod errors;
 mod explore;
+mod fnv;
 mod graph;
 mod guided;
 mod json;
