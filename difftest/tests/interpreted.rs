@@ -12,7 +12,7 @@
 //!   full search finds, in no more states, and their counterexamples replay without
 //!   symmetry; without partial-order reduction, a complete search stores exactly the
 //!   brute-force number of orbits.
-//! - symmetry reduction of pools on `BIR_DIFF_POOLS_INTERPRETED` models (default 120) of the
+//! - symmetry reduction of pools on `BIR_DIFF_POOLS_INTERPRETED` models (default 24) of the
 //!   pools' generator ([`generate_pools`]): the same checks, and every image of every
 //!   reachable state under the group steps as the state does up to orbit
 //!   ([`pool_orbits::pool_orbits`]: `start` takes the lowest free instance, so the images
@@ -215,7 +215,7 @@ fn symmetry_keeps_the_verdicts_of_the_full_search() {
 #[test]
 fn symmetry_of_pools_keeps_the_verdicts_and_steps_up_to_orbit() {
     let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
-    let count = env_number("BIR_DIFF_POOLS_INTERPRETED").unwrap_or(120);
+    let count = env_number("BIR_DIFF_POOLS_INTERPRETED").unwrap_or(24);
     let mut failures = Vec::new();
     // Models whose pool is permuted, reduced, checked against the brute-force orbits.
     let (mut pooled, mut shrank, mut exact) = (0, 0, 0);
@@ -225,9 +225,10 @@ fn symmetry_of_pools_keeps_the_verdicts_and_steps_up_to_orbit() {
         let Some(checker) = interpreted(&source, model_seed, &mut failures) else {
             continue;
         };
-        let permutes_the_pool = checker.model().symmetry().is_some_and(|s| {
-            s.families.iter().any(|f| f.thread == "W" && f.acts())
-        });
+        let permutes_the_pool = checker
+            .model()
+            .symmetry()
+            .is_some_and(|s| s.families.iter().any(|f| f.thread == "W" && f.acts()));
         if !permutes_the_pool {
             continue;
         }
@@ -247,8 +248,14 @@ fn symmetry_of_pools_keeps_the_verdicts_and_steps_up_to_orbit() {
     }
     assert_agreed(&failures, count);
     // Pools of 2 or 3 in two models of three: most must be permuted and checked exactly.
-    assert!(pooled * 2 >= count as usize, "{pooled} of {count} permute the pool");
-    assert!(exact * 2 >= pooled, "{exact} of {pooled} checked against the orbits");
+    assert!(
+        pooled * 2 >= count as usize,
+        "{pooled} of {count} permute the pool"
+    );
+    assert!(
+        exact * 2 >= pooled,
+        "{exact} of {pooled} checked against the orbits"
+    );
     eprintln!(
         "{count} random models with pools (BIR_DIFF_SEED={seed}): {pooled} permute the pool, \
          {shrank} reduced, every verdict kept; {exact} with counts equal to the brute-force \

@@ -73,7 +73,10 @@ fn check<M: Model + Clone>(compiled: M, path: &str, group: &str) -> (Orbits, Orb
     );
     let (counts, found) = searched(compiled.clone(), true);
     assert_eq!(found.as_deref(), Some(group), "{path}");
-    assert_eq!(counts, brute, "{path}: the reduced search against the orbits");
+    assert_eq!(
+        counts, brute,
+        "{path}: the reduced search against the orbits"
+    );
     assert_eq!(
         searched(interpreter.clone(), true),
         (counts, found),

@@ -154,9 +154,7 @@ impl Classes<'_> {
         let t = &self.system.threads[thread];
         let first = i64::from(t.first_instance.0) + 1;
         let window = first..first + i64::from(t.instances());
-        let holds_window = |scalar: Scalar| {
-            matches!(scalar, Scalar::Tid { instances } if i64::from(instances) >= window.end - 1)
-        };
+        let holds_window = |scalar: Scalar| matches!(scalar, Scalar::Tid { instances } if i64::from(instances) >= window.end - 1);
         for i in 0..self.nodes.len() {
             if self.find(i) != class {
                 continue;

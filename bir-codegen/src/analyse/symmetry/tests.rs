@@ -354,7 +354,10 @@ fn a_pool_and_an_active_family_beside_it_are_both_permuted() {
     assert_eq!(pool.note, "`W`: every permutation of its 2 instances");
     // The tids the clients keep name the pool's instances: renamed by the pool's
     // permutations; the array they are kept in moves with the clients.
-    let started = system.globals.iter_enumerated().find(|(_, g)| g.name == "started");
+    let started = system
+        .globals
+        .iter_enumerated()
+        .find(|(_, g)| g.name == "started");
     let started = started.expect("a global").0;
     assert_eq!(pool.tid_globals, [started]);
     assert_eq!(clients.permuted, [0, 1], "{}", clients.note);
@@ -395,7 +398,10 @@ fn a_dispatched_pool_renames_its_tids_everywhere() {
     };
     assert_eq!(pool.permuted, [0, 1, 2], "{}", pool.note);
     let named = |name: &str| {
-        let found = system.globals.iter_enumerated().find(|(_, g)| g.name == name);
+        let found = system
+            .globals
+            .iter_enumerated()
+            .find(|(_, g)| g.name == name);
         found.expect("a global").0
     };
     let jobs = &system.hidden.channels[0];
@@ -409,7 +415,11 @@ fn a_dispatched_pool_renames_its_tids_everywhere() {
     };
     let d = ThreadId(1);
     assert_eq!(system.threads[d].name, "D");
-    for tid in [local(pool.thread, "peer"), local(pool.thread, "seen"), local(d, "mine")] {
+    for tid in [
+        local(pool.thread, "peer"),
+        local(pool.thread, "seen"),
+        local(d, "mine"),
+    ] {
         assert!(pool.tid_locals.contains(&tid), "{tid:?}: {pool:?}");
     }
     assert_eq!(pool.instance_globals, [system.hidden.locks[0].owner]);
@@ -431,7 +441,9 @@ fn what_names_a_pool_instance_fixes_it_and_those_below() {
     assert!(
         named[0].note.contains(
             "W[0] fixed: below the fixed W[1] (`start` takes the free instance of lowest index"
-        ) && named[0].note.contains("W[1] fixed: the constant 1 in invariant `I` names it"),
+        ) && named[0]
+            .note
+            .contains("W[1] fixed: the constant 1 in invariant `I` names it"),
         "{}",
         named[0].note
     );
@@ -446,7 +458,11 @@ fn what_names_a_pool_instance_fixes_it_and_those_below() {
         }",
     );
     assert!(top[0].permuted.len() < 2, "{}", top[0].note);
-    assert!(top[0].note.starts_with("`W`: no symmetry"), "{}", top[0].note);
+    assert!(
+        top[0].note.starts_with("`W`: no symmetry"),
+        "{}",
+        top[0].note
+    );
     // A quantifier over every instance names none.
     let all = families_of(
         "system S {
