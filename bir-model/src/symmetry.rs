@@ -9,8 +9,8 @@
 //! is renamed from `p` to `π(p)`; values outside `0..N` (a "nobody" of -1, say) stay. A row
 //! or pid slot may hold the ids shifted by an *offset* `o` (instance `p` as `o + p`: a
 //! lock's owner holds the global number of an instance among all the model's, whose
-//! family starts at `o`): then `o + p` is renamed to `o + π(p)`, and values outside
-//! `o..o + N` stay.
+//! family starts at `o`; a `tid` holds it plus one): then `o + p` is renamed to `o + π(p)`,
+//! and values outside `o..o + N` stay.
 use std::borrow::Cow;
 
 /// The symmetry of a model, found at compile time (see `docs/LANGUAGE.md`, "Symmetry").
@@ -18,8 +18,8 @@ use std::borrow::Cow;
 pub struct SymmetryInfo {
     /// The families whose group is not trivial.
     pub families: Cow<'static, [FamilySymmetry]>,
-    /// One sentence per `active [N]` family of at least two instances: the group found for
-    /// it, and why not a larger one.
+    /// One sentence per family (`active [N]` or pool) of at least two instances: the group
+    /// found for it, and why not a larger one.
     pub notes: Cow<'static, [Cow<'static, str>]>,
 }
 
@@ -81,8 +81,9 @@ impl SymmetryInfo {
     }
 }
 
-/// The symmetry of one `active [N]` family: its instances in `permuted` may be permuted in
-/// every way; the others stay fixed.
+/// The symmetry of one family (`active [N]`, or a pool `thread[k]` whose instances `tid`s
+/// name, held at an offset): its instances in `permuted` may be permuted in every way; the
+/// others stay fixed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FamilySymmetry {
     /// The thread's name.

@@ -27,9 +27,12 @@
 //!
 //! Pools of threads created at run time have a generator of their own ([`generate_pools`]):
 //! `BIR_DIFF_POOLS` of its models (default 4) are compiled and compared as the symmetric
-//! ones are (every search, partial-order reduction, and symmetry reduction of the clients'
-//! family beside the pool against the brute-force orbits), from a stream of seeds of their
-//! own, so that the other generators' models stay as they were.
+//! ones are (every search, partial-order reduction, and symmetry reduction of the pool and
+//! of the clients' family beside it against the brute-force orbits), from a stream of seeds
+//! of their own, so that the other generators' models stay as they were;
+//! `tests/interpreted.rs` checks `BIR_DIFF_POOLS_INTERPRETED` more through the interpreter
+//! alone (default 24), each image of each reachable state under the group stepping as the
+//! state does up to orbit.
 //!
 //! Records and the heap have their own generator ([`generate_heap`], `heap.rs`: one or two
 //! record types with small bounds, threads that allocate, link, unlink and drop references,

@@ -3,7 +3,8 @@
 /// instances clients start in a loop, keeping their tids in locals, globals and (sometimes)
 /// a channel of tids; workers that read the tids they were given, wait on
 /// `threadTerminated`, may `exit` early, take a lock and end holding it; sometimes a
-/// version-1 started thread whose tid is kept too. Starts past the pool's size are start
+/// version-1 started thread whose tid is kept too; sometimes an invariant on the pool's last
+/// step, over all its instances or naming `W[0]`. Starts past the pool's size are start
 /// errors where all instances run, so that the searches meet faults as well as freed and
 /// reused slots. Its own stream of seeds: the other generators' models do not change.
 pub fn generate_pools(name: &str, seed: u64) -> String {
@@ -39,8 +40,11 @@ pub fn generate_pools(name: &str, seed: u64) -> String {
         steps.push("    if !full(c) do c!(peer); end\n");
     }
     let count = 1 + rng.below(3);
+    // Where the last step starts: the location a pool invariant may name (below).
+    let mut last_step = out.len();
     for _ in 0..count {
         let step = *rng.pick(&steps);
+        last_step = out.len();
         out.push_str(step);
     }
     out.push_str("  }\n");
@@ -92,6 +96,18 @@ pub fn generate_pools(name: &str, seed: u64) -> String {
     if rng.chance(50) {
         let invariant = *rng.pick(&invariants);
         out.push_str(invariant);
+    }
+    // Drawn last, so that the rest of a seed's model is what it was before: an invariant on
+    // the pool's last step, over all its instances (the group stays whole) or naming
+    // `W[0]` (which the group then fixes); the step is labelled `busy` only then.
+    if size >= 2 && rng.chance(30) {
+        let named = if rng.chance(50) {
+            "W[0]@busy".to_string()
+        } else {
+            format!("(exists k in 0 .. {size} : (W[k]@busy))")
+        };
+        out.push_str(&format!("  invariant Busy: !({named} && g == 3);\n"));
+        out.insert_str(last_step + 4, "loc busy: ");
     }
     out.push_str("}\n");
     out

@@ -12,6 +12,11 @@
 //!   full search finds, in no more states, and their counterexamples replay without
 //!   symmetry; without partial-order reduction, a complete search stores exactly the
 //!   brute-force number of orbits.
+//! - symmetry reduction of pools on `BIR_DIFF_POOLS_INTERPRETED` models (default 24) of the
+//!   pools' generator ([`generate_pools`]): the same checks, and every image of every
+//!   reachable state under the group steps as the state does up to orbit
+//!   ([`pool_orbits::pool_orbits`]: `start` takes the lowest free instance, so the images
+//!   need not be reachable).
 //!
 //! - compact storage on `BIR_DIFF_COMPACT_INTERPRETED` models (default 500) of the
 //!   differential test's generator, about a sixth of them wider than a word (full 32-bit
@@ -32,6 +37,9 @@
 
 #[path = "common/ltl.rs"]
 mod ltl;
+#[path = "common/pool_orbits.rs"]
+#[allow(dead_code)]
+mod pool_orbits;
 #[path = "common/reduction.rs"]
 mod reduction;
 
@@ -39,7 +47,8 @@ use bir::model::PropertyKind;
 use bir::oracle::{judge, Judgement};
 use bir::{Checker, FindingKind, Model, Report, Storage, Verdict};
 use bir_difftest::{
-    generate, generate_fairness, generate_local_work, generate_symmetric, generate_v3,
+    generate, generate_fairness, generate_local_work, generate_pools, generate_symmetric,
+    generate_v3,
 };
 use bir_interp::Interpreter;
 use ltl::{ltl_modes, Configure};
@@ -200,6 +209,58 @@ fn symmetry_keeps_the_verdicts_of_the_full_search() {
         "{count} symmetric random models (BIR_DIFF_SEED={seed}): {symmetric} with a group \
          ({both} on two families), {shrank} reduced, every verdict kept; {exact} ({exact_both} \
          on two families) with counts equal to the brute-force orbits"
+    );
+}
+
+#[test]
+fn symmetry_of_pools_keeps_the_verdicts_and_steps_up_to_orbit() {
+    let seed = env_number("BIR_DIFF_SEED").unwrap_or(1);
+    let count = env_number("BIR_DIFF_POOLS_INTERPRETED").unwrap_or(24);
+    let mut failures = Vec::new();
+    // Models whose pool is permuted, reduced, checked against the brute-force orbits.
+    let (mut pooled, mut shrank, mut exact, mut fixing) = (0, 0, 0, 0);
+    for i in 0..count {
+        let model_seed = seed.wrapping_mul(1_000_081).wrapping_add(i);
+        let source = generate_pools(&format!("P{i}"), model_seed);
+        let Some(checker) = interpreted(&source, model_seed, &mut failures) else {
+            continue;
+        };
+        let pool = checker
+            .model()
+            .symmetry()
+            .and_then(|s| s.families.iter().find(|f| f.thread == "W" && f.acts()));
+        let Some(pool) = pool else {
+            continue;
+        };
+        pooled += 1;
+        fixing += usize::from(pool.permuted.len() < pool.instances as usize);
+        let mut fail = |d: String| {
+            failures.push(format!(
+                "model seed {model_seed} (BIR_DIFF_SEED={seed}):\n{source}\n{d}"
+            ));
+        };
+        if let Err(e) = pool_orbits::pool_orbits(checker.model(), reduction::ORBIT_LIMIT) {
+            fail(e);
+        }
+        let check = reduction::symmetry_differences(&checker);
+        shrank += usize::from(check.shrank);
+        exact += usize::from(check.exact);
+        check.failures.into_iter().for_each(&mut fail);
+    }
+    assert_agreed(&failures, count);
+    // Pools of 2 or 3 in two models of three: most must be permuted and checked exactly.
+    assert!(
+        pooled * 2 >= count as usize,
+        "{pooled} of {count} permute the pool"
+    );
+    assert!(
+        exact * 2 >= pooled,
+        "{exact} of {pooled} checked against the orbits"
+    );
+    eprintln!(
+        "{count} random models with pools (BIR_DIFF_SEED={seed}): {pooled} permute the pool \
+         ({fixing} fixing some of its instances), {shrank} reduced, every verdict kept; \
+         {exact} with counts equal to the brute-force orbits"
     );
 }
 

@@ -13,7 +13,7 @@ impl Gen<'_> {
     pub(super) fn symmetry_text(&self) -> String {
         let notes = &self.tables.symmetry.notes;
         if notes.is_empty() {
-            "no family of `active [N]` threads with N >= 2: no symmetry".to_string()
+            "no family of `active [N]` threads or pool of N >= 2 instances: no symmetry".to_string()
         } else {
             notes.join("\n")
         }

@@ -302,13 +302,26 @@ impl Tables {
         let thread_id = family.thread;
         let thread = &system.threads[thread_id];
         let n = thread.instances();
-        // A lock's owner holds the family's ids as instances' global numbers.
+        // A lock's owner holds the family's ids as instances' global numbers, a tid as
+        // global numbers plus one.
         let first = i64::from(thread.first_instance.0);
+        let tids = first + 1;
         let ids_at = |global: ir::GlobalId| {
             if family.pid_globals.contains(&global) {
                 Some(0)
             } else if family.instance_globals.contains(&global) {
                 Some(first)
+            } else if family.tid_globals.contains(&global) {
+                Some(tids)
+            } else {
+                None
+            }
+        };
+        let local_ids = |thread: ir::ThreadId, local: ir::LocalId| {
+            if family.pid_locals.contains(&(thread, local)) {
+                Some(0)
+            } else if family.tid_locals.contains(&(thread, local)) {
+                Some(tids)
             } else {
                 None
             }
@@ -335,7 +348,7 @@ impl Tables {
             None,
         );
         for (local, var) in thread.locals.iter_enumerated() {
-            let pids = family.pid_locals.contains(&(thread_id, local));
+            let ids = local_ids(thread_id, local);
             for element in 0..var.ty.elements() {
                 let row = thread
                     .instance_ids()
@@ -348,7 +361,7 @@ impl Tables {
                         .nth(element as usize)
                     })
                     .collect();
-                push_row(row, pids.then_some(0));
+                push_row(row, ids);
             }
         }
         let element = |global: ir::GlobalId, element: u32| {
@@ -382,6 +395,7 @@ impl Tables {
             .iter()
             .map(|g| (g, 0))
             .chain(family.instance_globals.iter().map(|g| (g, first)))
+            .chain(family.tid_globals.iter().map(|g| (g, tids)))
         {
             if !moves(&global) {
                 let slots = self.slots_of(Owner::Global(global));
@@ -389,7 +403,9 @@ impl Tables {
                 pid_slots.extend(slots);
             }
         }
-        for &(other, local) in &family.pid_locals {
+        let others = family.pid_locals.iter().map(|&(t, l)| (t, l, 0));
+        let others = others.chain(family.tid_locals.iter().map(|&(t, l)| (t, l, tids)));
+        for (other, local, offset) in others {
             if other == thread_id {
                 continue;
             }
@@ -399,7 +415,7 @@ impl Tables {
                     instance,
                     local,
                 });
-                pid_offsets.extend(slots.clone().map(|_| 0));
+                pid_offsets.extend(slots.clone().map(|_| offset));
                 pid_slots.extend(slots);
             }
         }

@@ -374,7 +374,7 @@ fn resolve_symmetry<M: Model>(
     }
     if symmetry.is_trivial() {
         let why = if symmetry.notes.is_empty() {
-            "it has no family of `active [N]` threads".to_string()
+            "it has no family of `active [N]` threads nor a pool".to_string()
         } else {
             symmetry.notes.join("; ")
         };

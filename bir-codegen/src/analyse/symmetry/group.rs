@@ -1,6 +1,7 @@
 //! The group of each family, once every class is known: what the class of its pids (and,
-//! when it takes locks, the class of instances' global numbers) holds, which instances its
-//! constants and the initial values name, and the note that says so.
+//! when it takes locks, the class of instances' global numbers; for a pool, the class of
+//! tids) holds, which instances its constants and the initial values name, and the note
+//! that says so.
 
 use std::collections::BTreeMap;
 
@@ -14,17 +15,8 @@ impl Classes<'_> {
         let (name, n) = (thread.name.clone(), thread.instances());
         let index = self.node(Node::Index(thread_id));
         let class = self.find(index);
-        let mut family = Family {
-            thread: thread_id,
-            permuted: Vec::new(),
-            indexed: Vec::new(),
-            strided: Vec::new(),
-            windows: Vec::new(),
-            pid_globals: Vec::new(),
-            instance_globals: Vec::new(),
-            pid_locals: Vec::new(),
-            note: String::new(),
-        };
+        let mut family = Family::fixed(thread_id, String::new());
+        let pool = thread.is_pool();
         let why_not = self
             .why_not(class, thread_id, n, &mut family)
             .and_then(|mut fixed| {
@@ -39,18 +31,21 @@ impl Classes<'_> {
                         fixed.entry(p).or_insert(why);
                     }
                 }
+                if pool {
+                    for (p, why) in self.why_not_tids(thread_id, &mut family)? {
+                        fixed.entry(p).or_insert(why);
+                    }
+                }
                 self.fix_unlike_starts(&family, &mut fixed);
+                if pool {
+                    self.pool_rule(&family, &mut fixed)?;
+                }
                 Ok(fixed)
             });
         match why_not {
             Err(why) => {
                 family.note = format!("`{name}`: no symmetry: {why}");
-                family.indexed.clear();
-                family.strided.clear();
-                family.windows.clear();
-                family.pid_globals.clear();
-                family.instance_globals.clear();
-                family.pid_locals.clear();
+                family.clear();
             }
             Ok(fixed) => {
                 family.permuted = (0..n).filter(|p| !fixed.contains_key(p)).collect();
@@ -104,6 +99,7 @@ impl Classes<'_> {
                         "its instance indices mix with instances' global numbers".to_string()
                     )
                 }
+                Node::Tid => return Err("its instance indices mix with `tid`s".to_string()),
                 Node::Index(_) | Node::Quant(_) => {}
                 Node::Message(channel, field) => {
                     let hidden = &self.system.hidden.channels[channel as usize];

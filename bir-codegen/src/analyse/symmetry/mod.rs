@@ -1,6 +1,6 @@
-//! Which permutations of an `active [N]` family's instances the model cannot tell apart:
-//! the symmetry group that symmetry reduction may use. A pool (`thread[k]`) is a family
-//! without symmetry, with a note that says why.
+//! Which permutations of a family's instances (an `active [N]` family or a pool,
+//! `thread[k]`) the model cannot tell apart: the symmetry group that symmetry reduction may
+//! use.
 //!
 //! Values that are instance indices ("pids") are found by unification: `index`, every
 //! variable a pid is copied into (`victim[l] := index`), every quantified variable compared
@@ -21,17 +21,25 @@
 //! holds the global number of an instance among all the model's — a second kind of pid,
 //! whose class every family that takes locks shares, each family's instances in a window
 //! of its own.
+//!
+//! A pool's instances are named by `tid`s, a third kind (`pools`): every `tid` place holds
+//! them, a pool's instances in a window of their own (`g + 1` for global number `g`), and
+//! `start` takes the free instance of lowest index, which the rule of `pools` makes
+//! harmless.
 
 mod group;
 mod hidden;
+mod pools;
+mod quantifiers;
 
 use std::collections::BTreeMap;
 
-use crate::ir::{
-    self, Action, ArithOp, CmpOp, Expr, GlobalId, LocalId, QuantVarId, ThreadId, VarRef,
-};
+use quantifiers::{may_fault, Quantifier};
 
-/// The symmetry found for one `active [N]` family with `N >= 2`.
+use crate::ir::{self, Action, CmpOp, Expr, GlobalId, LocalId, QuantVarId, ThreadId, VarRef};
+
+/// The symmetry found for one family of at least two instances: an `active [N]` family or
+/// a pool (`thread[k]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Family {
     /// The thread.
@@ -56,11 +64,49 @@ pub struct Family {
     pub instance_globals: Vec<GlobalId>,
     /// The locals (of any thread) whose values are the family's pids.
     pub pid_locals: Vec<(ThreadId, LocalId)>,
+    /// The globals whose values are `tid`s (a pool's): the family's instance `p` is
+    /// `first + p + 1` there (`first` its global number), renamed within that window.
+    pub tid_globals: Vec<GlobalId>,
+    /// The locals (of any thread) whose values are `tid`s (a pool's).
+    pub tid_locals: Vec<(ThreadId, LocalId)>,
     /// The group, and why not a larger one, in a sentence.
     pub note: String,
 }
 
-/// The symmetry of every `active [N]` family of at least two instances, in thread order.
+impl Family {
+    /// Family `thread` without symmetry, saying `note`.
+    fn fixed(thread: ThreadId, note: String) -> Family {
+        Family {
+            thread,
+            permuted: Vec::new(),
+            indexed: Vec::new(),
+            strided: Vec::new(),
+            windows: Vec::new(),
+            pid_globals: Vec::new(),
+            instance_globals: Vec::new(),
+            pid_locals: Vec::new(),
+            tid_globals: Vec::new(),
+            tid_locals: Vec::new(),
+            note,
+        }
+    }
+
+    /// Forgets what moves and what is renamed: the family is left unpermuted.
+    fn clear(&mut self) {
+        self.permuted.clear();
+        self.indexed.clear();
+        self.strided.clear();
+        self.windows.clear();
+        self.pid_globals.clear();
+        self.instance_globals.clear();
+        self.pid_locals.clear();
+        self.tid_globals.clear();
+        self.tid_locals.clear();
+    }
+}
+
+/// The symmetry of every family (`active [N]` or pool) of at least two instances, in thread
+/// order.
 pub fn families(system: &ir::System) -> Vec<Family> {
     let replicated = system
         .threads
@@ -71,21 +117,16 @@ pub fn families(system: &ir::System) -> Vec<Family> {
     // together is not implemented, and the family is kept fixed, saying why.
     if system.hidden.has_heap() {
         return replicated
-            .map(|(thread, t)| Family {
-                thread,
-                permuted: Vec::new(),
-                indexed: Vec::new(),
-                strided: Vec::new(),
-                windows: Vec::new(),
-                pid_globals: Vec::new(),
-                instance_globals: Vec::new(),
-                pid_locals: Vec::new(),
-                note: format!(
-                    "`{}`: no symmetry: the model has records, and the heap's canonical \
-                     numbering follows the instances' order (symmetry and the heap together \
-                     are not implemented)",
-                    t.name
-                ),
+            .map(|(thread, t)| {
+                Family::fixed(
+                    thread,
+                    format!(
+                        "`{}`: no symmetry: the model has records, and the heap's canonical \
+                         numbering follows the instances' order (symmetry and the heap \
+                         together are not implemented)",
+                        t.name
+                    ),
+                )
             })
             .collect();
     }
@@ -95,32 +136,8 @@ pub fn families(system: &ir::System) -> Vec<Family> {
         .threads
         .iter_enumerated()
         .filter(|(_, t)| t.is_replicated() && t.instances() >= 2)
-        .map(|(id, t)| {
-            if t.is_pool() {
-                return pool_family(id, &t.name);
-            }
-            classes.family(id)
-        })
+        .map(|(id, _)| classes.family(id))
         .collect()
-}
-
-/// A pool's family: bir does not permute a pool's instances (yet), whatever the model.
-fn pool_family(thread: ThreadId, name: &str) -> Family {
-    Family {
-        thread,
-        permuted: Vec::new(),
-        indexed: Vec::new(),
-        strided: Vec::new(),
-        windows: Vec::new(),
-        pid_globals: Vec::new(),
-        instance_globals: Vec::new(),
-        pid_locals: Vec::new(),
-        note: format!(
-            "`{name}`: no symmetry: it is a pool (`thread[k]`), whose instances bir does not \
-             permute (a `start` takes the free instance of lowest index, and the `tid`s that \
-             name its instances would need renaming)"
-        ),
-    }
 }
 
 /// A node of the unification: something that holds values.
@@ -140,6 +157,8 @@ enum Node {
     Message(u32, usize),
     /// A quantified variable.
     Quant(QuantVarId),
+    /// The `tid`s: what `start` yields, and every place of type `tid`.
+    Tid,
 }
 
 /// A variable: a global, or a local of a thread (any of its instances).
@@ -272,6 +291,7 @@ impl<'s> Classes<'s> {
                 field + 1,
                 self.system.hidden.channels[channel as usize].name
             ),
+            Node::Tid => "a `tid`".to_string(),
         }
     }
 
@@ -313,6 +333,15 @@ impl<'s> Classes<'s> {
             for &value in &var.init {
                 self.constant(node, value, self.place.clone());
             }
+            self.tid_place(node, var.ty.scalar);
+        }
+        for (channel, hidden) in system.hidden.channels.iter().enumerate() {
+            if hidden.slots.is_empty() {
+                for (field, &scalar) in hidden.fields.iter().enumerate() {
+                    let node = self.node(Node::Message(channel as u32, field));
+                    self.tid_place(node, scalar);
+                }
+            }
         }
         for (thread_id, thread) in system.threads.iter_enumerated() {
             self.thread = Some(thread_id);
@@ -322,6 +351,7 @@ impl<'s> Classes<'s> {
                 for &value in &var.init {
                     self.constant(node, value, self.place.clone());
                 }
+                self.tid_place(node, var.ty.scalar);
             }
             for transform in thread.transforms.iter() {
                 self.place = format!("line {}: `{}`", transform.line, transform.text);
@@ -396,7 +426,8 @@ impl<'s> Classes<'s> {
                         self.index(place.var, index);
                     }
                     let var = self.node(Node::Var(self.holder(place.var)));
-                    self.taint(Val::Node(var), "holds a `tid`");
+                    let tid = self.node(Node::Tid);
+                    self.union(tid, var);
                 }
             }
             Action::Exit => {}
@@ -406,6 +437,9 @@ impl<'s> Classes<'s> {
     fn expr(&mut self, expr: &Expr) -> Val {
         if let Some(value) = constant(expr) {
             return Val::Const(value);
+        }
+        if let Some(value) = self.thread_terminated(expr) {
+            return value;
         }
         match expr {
             Expr::Bool(_) => Val::Other,
@@ -507,75 +541,6 @@ fn constant(expr: &Expr) -> Option<i64> {
         }
         _ => None,
     }
-}
-
-/// A quantifier met in the walk.
-struct Quantifier {
-    /// Its variable's node.
-    node: usize,
-    /// `lo .. hi`.
-    range: (i64, i64),
-    /// Its body may fault.
-    may_fault: bool,
-    /// Where it is.
-    place: String,
-}
-
-/// Whether evaluating `expr` may fault (conservatively): an index not known to be in
-/// bounds, a division, a multiplication (which may overflow), a negation. `ranges` holds
-/// the range of each enclosing quantifier's variable, and `instances` the number of
-/// instances of the thread whose `index` the expression may read.
-fn may_fault(
-    system: &ir::System,
-    expr: &Expr,
-    ranges: &mut Vec<(QuantVarId, i64, i64)>,
-    instances: u32,
-) -> bool {
-    let in_bounds = |index: &Expr, len: u32, ranges: &[(QuantVarId, i64, i64)]| {
-        let len = i64::from(len);
-        match index {
-            Expr::Int(value) => (0..len).contains(value),
-            Expr::InstanceIndex => i64::from(instances) <= len,
-            Expr::QuantVar(var) => ranges
-                .iter()
-                .rev()
-                .find(|(v, ..)| v == var)
-                .is_some_and(|&(_, lo, hi)| lo >= 0 && hi <= len),
-            _ => false,
-        }
-    };
-    let this = match expr {
-        Expr::Element { var, index, .. } => {
-            let len = match var {
-                VarRef::Global(id) => system.globals[*id].ty.elements(),
-                VarRef::Local(_) => 0,
-            };
-            !in_bounds(index, len, ranges)
-        }
-        Expr::At {
-            thread,
-            instance: Some((index, _)),
-            ..
-        } => !in_bounds(index, system.threads[*thread].instances(), ranges),
-        Expr::Arith { op, .. } => matches!(op, ArithOp::Div | ArithOp::Rem | ArithOp::Mul),
-        // A negated constant (`-1`, which the IR keeps as a negation) cannot overflow.
-        Expr::Neg(..) => constant(expr).is_none_or(|value| i32::try_from(value).is_err()),
-        _ => false,
-    };
-    if this {
-        return true;
-    }
-    if let Expr::Quant {
-        var, lo, hi, body, ..
-    } = expr
-    {
-        ranges.push((*var, *lo, *hi));
-        let faults = may_fault(system, body, ranges, instances);
-        ranges.pop();
-        return faults;
-    }
-    expr.children()
-        .any(|child| may_fault(system, child, ranges, instances))
 }
 
 #[cfg(test)]

@@ -337,8 +337,8 @@ fn what_channels_cannot_permute_is_said() {
 }
 
 #[test]
-fn a_pool_is_left_unpermuted_and_an_active_family_beside_it_is_not() {
-    let found = families_of(
+fn a_pool_and_an_active_family_beside_it_are_both_permuted() {
+    let (system, found) = system_of(
         "system S {
             thread[2] W() { loc w: skip; }
             tid[2] started;
@@ -350,9 +350,164 @@ fn a_pool_is_left_unpermuted_and_an_active_family_beside_it_is_not() {
     let [pool, clients] = &found[..] else {
         panic!("{found:?}")
     };
-    assert!(pool.permuted.is_empty());
-    assert!(pool.note.contains("it is a pool"), "{}", pool.note);
-    // The tids the clients keep name the pool's instances, which no permutation of the
-    // clients renames; the array they are kept in moves with the clients.
+    assert_eq!(pool.permuted, [0, 1], "{}", pool.note);
+    assert_eq!(pool.note, "`W`: every permutation of its 2 instances");
+    // The tids the clients keep name the pool's instances: renamed by the pool's
+    // permutations; the array they are kept in moves with the clients.
+    let started = system
+        .globals
+        .iter_enumerated()
+        .find(|(_, g)| g.name == "started");
+    let started = started.expect("a global").0;
+    assert_eq!(pool.tid_globals, [started]);
     assert_eq!(clients.permuted, [0, 1], "{}", clients.note);
+    assert_eq!(clients.indexed, [started]);
+    assert!(clients.tid_globals.is_empty());
+}
+
+#[test]
+fn a_dispatched_pool_renames_its_tids_everywhere() {
+    let (system, found) = system_of(
+        "system Dispatch {
+            channel (tid) buffer 2 jobs;
+            lock m;
+            tid[3] ts;
+            int (0, 3) done;
+            thread[3] W(tid peer) {
+                tid seen;
+                lock(m);
+                seen := peer;
+                if threadTerminated(seen) do done := done + 1; end
+                unlock(m);
+                if !full(jobs) do jobs!(peer); end
+            }
+            active thread D() {
+                int (0, 3) n;
+                tid mine;
+                while n < 3 do
+                    mine := start W(mine);
+                    ts[n] := mine;
+                    if mine == ts[0] && !empty(jobs) do jobs?(mine); end
+                    n := n + 1;
+                end
+            }
+        }",
+    );
+    let [pool] = &found[..] else {
+        panic!("{found:?}")
+    };
+    assert_eq!(pool.permuted, [0, 1, 2], "{}", pool.note);
+    let named = |name: &str| {
+        let found = system
+            .globals
+            .iter_enumerated()
+            .find(|(_, g)| g.name == name);
+        found.expect("a global").0
+    };
+    let jobs = &system.hidden.channels[0];
+    assert!(pool.tid_globals.contains(&named("ts")));
+    assert!(pool.tid_globals.contains(&jobs.slots[0]));
+    assert!(!pool.tid_globals.contains(&named("done")));
+    let local = |thread: ThreadId, name: &str| {
+        let locals = &system.threads[thread].locals;
+        let found = locals.iter_enumerated().find(|(_, l)| l.name == name);
+        (thread, found.expect("a local").0)
+    };
+    let d = ThreadId(1);
+    assert_eq!(system.threads[d].name, "D");
+    for tid in [
+        local(pool.thread, "peer"),
+        local(pool.thread, "seen"),
+        local(d, "mine"),
+    ] {
+        assert!(pool.tid_locals.contains(&tid), "{tid:?}: {pool:?}");
+    }
+    assert_eq!(pool.instance_globals, [system.hidden.locks[0].owner]);
+    assert!(pool.indexed.is_empty() && pool.strided.is_empty());
+}
+
+#[test]
+fn what_names_a_pool_instance_fixes_it_and_those_below() {
+    let named = families_of(
+        "system S {
+            thread[4] W() { loc busy: skip; }
+            active thread M() {
+                loc l: do { start W(); } goto l;
+            }
+            invariant I: !W[1]@busy;
+        }",
+    );
+    assert_eq!(named[0].permuted, [2, 3], "{}", named[0].note);
+    assert!(
+        named[0].note.contains(
+            "W[0] fixed: below the fixed W[1] (`start` takes the free instance of lowest index"
+        ) && named[0]
+            .note
+            .contains("W[1] fixed: the constant 1 in invariant `I` names it"),
+        "{}",
+        named[0].note
+    );
+    // The highest instance named: none is left to permute.
+    let top = families_of(
+        "system S {
+            thread[2] W() { loc busy: skip; }
+            active thread M() {
+                loc l: do { start W(); } goto l;
+            }
+            invariant I: !W[1]@busy;
+        }",
+    );
+    assert!(top[0].permuted.len() < 2, "{}", top[0].note);
+    assert!(
+        top[0].note.starts_with("`W`: no symmetry"),
+        "{}",
+        top[0].note
+    );
+    // A quantifier over every instance names none.
+    let all = families_of(
+        "system S {
+            thread[3] W() { loc busy: skip; }
+            active thread M() {
+                loc l: do { start W(); } goto l;
+            }
+            invariant I: !(forall k in 0 .. 3 : (W[k]@busy));
+        }",
+    );
+    assert_eq!(all[0].permuted, [0, 1, 2], "{}", all[0].note);
+}
+
+#[test]
+fn an_array_that_moves_with_a_pool_refuses_it() {
+    let moving = families_of(
+        "system S {
+            boolean[2] seen;
+            thread[2] W() { loc busy: skip; }
+            active thread M() {
+                loc l: do { start W(); } goto l;
+            }
+            invariant I: forall k in 0 .. 2 : (!W[k]@busy || !seen[k]);
+        }",
+    );
+    assert!(moving[0].permuted.is_empty());
+    assert!(
+        moving[0].note.contains(
+            "`seen` is indexed by the pool's instance indices but keeps its values when an \
+             instance is freed"
+        ),
+        "{}",
+        moving[0].note
+    );
+    // A partial threadTerminated-like disjunction is no translation: its constants name
+    // instances. (Only the checker writes tid constants; this one is built by hand below.)
+    let ended = families_of(
+        "system S {
+            tid t;
+            thread[3] W() { loc busy: skip; }
+            active thread M() {
+                loc l: do { t := start W(); } goto m;
+                loc m: when threadTerminated(t) do { } goto l;
+            }
+        }",
+    );
+    assert_eq!(ended[0].permuted, [0, 1, 2], "{}", ended[0].note);
 }

@@ -58,6 +58,18 @@ const V3_MODELS: &[(&str, &str)] = &[
         include_str!("../../../../../models/v3/lock_notify.bir"),
     ),
     (
+        "pool_clients",
+        include_str!("../../../../../models/v3/pool_clients.bir"),
+    ),
+    (
+        "pool_dispatch",
+        include_str!("../../../../../models/v3/pool_dispatch.bir"),
+    ),
+    (
+        "pool_race",
+        include_str!("../../../../../models/v3/pool_race.bir"),
+    ),
+    (
         "pool_tids",
         include_str!("../../../../../models/v3/pool_tids.bir"),
     ),
