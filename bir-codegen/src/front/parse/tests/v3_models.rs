@@ -74,6 +74,10 @@ const V3_MODELS: &[(&str, &str)] = &[
         include_str!("../../../../../models/v3/pool_tids.bir"),
     ),
     (
+        "pool_wait_freed",
+        include_str!("../../../../../models/v3/pool_wait_freed.bir"),
+    ),
+    (
         "rdv_pair",
         include_str!("../../../../../models/v3/rdv_pair.bir"),
     ),
