@@ -43,7 +43,9 @@ use crate::search::finish::finish;
 use crate::search::with_default_memory_limit;
 
 use self::summary::ROOT;
-pub(crate) use self::summary::{kind_from_word, kind_word, limit_from_word, limit_word, NONE};
+pub(crate) use self::summary::{
+    fired_from_words, kind_from_word, kind_word, limit_from_word, limit_word, push_fired, NONE,
+};
 pub use self::summary::{LevelCounts, ShardSummary, Site, StateRef};
 
 /// What a worker's shard of the seen set must do: store each state once, number the states

@@ -143,6 +143,32 @@ pub(crate) fn limit_from_word(word: u64) -> Option<IncompleteReason> {
     LIMITS.get(usize::try_from(word).ok()?).copied()
 }
 
+/// Which transitions fired (one flag per transition) as words of a summary: their number,
+/// then the flags, 64 to a word.
+pub(crate) fn push_fired(words: &mut Vec<u64>, fired: &[bool]) {
+    words.push(fired.len() as u64);
+    for chunk in fired.chunks(64) {
+        let bits = chunk
+            .iter()
+            .enumerate()
+            .fold(0u64, |bits, (i, &fired)| bits | (u64::from(fired) << i));
+        words.push(bits);
+    }
+}
+
+/// The flags [`push_fired`] wrote, read from `next`; `None` when the words end early or
+/// their number is more than transitions can be (a transition id is 32 bits).
+pub(crate) fn fired_from_words(next: &mut impl FnMut() -> Option<u64>) -> Option<Vec<bool>> {
+    let transitions = usize::try_from(next()?).ok().filter(|&n| n <= 1 << 32)?;
+    let mut fired = Vec::with_capacity(transitions.min(1 << 20));
+    while fired.len() < transitions {
+        let bits = next()?;
+        let take = (transitions - fired.len()).min(64);
+        fired.extend((0..take).map(|i| bits >> i & 1 == 1));
+    }
+    Some(fired)
+}
+
 impl ShardSummary {
     /// The summary as words, for sending to the other workers.
     pub fn to_words(&self) -> Vec<u64> {
@@ -173,14 +199,7 @@ impl ShardSummary {
                 site.step.map_or(NONE, u64::from),
             ]);
         }
-        words.push(self.fired.len() as u64);
-        for chunk in self.fired.chunks(64) {
-            let bits = chunk
-                .iter()
-                .enumerate()
-                .fold(0u64, |bits, (i, &fired)| bits | (u64::from(fired) << i));
-            words.push(bits);
-        }
+        push_fired(&mut words, &self.fired);
         words
     }
 
@@ -222,13 +241,7 @@ impl ShardSummary {
                 },
             });
         }
-        let transitions_fired = usize::try_from(next()?).ok()?;
-        let mut fired = Vec::with_capacity(transitions_fired.min(1 << 20));
-        while fired.len() < transitions_fired {
-            let bits = next()?;
-            let take = (transitions_fired - fired.len()).min(64);
-            fired.extend((0..take).map(|i| bits >> i & 1 == 1));
-        }
+        let fired = fired_from_words(&mut next)?;
         Some(ShardSummary {
             worker,
             states,

@@ -21,7 +21,9 @@ use crate::trace;
 use crate::verdict::Strategy;
 use crate::verdict::{FindingKind, IncompleteReason};
 
-use super::super::shard::{kind_from_word, kind_word, limit_from_word, limit_word, NONE};
+use super::super::shard::{
+    fired_from_words, kind_from_word, kind_word, limit_from_word, limit_word, push_fired, NONE,
+};
 use super::{heuristics, report, run_searches, Member, Outcome};
 
 /// One worker's share of a swarm spread over several workers. Made by
@@ -332,14 +334,7 @@ impl SearchRecord {
         }
         words.push(self.kinds.len() as u64);
         words.extend(self.kinds.iter().map(|&kind| kind_word(kind)));
-        words.push(self.fired.len() as u64);
-        for chunk in self.fired.chunks(64) {
-            let bits = chunk
-                .iter()
-                .enumerate()
-                .fold(0u64, |bits, (i, &fired)| bits | (u64::from(fired) << i));
-            words.push(bits);
-        }
+        push_fired(words, &self.fired);
         words.push(self.paths.len() as u64);
         for path in &self.paths {
             words.push(path.len() as u64);
@@ -373,13 +368,7 @@ impl SearchRecord {
         for _ in 0..count(next()?)? {
             kinds.push(kind_from_word(next()?)?);
         }
-        let transitions_fired = count(next()?)?;
-        let mut fired = Vec::with_capacity(transitions_fired.min(1 << 20));
-        while fired.len() < transitions_fired {
-            let bits = next()?;
-            let take = (transitions_fired - fired.len()).min(64);
-            fired.extend((0..take).map(|i| bits >> i & 1 == 1));
-        }
+        let fired = fired_from_words(&mut next)?;
         let mut paths = Vec::new();
         for _ in 0..count(next()?)? {
             let mut path = Vec::new();
