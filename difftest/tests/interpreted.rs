@@ -41,6 +41,7 @@ mod ltl;
 #[allow(dead_code)]
 mod pool_orbits;
 #[path = "common/reduction.rs"]
+#[allow(dead_code)]
 mod reduction;
 
 use bir::model::PropertyKind;

@@ -20,8 +20,8 @@ mod reduction;
 
 use bir::model::Model;
 use bir::Checker;
-use bir_interp::Interpreter;
-use pool_orbits::{pool_orbits, Orbits};
+use pool_orbits::pool_orbits;
+use reduction::{interpreted, searched, Orbits};
 
 mod dispatch {
     bir::bir!(file = "../../models/v3/pool_dispatch.bir");
@@ -34,29 +34,6 @@ mod race {
 }
 mod thread_pool {
     bir::bir!(file = "../../models/thread_pool.bir");
-}
-
-/// The interpreter of `path` (relative to this crate).
-fn interpreted(path: &str) -> Interpreter {
-    let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    Interpreter::from_source(&text).unwrap_or_else(|e| panic!("{path}: {e:?}"))
-}
-
-/// The counts and the group of a complete search, past every finding.
-fn searched<M: Model + Clone>(model: M, symmetry: bool) -> (Orbits, Option<String>) {
-    let report = Checker::new(model)
-        .keep_going(0)
-        .symmetry(symmetry)
-        .progress(false)
-        .run();
-    assert!(report.is_complete(), "{report}");
-    let counts = Orbits {
-        states: report.states(),
-        deadlocks: report.deadlocks(),
-        errors: report.errors(),
-    };
-    (counts, report.plan().symmetry.clone())
 }
 
 /// The whole check of one model, compiled and interpreted; `group` is the group's

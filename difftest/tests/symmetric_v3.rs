@@ -19,7 +19,7 @@ use std::collections::{HashMap, HashSet};
 
 use bir::model::{Model, Outcome};
 use bir::Checker;
-use bir_interp::Interpreter;
+use reduction::{interpreted, searched, Orbits};
 
 mod handoff {
     bir::bir!(file = "symmetric/handoff.bir");
@@ -35,22 +35,6 @@ mod couriers {
 }
 mod lock_notify {
     bir::bir!(file = "../../models/v3/lock_notify.bir");
-}
-
-/// The interpreter of `path` (relative to this crate).
-fn interpreted(path: &str) -> Interpreter {
-    let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    Interpreter::from_source(&text).unwrap_or_else(|e| panic!("{path}: {e:?}"))
-}
-
-/// What the brute force finds: the orbits of the reachable states, the orbits of the
-/// deadlocks, and the error steps of one state per orbit.
-#[derive(Debug, PartialEq, Eq)]
-struct Orbits {
-    states: u64,
-    deadlocks: u64,
-    errors: u64,
 }
 
 /// Every reachable state of `model`, decoded, with its number of successors and of
@@ -112,22 +96,6 @@ fn orbits<M: Model>(model: &M) -> Orbits {
     orbits
 }
 
-/// The counts and the group of a complete symmetry-reduced search, past every finding.
-fn reduced<M: Model + Clone>(model: M) -> (Orbits, Option<String>) {
-    let report = Checker::new(model)
-        .keep_going(0)
-        .symmetry(true)
-        .progress(false)
-        .run();
-    assert!(report.is_complete(), "{report}");
-    let counts = Orbits {
-        states: report.states(),
-        deadlocks: report.deadlocks(),
-        errors: report.errors(),
-    };
-    (counts, report.plan().symmetry.clone())
-}
-
 /// The whole check of one model, compiled and interpreted; `group` is the group's
 /// description the report gives.
 fn check<M: Model + Clone>(compiled: M, path: &str, group: &str) {
@@ -138,14 +106,14 @@ fn check<M: Model + Clone>(compiled: M, path: &str, group: &str) {
         orbits(&interpreter),
         "{path}: the interpreter's orbits"
     );
-    let (counts, found) = reduced(compiled.clone());
+    let (counts, found) = searched(compiled.clone(), true);
     assert_eq!(found.as_deref(), Some(group), "{path}");
     assert_eq!(
         counts, brute,
         "{path}: the reduced search against the orbits"
     );
     assert_eq!(
-        reduced(interpreter.clone()),
+        searched(interpreter.clone(), true),
         (counts, found),
         "{path}: the interpreter"
     );

@@ -21,6 +21,8 @@
 //! components (`bir::oracle::judge`).
 
 mod ltl;
+// The symmetry tests' helpers (`Orbits`, `interpreted`, `searched`) are not used here.
+#[allow(dead_code)]
 mod reduction;
 
 use bir::model::{PropertyInfo, PropertyKind};

@@ -11,15 +11,7 @@ use std::collections::HashSet;
 
 use bir::model::{Model, Outcome, SymmetryInfo};
 
-/// What the brute force finds: the orbits of the reachable states, the orbits of the
-/// deadlocks (no successor, not a valid end state), and the faulting steps of one state
-/// per orbit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Orbits {
-    pub states: u64,
-    pub deadlocks: u64,
-    pub errors: u64,
-}
+use crate::reduction::Orbits;
 
 /// How a state steps, up to orbit: the least images of its successors (a multiset,
 /// sorted), the sites of its faulting steps (sorted), whether it is a valid end state and

@@ -3,6 +3,41 @@
 
 use bir::oracle::orbit_count;
 use bir::{Checker, Model, Report};
+use bir_interp::Interpreter;
+
+/// The counts a symmetry-reduced search is held to, and that a brute force finds: the
+/// orbits of the reachable states, the orbits of the deadlocks, and the faulting steps of
+/// one state per orbit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Orbits {
+    pub states: u64,
+    pub deadlocks: u64,
+    pub errors: u64,
+}
+
+/// The interpreter of the model file `path` (relative to this crate).
+pub fn interpreted(path: &str) -> Interpreter {
+    let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Interpreter::from_source(&text).unwrap_or_else(|e| panic!("{path}: {e:?}"))
+}
+
+/// The counts and the group of a complete search, past every finding, with or without
+/// symmetry reduction.
+pub fn searched<M: Model + Clone>(model: M, symmetry: bool) -> (Orbits, Option<String>) {
+    let report = Checker::new(model)
+        .keep_going(0)
+        .symmetry(symmetry)
+        .progress(false)
+        .run();
+    assert!(report.is_complete(), "{report}");
+    let counts = Orbits {
+        states: report.states(),
+        deadlocks: report.deadlocks(),
+        errors: report.errors(),
+    };
+    (counts, report.plan().symmetry.clone())
+}
 
 /// States each search may store: the models are random, some have large state spaces.
 pub const MAX_STATES: u64 = 3_000;
