@@ -3,21 +3,16 @@
 //! step's line ends `[allocated R#n; collected R#m; renumbered R#a as R#b]`, and a record
 //! type whose objects were only renumbered is not listed among the step's changes.
 
-use bir::Checker;
 use bir_interp::Interpreter;
+
+mod common;
+use common::trace;
 
 /// Builds a list of two nodes, drops the pointer to the new head and then the head.
 const LIST: &str = include_str!("models/list_drop.bir");
 
 mod list {
     bir::bir!(file = "models/list_drop.bir");
-}
-
-/// The text of the first counterexample of a breadth-first search.
-fn trace<M: bir::Model>(model: M) -> String {
-    let report = Checker::new(model).bfs().progress(false).run();
-    assert!(!report.findings().is_empty(), "{report}");
-    format!("{:#}", report.findings()[0])
 }
 
 /// The line of step `number`.

@@ -6,17 +6,10 @@
 //! count, verdict and first counterexample.
 
 mod common;
-use common::summary;
+use common::{interpreted, summary};
 
 use bir::{Checker, Heuristic, Model};
 use bir_interp::Interpreter;
-
-/// The interpreter of `models/<path>`.
-fn interpreted(path: &str) -> Interpreter {
-    let path = format!("{}/../models/{path}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    Interpreter::from_source(&text).unwrap_or_else(|e| panic!("{path}: {e:?}"))
-}
 
 macro_rules! reference {
     ($test:ident, $module:ident, $system:ident, $path:literal, $file:literal, $states:expr, $transitions:expr, $deadlocks:expr, $errors:expr) => {
