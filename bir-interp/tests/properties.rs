@@ -334,3 +334,33 @@ fn fair_searches_keep_going_past_many_faults() {
         assert_eq!((report.states(), report.errors()), (2_000, 350), "{report}");
     }
 }
+
+/// Found by the interpreter's LTL differential (seed 1796305890): `T0` may loop at `l0`
+/// forever after `T1` went to `l1`, so `[]<>(T1@l0)` fails; under partial-order reduction
+/// the initial state's ample set (`T0`'s self-loop and its step to `l1`) was kept because
+/// one of its successors left the stack, and the reduced graph had no run on which `T1`
+/// moves first. The nested search now expands a state fully when any ample successor is
+/// on the stack, the rule of SPIN and of Peled's C3.
+#[test]
+fn a_reduced_ltl_search_does_not_ignore_an_instance_round_a_self_loop() {
+    mod ignoring {
+        bir::bir!(file = "models/ltl_por_ignoring.bir");
+    }
+    let interp = Interpreter::from_source(include_str!("models/ltl_por_ignoring.bir"))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    for por in [false, true] {
+        let compiled = Checker::new(ignoring::L4571)
+            .ltl("P0")
+            .por(por)
+            .progress(false);
+        let a = compiled.clone().run();
+        let b = Checker::new(interp.clone())
+            .ltl("P0")
+            .por(por)
+            .progress(false)
+            .run();
+        assert_same(&a, &b, &format!("por {por}"));
+        let lasso = a.assert_violated();
+        assert_eq!(compiled.replay(lasso.replay()).as_ref(), Ok(lasso));
+    }
+}

@@ -45,7 +45,11 @@ fn ltl_verdicts_are_those_of_the_full_search() {
             reduced.verdict(),
             "{name}:\n{full}\n{reduced}"
         );
-        assert!(reduced.states() <= full.states(), "{name}");
+        // A search that stops at its first lasso explores what its order reaches first,
+        // so only the exhaustive ones compare.
+        if reduced.findings().is_empty() {
+            assert!(reduced.states() < full.states(), "{name}");
+        }
         if let Some(lasso) = reduced.findings().first() {
             // The lasso of the reduced search is a run of the model: it replays.
             let checker = PetersonLocal3::checker().ltl(name);

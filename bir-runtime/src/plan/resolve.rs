@@ -197,7 +197,8 @@ pub(crate) fn resolve<M: Model>(
     if options.por && heuristic_search && !simulation {
         return Err(ConfigError::Unsupported {
             combination: "partial-order reduction in a heuristic search or a swarm",
-            reason: "its cycle proviso is proven for depth-first and breadth-first order,                      not for an order a heuristic chooses; drop `por`",
+            reason: "its cycle proviso is proven for depth-first and breadth-first order, \
+                     not for an order a heuristic chooses; drop `por`",
         });
     }
     if options.por {

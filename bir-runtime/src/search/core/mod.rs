@@ -27,7 +27,7 @@ use crate::plan::Plan;
 use crate::search::control::Control;
 use crate::search::finish::finish;
 use crate::search::ltl::product::Product;
-use crate::search::reduce::ample::{AmpleSets, Reduction};
+use crate::search::reduce::ample::{AmpleSets, Proviso, Reduction};
 use crate::search::reduce::shorten::Wanted;
 use crate::verdict::Strategy;
 
@@ -248,18 +248,24 @@ impl<'a, M: Model> Stepper<'a, M> {
 
     /// Partial-order reduction of the successors of `state`, about to be (or being) the top
     /// of a depth-first stack (those of `successors` from `start` on): its ample set, unless
-    /// every successor in it stays on the stack (`state` itself, or one that `on_stack`
-    /// holds) — the cycle proviso (Holzmann, Peled and Yannakakis), without which a cycle of
-    /// ample steps could postpone the other instances forever.
+    /// `proviso` gives it up for the successors on the stack (`state` itself, or one that
+    /// `on_stack` holds).
     pub(crate) fn reduce_to_ample(
         &self,
         state: &M::State,
         successors: &mut Vec<Successor<M::State>>,
         start: usize,
+        proviso: Proviso,
         on_stack: impl Fn(&M::State) -> bool,
     ) -> Reduction {
-        self.por
-            .reduce(&self.info.transitions, state, successors, start, on_stack)
+        self.por.reduce(
+            &self.info.transitions,
+            state,
+            successors,
+            start,
+            proviso,
+            on_stack,
+        )
     }
 
     /// The model's description.

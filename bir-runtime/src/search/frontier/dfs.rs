@@ -32,7 +32,7 @@ use crate::store::{
 use crate::plan::Storage;
 use crate::search::core::{Role, Run, Stepper, Visit};
 use crate::search::frames::{Frames, KEPT_FRAMES};
-use crate::search::reduce::ample::Reduction;
+use crate::search::reduce::ample::{Proviso, Reduction};
 use crate::search::stack::Stack;
 
 /// The depth-first frontier: the current path and the successors of its top frames.
@@ -184,8 +184,8 @@ impl<M: Model> Dfs<'_, M> {
 }
 
 /// Partial-order reduction of the successors of `state` ([`Stepper::reduce_to_ample`], the
-/// stack's states at hand when the search is reduced). Returns how many successors were
-/// dropped before the ample set.
+/// stack's states at hand when the search is reduced), under the weak proviso that safety
+/// allows. Returns how many successors were dropped before the ample set.
 #[inline]
 fn reduce<M: Model>(
     stepper: &Stepper<'_, M>,
@@ -197,7 +197,9 @@ fn reduce<M: Model>(
     let Some(on_stack) = on_stack else {
         return 0;
     };
-    match stepper.reduce_to_ample(state, successors, start, |s| on_stack.contains(s)) {
+    match stepper.reduce_to_ample(state, successors, start, Proviso::SomeLeaves, |s| {
+        on_stack.contains(s)
+    }) {
         Reduction::Ample { skipped } => skipped,
         Reduction::Full | Reduction::Proviso => 0,
     }

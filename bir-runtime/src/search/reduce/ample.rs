@@ -1,5 +1,5 @@
 //! Partial-order reduction: the ample set of a state (the enabled transitions of the first
-//! instance standing at a location the model marks safe), the cycle proviso of a
+//! instance standing at a location the model marks safe), the cycle provisos of a
 //! depth-first stack, and the order in which a breadth-first or parallel frontier visits a
 //! reduced state's successors.
 
@@ -16,6 +16,23 @@ pub(crate) enum Reduction {
     Proviso,
     /// Only the ample set is kept; `skipped` successors came before it.
     Ample { skipped: usize },
+}
+
+/// When a depth-first search gives up a state's ample set and expands it fully, so that
+/// no instance is postponed forever round a cycle of ample steps (the ignoring problem).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Proviso {
+    /// When no ample successor leaves the stack. The state entered last in a terminal
+    /// strongly connected part of the reduced graph has all its successors on the stack,
+    /// so every such part holds a fully expanded state and from every state one is
+    /// reachable: enough for deadlocks, assertions and invariants (Valmari's condition),
+    /// and it keeps more ample sets than the strong rule.
+    SomeLeaves,
+    /// When any ample successor is on the stack or the state itself: every cycle of the
+    /// reduced graph then holds a fully expanded state (Peled's C3, SPIN's rule), which
+    /// a property of infinite runs needs. A cycle that the weak rule leaves reduced may
+    /// hide a run on which another instance moves first and then never again.
+    NoneOnStack,
 }
 
 /// The ample sets of a search: per transition, whether its location is safe for
@@ -70,27 +87,30 @@ impl<'a> AmpleSets<'a> {
 
     /// Partial-order reduction of the successors of `state`, about to be (or being) the top
     /// of a depth-first stack (those of `successors` from `start` on): its ample set, unless
-    /// every successor in it stays on the stack (`state` itself, or one that `on_stack`
-    /// holds) — the cycle proviso (Holzmann, Peled and Yannakakis), without which a cycle of
-    /// ample steps could postpone the other instances forever.
+    /// `proviso` says that its successors on the stack (`state` itself, or one that
+    /// `on_stack` holds) close a cycle that must be broken.
     pub(crate) fn reduce<S: PartialEq>(
         &self,
         transitions: &[TransitionInfo],
         state: &S,
         successors: &mut Vec<Successor<S>>,
         start: usize,
+        proviso: Proviso,
         on_stack: impl Fn(&S) -> bool,
     ) -> Reduction {
         let Some(ample) = self.ample(transitions, &successors[start..]) else {
             return Reduction::Full;
         };
-        let leaves_the_stack = successors[start + ample.start..start + ample.end]
-            .iter()
-            .any(|s| match &s.outcome {
-                Outcome::Next(next) => next != state && !on_stack(next),
-                Outcome::Fault(_) => true,
-            });
-        if !leaves_the_stack {
+        let leaves = |s: &Successor<S>| match &s.outcome {
+            Outcome::Next(next) => next != state && !on_stack(next),
+            Outcome::Fault(_) => true,
+        };
+        let ample_successors = &successors[start + ample.start..start + ample.end];
+        let kept = match proviso {
+            Proviso::SomeLeaves => ample_successors.iter().any(leaves),
+            Proviso::NoneOnStack => ample_successors.iter().all(leaves),
+        };
+        if !kept {
             return Reduction::Proviso;
         }
         successors.truncate(start + ample.end);

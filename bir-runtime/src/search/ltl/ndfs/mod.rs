@@ -52,7 +52,7 @@ use crate::plan::Storage;
 use crate::search::core::{Role, Run, Stepper, Visit};
 use crate::search::frames::{Frames, KEPT_FRAMES};
 use crate::search::ltl::product::{Product, Scratch};
-use crate::search::reduce::ample::Reduction;
+use crate::search::reduce::ample::{Proviso, Reduction};
 use crate::search::stack::Stack;
 
 use self::colours::{Coloured, Colours, RedStep, Separate, CYAN};
@@ -241,8 +241,9 @@ impl<'a, M: Model> Ndfs<'a, M> {
     }
 
     /// With partial-order reduction, keeps only the ample set of `state`'s successors (the
-    /// arena's from `start` on) unless all of it leads back onto the stack (the cycle
-    /// proviso); a state left fully expanded is remembered for the red search. Returns how
+    /// arena's from `start` on) unless some of it leads back onto the stack (the strong
+    /// cycle proviso, which a property of infinite runs needs); a state left fully expanded
+    /// is remembered for the red search. Returns how
     /// many successors came before the ample set.
     fn choose_ample(
         &mut self,
@@ -255,7 +256,13 @@ impl<'a, M: Model> Ndfs<'a, M> {
         };
         let stepper = &self.stepper;
         let on_stack = |next: &ProductState<M>| sets.is_cyan(next, stepper.key(next));
-        match stepper.reduce_to_ample(state, self.frames.arena(), start, on_stack) {
+        match stepper.reduce_to_ample(
+            state,
+            self.frames.arena(),
+            start,
+            Proviso::NoneOnStack,
+            on_stack,
+        ) {
             Reduction::Ample { skipped } => skipped,
             Reduction::Proviso => {
                 expanded_fully.insert(state.clone());
