@@ -184,6 +184,50 @@ impl VisitOrder {
 mod tests {
     use super::*;
 
+    /// Instance 0's transitions 0 and 1 (safe), instance 1's transition 2.
+    fn two_instances() -> Vec<TransitionInfo> {
+        (0..3)
+            .map(|id| TransitionInfo {
+                thread: "T".into(),
+                instance: (id == 2).into(),
+                from: "l0".into(),
+                to: "l0".into(),
+                text: "".into(),
+                line: 1,
+                partner: None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_strong_proviso_expands_fully_where_one_ample_successor_stays_on_the_stack() {
+        let transitions = two_instances();
+        let safe = [true, true, false];
+        let sets = AmpleSets::new(&safe);
+        // From state 0: instance 0 loops (to 0) or goes to 1; instance 1 goes to 2.
+        let successors = || {
+            [(0, 0u8), (1, 1), (2, 2)]
+                .map(|(transition, next)| Successor {
+                    transition,
+                    outcome: Outcome::Next(next),
+                })
+                .to_vec()
+        };
+        let reduce = |proviso, on_stack: &[u8]| {
+            let mut kept = successors();
+            let reduction = sets.reduce(&transitions, &0, &mut kept, 0, proviso, |s| {
+                on_stack.contains(s)
+            });
+            (reduction, kept.len())
+        };
+        let ample = (Reduction::Ample { skipped: 0 }, 2);
+        assert_eq!(reduce(Proviso::SomeLeaves, &[]), ample);
+        assert_eq!(reduce(Proviso::NoneOnStack, &[]), (Reduction::Proviso, 3));
+        // Both ample successors on the stack: both rules expand fully.
+        assert_eq!(reduce(Proviso::SomeLeaves, &[1]), (Reduction::Proviso, 3));
+        assert_eq!(reduce(Proviso::NoneOnStack, &[1]), (Reduction::Proviso, 3));
+    }
+
     #[test]
     fn the_visit_order_takes_the_ample_set_first_and_the_rest_only_without_a_new_state() {
         let take = |mut order: VisitOrder, new_at: &[usize]| {
