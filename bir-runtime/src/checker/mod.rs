@@ -291,7 +291,8 @@ impl<M: Model> Checker<M> {
     /// touches only what the instance owns, and nothing an invariant or a property
     /// observes), only the first such instance's enabled transitions are explored, unless
     /// that would close a cycle of the search (depth-first: every such successor is on the
-    /// stack; breadth-first and parallel: none is new), where every transition is. Deadlocks,
+    /// stack; the nested search of an LTL check: any of them is, or is the state itself;
+    /// breadth-first and parallel: none is new), where every transition is. Deadlocks,
     /// assertion and other errors, invariant violations and reachability verdicts are those
     /// of the full search; the state and transition counts are smaller (the report says the
     /// search was reduced).

@@ -243,8 +243,8 @@ impl<'a, M: Model> Ndfs<'a, M> {
     /// With partial-order reduction, keeps only the ample set of `state`'s successors (the
     /// arena's from `start` on) unless some of it leads back onto the stack (the strong
     /// cycle proviso, which a property of infinite runs needs); a state left fully expanded
-    /// is remembered for the red search. Returns how
-    /// many successors came before the ample set.
+    /// is remembered for the red search. Returns how many successors came before the ample
+    /// set.
     fn choose_ample(
         &mut self,
         state: &ProductState<M>,
